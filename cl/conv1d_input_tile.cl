@@ -1,0 +1,24 @@
+/* 1D strategy 2: the work-group covers an input tile of
+ * TILE_WIDTH + MASK_WIDTH - 1 elements; each work-item loads one element
+ * (ghost cells as 0), and only the first TILE_WIDTH work-items compute. */
+__kernel __attribute__((reqd_work_group_size(IN_TILE, 1, 1)))
+void conv1d_input_tile(const __global float *restrict N,
+                       __global float *restrict P, __constant float *M,
+                       const int nx COUNTERS_PARAM)
+{
+    __local float tile[IN_TILE];
+    const int lx = get_local_id(0);
+    const int out0 = get_group_id(0) * TILE_WIDTH;
+    const int g = out0 - RADIUS + lx;
+
+    tile[lx] = (g >= 0 && g < nx) ? LOAD_N(g) : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int i = out0 + lx;
+    if (lx >= TILE_WIDTH || i >= nx)
+        return;
+    float acc = 0.0f;
+    for (int j = 0; j < MASK_WIDTH; ++j)
+        acc += READ_TILE(tile[lx + j]) * M[j];
+    P[i] = acc;
+}

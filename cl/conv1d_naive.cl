@@ -1,0 +1,17 @@
+/* 1D naive baseline: one work-item per output, every operand from global
+ * memory. Work-group: TILE_WIDTH work-items. */
+__kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
+void conv1d_naive(const __global float *restrict N, __global float *restrict P,
+                  __constant float *M, const int nx COUNTERS_PARAM)
+{
+    const int i = get_global_id(0);
+    if (i >= nx)
+        return;
+    float acc = 0.0f;
+    for (int j = 0; j < MASK_WIDTH; ++j) {
+        const int k = i - RADIUS + j;
+        if (k >= 0 && k < nx)
+            acc += LOAD_N(k) * M[j];
+    }
+    P[i] = acc;
+}

@@ -1,0 +1,40 @@
+/* 2D strategy 3: the work-group covers a TILE_WIDTH^2 output tile; only the
+ * tile's own elements go to local memory; halo elements are read from
+ * global memory (served by the cache). */
+__kernel __attribute__((reqd_work_group_size(TILE_WIDTH, TILE_WIDTH, 1)))
+void conv2d_cached_halo(const __global float *restrict N,
+                        __global float *restrict P, __constant float *M,
+                        const int nx, const int ny COUNTERS_PARAM)
+{
+    __local float tile[TILE_WIDTH][TILE_WIDTH];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int ox = get_group_id(0) * TILE_WIDTH;
+    const int oy = get_group_id(1) * TILE_WIDTH;
+    const int x = ox + lx, y = oy + ly;
+
+    if (x < nx && y < ny)
+        tile[ly][lx] = LOAD_N(y * nx + x);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (x >= nx || y >= ny)
+        return;
+    float acc = 0.0f;
+    for (int jy = 0; jy < MASK_WIDTH; ++jy) {
+        const int gy = y - RADIUS + jy;
+        if (gy < 0 || gy >= ny)
+            continue; /* ghost row */
+        const int ty = gy - oy;
+        for (int jx = 0; jx < MASK_WIDTH; ++jx) {
+            const int gx = x - RADIUS + jx;
+            if (gx < 0 || gx >= nx)
+                continue; /* ghost cell */
+            const int tx = gx - ox;
+            const float m = M[jy * MASK_WIDTH + jx];
+            if (tx >= 0 && tx < TILE_WIDTH && ty >= 0 && ty < TILE_WIDTH)
+                acc += READ_TILE(tile[ty][tx]) * m;
+            else
+                acc += LOAD_N(gy * nx + gx) * m;
+        }
+    }
+    P[y * nx + x] = acc;
+}

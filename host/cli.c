@@ -1,0 +1,45 @@
+/* `clconv COMMAND ...`: the table of commands and the dispatcher. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command commands[] = {
+    {"devices", "list every OpenCL device with its limits", cli_devices_main},
+    {"run", "verify and time tiling variants on devices", cli_run_main},
+};
+static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+static void usage(FILE *f)
+{
+    fprintf(f, "clconv %s: tiled convolution in OpenCL C on any device\n"
+               "usage: clconv COMMAND [options]   (clconv COMMAND --help)\n",
+            CLCONV_VERSION_STRING);
+    for (size_t i = 0; i < ncommands; ++i)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fputs("exit codes: 0 ok, 1 verification failed, 2 usage error,\n"
+          "            3 unsupported on the device or OpenCL error\n",
+          f);
+}
+
+int cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("clconv %s\n", CLCONV_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < ncommands; ++i)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].main(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (see clconv --help)", argv[1]);
+    return CLI_EXIT_USAGE;
+}

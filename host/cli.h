@@ -1,0 +1,60 @@
+/* The command-line interface: commands, exit codes, argument helpers. */
+#ifndef CLCONV_CLI_H
+#define CLCONV_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clconv.h"
+
+/* Exit codes (documented in README.md). */
+enum {
+    CLI_EXIT_OK = 0,          /* every requested run verified */
+    CLI_EXIT_VERIFY = 1,      /* a verification failed */
+    CLI_EXIT_USAGE = 2,       /* bad flag or value */
+    CLI_EXIT_UNSUPPORTED = 3  /* unsupported on the device, or OpenCL error */
+};
+
+/* A command: `clconv NAME ...`. argv[0] is the command's name. */
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*main)(int argc, char **argv);
+} cli_command;
+
+int cli_main(int argc, char **argv);
+int cli_devices_main(int argc, char **argv);
+int cli_run_main(int argc, char **argv);
+
+/* Print "clconv: <message>" on one line to stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Exit code for a library status. */
+int cli_exit_code(clconv_status st);
+
+/* Option scanning: if argv[*i] is --name or --name=value, store the value
+ * (the next argument or the part after '='), advance *i and return 1; 0 if
+ * argv[*i] is another option; -1 (error printed) if the value is missing. */
+int cli_opt_value(int argc, char **argv, int *i, const char *name,
+                  const char **value);
+/* argv[*i] is the flag --name (no value). */
+int cli_opt_flag(char **argv, int i, const char *name);
+/* Strict parsers: the whole string, in range, or an error line and -1. */
+int cli_parse_int(const char *flag, const char *s, long min, long max,
+                  long *out);
+int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
+/* "X[xY[xZ]]" for dims dimensions; a single extent means a cube. */
+int cli_parse_size(const char *s, int dims, size_t size[3]);
+/* Size as "X", "XxY" or "XxYxZ". */
+void cli_format_size(const size_t size[3], int dims, char *buf, size_t len);
+/* A JSON string literal, escaped. */
+void cli_json_string(FILE *f, const char *s);
+/* The seed for random data: --seed, else $CLCONV_SEED, else the clock. */
+uint64_t cli_default_seed(void);
+/* Is this command's --help requested? */
+int cli_wants_help(int argc, char **argv);
+
+#endif

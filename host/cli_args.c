@@ -1,0 +1,179 @@
+/* Strict parsing of command-line values, shared by every command. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("clconv: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_exit_code(clconv_status st)
+{
+    switch (st) {
+    case CLCONV_OK: return CLI_EXIT_OK;
+    case CLCONV_EINVAL: return CLI_EXIT_USAGE;
+    default: return CLI_EXIT_UNSUPPORTED;
+    }
+}
+
+int cli_opt_value(int argc, char **argv, int *i, const char *name,
+                  const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_error("option %s needs a value", name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_opt_flag(char **argv, int i, const char *name)
+{
+    return strcmp(argv[i], name) == 0;
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+int cli_parse_int(const char *flag, const char *s, long min, long max,
+                  long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || isspace((unsigned char)*s) || *end || errno == ERANGE) {
+        cli_error("%s: '%s' is not an integer", flag, s);
+        return -1;
+    }
+    if (v < min || v > max) {
+        cli_error("%s: %ld is out of range %ld..%ld", flag, v, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *flag, const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!*s || !isdigit((unsigned char)*s)) {
+        cli_error("%s: '%s' is not a non-negative integer", flag, s);
+        return -1;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno == ERANGE) {
+        cli_error("%s: '%s' is not a 64-bit non-negative integer", flag, s);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_size(const char *s, int dims, size_t size[3])
+{
+    size_t v[3] = {1, 1, 1};
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        if (n == 3 || !isdigit((unsigned char)*p)) {
+            cli_error("--size: '%s' is not X[xY[xZ]] with positive integers",
+                      s);
+            return -1;
+        }
+        char *end = NULL;
+        errno = 0;
+        unsigned long long x = strtoull(p, &end, 10);
+        if (errno == ERANGE || x > (unsigned long long)SIZE_MAX) {
+            cli_error("--size: extent '%.*s' is too large", (int)(end - p), p);
+            return -1;
+        }
+        if (x == 0) {
+            cli_error("--size: extents must be >= 1 (got 0 in '%s')", s);
+            return -1;
+        }
+        v[n++] = (size_t)x;
+        p = end;
+        if (*p == '\0')
+            break;
+        if (*p != 'x' && *p != 'X') {
+            cli_error("--size: '%s' is not X[xY[xZ]] with positive integers",
+                      s);
+            return -1;
+        }
+        ++p;
+    }
+    if (n == 1) {
+        for (int k = 1; k < dims; ++k)
+            v[k] = v[0];
+    } else if (n != dims) {
+        cli_error("--size: '%s' has %d extents, --dims %d needs %d (or one "
+                  "for a cube)",
+                  s, n, dims, dims);
+        return -1;
+    }
+    for (int k = dims; k < 3; ++k)
+        v[k] = 1;
+    memcpy(size, v, sizeof v);
+    return 0;
+}
+
+void cli_format_size(const size_t size[3], int dims, char *buf, size_t len)
+{
+    if (dims == 1)
+        snprintf(buf, len, "%zu", size[0]);
+    else if (dims == 2)
+        snprintf(buf, len, "%zux%zu", size[0], size[1]);
+    else
+        snprintf(buf, len, "%zux%zux%zu", size[0], size[1], size[2]);
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+uint64_t cli_default_seed(void)
+{
+    const char *env = getenv("CLCONV_SEED");
+    uint64_t seed;
+    if (env && *env && cli_parse_u64("CLCONV_SEED", env, &seed) == 0)
+        return seed;
+    return (uint64_t)time(NULL);
+}

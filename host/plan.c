@@ -1,0 +1,310 @@
+/* A plan: one problem on one device. Checks every limit before building or
+ * launching, owns the kernel and buffers, launches with profiling. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct clconv_plan {
+    clconv_session *s;
+    clconv_problem p;
+    clc_geometry g;
+    int count_loads;
+    cl_kernel kernel;
+    cl_mem in, out, mask, counters;
+    size_t n, m; /* elements of data and mask */
+};
+
+static clconv_status unsupported(const char *fmt, ...) CLC_PRINTF(1, 2);
+static clconv_status unsupported(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return clc_fail(CLCONV_EUNSUPPORTED, "%s", msg);
+}
+
+static void shape_string(const size_t v[3], int dims, char *buf, size_t len)
+{
+    if (dims == 1)
+        snprintf(buf, len, "%zu", v[0]);
+    else if (dims == 2)
+        snprintf(buf, len, "%zux%zu", v[0], v[1]);
+    else
+        snprintf(buf, len, "%zux%zux%zu", v[0], v[1], v[2]);
+}
+
+/* Limits that can be checked before building anything. */
+static clconv_status check_device_limits(const clconv_device_info *d,
+                                         const clconv_problem *p,
+                                         const clc_geometry *g)
+{
+    char shape[64];
+    size_t wg = g->local[0] * g->local[1] * g->local[2];
+    shape_string(g->local, p->dims, shape, sizeof shape);
+    if (wg > d->max_work_group_size)
+        return unsupported("work-group of %s = %zu work-items exceeds the "
+                           "device's maximum of %zu",
+                           shape, wg, d->max_work_group_size);
+    for (int k = 0; k < p->dims; ++k)
+        if (g->local[k] > d->max_work_item_sizes[k])
+            return unsupported("work-group size %zu along dimension %d "
+                               "exceeds the device's maximum of %zu",
+                               g->local[k], k, d->max_work_item_sizes[k]);
+    uint64_t lbytes = (uint64_t)g->local_floats * sizeof(float);
+    if (lbytes > d->local_mem_bytes)
+        return unsupported("needs %llu bytes of local memory, the device has "
+                           "%llu",
+                           (unsigned long long)lbytes,
+                           (unsigned long long)d->local_mem_bytes);
+    uint64_t mbytes = (uint64_t)clconv_problem_mask_elements(p) * sizeof(float);
+    if (mbytes > d->constant_mem_bytes)
+        return unsupported("mask of %llu bytes exceeds the device's constant "
+                           "buffer of %llu bytes",
+                           (unsigned long long)mbytes,
+                           (unsigned long long)d->constant_mem_bytes);
+    uint64_t dbytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
+    if (dbytes > d->max_alloc_bytes)
+        return unsupported("a buffer of %llu bytes exceeds the device's "
+                           "maximum allocation of %llu bytes",
+                           (unsigned long long)dbytes,
+                           (unsigned long long)d->max_alloc_bytes);
+    if (2 * dbytes + mbytes > d->global_mem_bytes)
+        return unsupported("input and output need %llu bytes, the device has "
+                           "%llu",
+                           (unsigned long long)(2 * dbytes + mbytes),
+                           (unsigned long long)d->global_mem_bytes);
+    return CLCONV_OK;
+}
+
+/* Limits that the built kernel reports. */
+static clconv_status check_kernel_limits(clconv_session *s, cl_kernel k,
+                                         const clc_geometry *g)
+{
+    size_t kwg = 0;
+    cl_ulong klocal = 0;
+    CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kwg, &kwg, NULL));
+    CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof klocal, &klocal, NULL));
+    size_t wg = g->local[0] * g->local[1] * g->local[2];
+    if (wg > kwg)
+        return unsupported("work-group of %zu work-items exceeds the kernel's "
+                           "CL_KERNEL_WORK_GROUP_SIZE of %zu on this device",
+                           wg, kwg);
+    if (klocal > s->dev.local_mem_bytes)
+        return unsupported("kernel uses %llu bytes of local memory, the "
+                           "device has %llu",
+                           (unsigned long long)klocal,
+                           (unsigned long long)s->dev.local_mem_bytes);
+    return CLCONV_OK;
+}
+
+static clconv_status set_args(clconv_plan *pl)
+{
+    cl_kernel k = pl->kernel;
+    cl_uint a = 0;
+    CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->in));
+    CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->out));
+    CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->mask));
+    for (int d = 0; d < pl->p.dims; ++d) {
+        cl_int n = (cl_int)pl->p.size[d];
+        CLC_CHECK(clSetKernelArg(k, a++, sizeof n, &n));
+    }
+    if (pl->count_loads)
+        CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->counters));
+    return CLCONV_OK;
+}
+
+clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
+                              int count_loads, clconv_plan **out)
+{
+    clconv_status st;
+    cl_int err;
+    char options[256], stem[64];
+    cl_program prog = NULL;
+    *out = NULL;
+
+    st = clconv_problem_validate(p);
+    if (st != CLCONV_OK)
+        return st;
+    clconv_plan *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    pl->s = s;
+    pl->p = *p;
+    for (int d = p->dims; d < 3; ++d)
+        pl->p.size[d] = 1;
+    pl->count_loads = count_loads;
+    pl->n = clconv_problem_elements(&pl->p);
+    pl->m = clconv_problem_mask_elements(&pl->p);
+    clc_geometry_of(&pl->p, &pl->g);
+
+    st = check_device_limits(&s->dev, &pl->p, &pl->g);
+    if (st != CLCONV_OK)
+        goto out;
+
+    snprintf(stem, sizeof stem, "conv%dd_%s", p->dims,
+             clconv_strategy_name(p->strategy));
+    clc_build_options(&pl->p, count_loads, options, sizeof options);
+    st = clc_program_get(s, stem, options, &prog);
+    if (st != CLCONV_OK)
+        goto out;
+    pl->kernel = clCreateKernel(prog, stem, &err);
+    CLC_CHECK_GOTO(err);
+    st = check_kernel_limits(s, pl->kernel, &pl->g);
+    if (st != CLCONV_OK)
+        goto out;
+
+    pl->in = clCreateBuffer(s->context, CL_MEM_READ_ONLY,
+                            pl->n * sizeof(float), NULL, &err);
+    CLC_CHECK_GOTO(err);
+    pl->out = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
+                             pl->n * sizeof(float), NULL, &err);
+    CLC_CHECK_GOTO(err);
+    pl->mask = clCreateBuffer(s->context, CL_MEM_READ_ONLY,
+                              pl->m * sizeof(float), NULL, &err);
+    CLC_CHECK_GOTO(err);
+    if (count_loads) {
+        pl->counters = clCreateBuffer(s->context, CL_MEM_READ_WRITE,
+                                      2 * sizeof(cl_int), NULL, &err);
+        CLC_CHECK_GOTO(err);
+    }
+    st = set_args(pl);
+    if (st != CLCONV_OK)
+        goto out;
+    *out = pl;
+    pl = NULL;
+out:
+    clconv_plan_destroy(pl);
+    return st;
+}
+
+clconv_status clconv_plan_create(clconv_session *s, const clconv_problem *p,
+                                 clconv_plan **out)
+{
+    return clc_plan_create(s, p, 0, out);
+}
+
+void clconv_plan_destroy(clconv_plan *pl)
+{
+    if (!pl)
+        return;
+    if (pl->counters)
+        clReleaseMemObject(pl->counters);
+    if (pl->mask)
+        clReleaseMemObject(pl->mask);
+    if (pl->out)
+        clReleaseMemObject(pl->out);
+    if (pl->in)
+        clReleaseMemObject(pl->in);
+    if (pl->kernel)
+        clReleaseKernel(pl->kernel);
+    free(pl);
+}
+
+clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
+{
+    CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, pl->in, CL_TRUE, 0,
+                                   pl->n * sizeof(float), in, 0, NULL, NULL));
+    return CLCONV_OK;
+}
+
+clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
+{
+    CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, pl->mask, CL_TRUE, 0,
+                                   pl->m * sizeof(float), mask, 0, NULL, NULL));
+    return CLCONV_OK;
+}
+
+clconv_status clconv_plan_poison_output(clconv_plan *pl)
+{
+    const float nan = NAN;
+    CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, pl->out, &nan, sizeof nan, 0,
+                                  pl->n * sizeof(float), 0, NULL, NULL));
+    CLC_CHECK(clFinish(pl->s->queue));
+    return CLCONV_OK;
+}
+
+clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
+{
+    clconv_status st = CLCONV_OK;
+    cl_event ev = NULL;
+    if (pl->count_loads) {
+        const cl_int zero = 0;
+        CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, pl->counters, &zero,
+                                      sizeof zero, 0, 2 * sizeof(cl_int), 0,
+                                      NULL, NULL));
+    }
+    CLC_CHECK_GOTO(clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
+                                          (cl_uint)pl->p.dims, NULL,
+                                          pl->g.global, pl->g.local, 0, NULL,
+                                          &ev));
+    CLC_CHECK_GOTO(clWaitForEvents(1, &ev));
+    cl_int exec = 0;
+    CLC_CHECK_GOTO(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                  sizeof exec, &exec, NULL));
+    if (exec < 0) {
+        st = clc_cl_fail("kernel execution", exec, __FILE__, __LINE__);
+        goto out;
+    }
+    if (ms) {
+        cl_ulong t0 = 0, t1 = 0;
+        CLC_CHECK_GOTO(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
+                                               sizeof t0, &t0, NULL));
+        CLC_CHECK_GOTO(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
+                                               sizeof t1, &t1, NULL));
+        *ms = (double)(t1 - t0) * 1e-6;
+    }
+out:
+    if (ev)
+        clReleaseEvent(ev);
+    return st;
+}
+
+clconv_status clconv_plan_get_output(clconv_plan *pl, float *out)
+{
+    CLC_CHECK(clEnqueueReadBuffer(pl->s->queue, pl->out, CL_TRUE, 0,
+                                  pl->n * sizeof(float), out, 0, NULL, NULL));
+    return CLCONV_OK;
+}
+
+void clconv_plan_geometry(const clconv_plan *pl, size_t local[3],
+                          size_t global[3])
+{
+    memcpy(local, pl->g.local, sizeof pl->g.local);
+    memcpy(global, pl->g.global, sizeof pl->g.global);
+}
+
+clconv_status clc_plan_counters(clconv_plan *pl, long long counts[2])
+{
+    if (!pl->count_loads)
+        return clc_fail(CLCONV_EINVAL, "plan was not built to count loads");
+    cl_int c[2] = {0, 0};
+    CLC_CHECK(clEnqueueReadBuffer(pl->s->queue, pl->counters, CL_TRUE, 0,
+                                  sizeof c, c, 0, NULL, NULL));
+    counts[0] = c[0];
+    counts[1] = c[1];
+    return CLCONV_OK;
+}
+
+clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
+                              const float *in, const float *mask, float *out)
+{
+    clconv_plan *pl = NULL;
+    clconv_status st = clconv_plan_create(s, p, &pl);
+    if (st == CLCONV_OK)
+        st = clconv_plan_set_input(pl, in);
+    if (st == CLCONV_OK)
+        st = clconv_plan_set_mask(pl, mask);
+    if (st == CLCONV_OK)
+        st = clconv_plan_execute(pl, NULL);
+    if (st == CLCONV_OK)
+        st = clconv_plan_get_output(pl, out);
+    clconv_plan_destroy(pl);
+    return st;
+}

@@ -1,0 +1,170 @@
+/* Build options, loading .cl sources, building, the in-process cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct clc_program_entry {
+    char *stem;
+    char *options;
+    cl_program program;
+    struct clc_program_entry *next;
+} clc_program_entry;
+
+struct clc_program_cache {
+    clc_program_entry *head;
+};
+
+clc_program_cache *clc_program_cache_new(void)
+{
+    return calloc(1, sizeof(clc_program_cache));
+}
+
+void clc_program_cache_free(clc_program_cache *cache)
+{
+    if (!cache)
+        return;
+    clc_program_entry *e = cache->head;
+    while (e) {
+        clc_program_entry *next = e->next;
+        clReleaseProgram(e->program);
+        free(e->stem);
+        free(e->options);
+        free(e);
+        e = next;
+    }
+    free(cache);
+}
+
+void clc_build_options(const clconv_problem *p, int count_loads, char *buf,
+                       size_t len)
+{
+    snprintf(buf, len, "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d%s",
+             p->mask_width, p->tile, count_loads ? " -D CLCONV_COUNT_LOADS" : "");
+}
+
+/* Read a whole file; NULL and the last error set on failure. */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        clc_fail(CLCONV_ENOKERNELS, "cannot open kernel source %s", path);
+        return NULL;
+    }
+    char *buf = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        buf = malloc((size_t)size + 1);
+    if (buf && fread(buf, 1, (size_t)size, f) == (size_t)size) {
+        buf[size] = '\0';
+    } else {
+        free(buf);
+        buf = NULL;
+        clc_fail(CLCONV_EIO, "cannot read kernel source %s", path);
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The build log of the program on the device (malloc'd, never NULL on
+ * success of the query). */
+static char *build_log(cl_program prog, cl_device_id dev)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                              &size) != CL_SUCCESS)
+        return NULL;
+    char *log = malloc(size + 1);
+    if (!log)
+        return NULL;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log,
+                              NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    log[size] = '\0';
+    return log;
+}
+
+static clconv_status build(clconv_session *s, const char *stem,
+                           const char *options, cl_program *out)
+{
+    clconv_status st = CLCONV_OK;
+    const char *dir = NULL;
+    char *common = NULL, *body = NULL, *log = NULL;
+    cl_program prog = NULL;
+    char path_common[4096], path_body[4096], line[4200];
+    cl_int err;
+
+    st = clconv_kernel_dir(&dir);
+    if (st != CLCONV_OK)
+        return st;
+    snprintf(path_common, sizeof path_common, "%s/common.clh", dir);
+    snprintf(path_body, sizeof path_body, "%s/%s.cl", dir, stem);
+    common = read_file(path_common);
+    body = common ? read_file(path_body) : NULL;
+    if (!common || !body) {
+        st = CLCONV_ENOKERNELS;
+        goto out;
+    }
+    /* The #line directive makes the build log's line numbers point into
+     * the variant's own file. */
+    snprintf(line, sizeof line, "\n#line 1 \"%s.cl\"\n", stem);
+    const char *parts[3] = {common, line, body};
+    prog = clCreateProgramWithSource(s->context, 3, parts, NULL, &err);
+    CLC_CHECK_GOTO(err);
+    err = clBuildProgram(prog, 1, &s->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        log = build_log(prog, s->device);
+        st = clc_fail(CLCONV_EBUILD,
+                      "clBuildProgram failed: %s: %s with options '%s' on %s\n"
+                      "--- build log ---\n%s--- end of build log ---",
+                      clconv_cl_error_name(err), path_body, options,
+                      s->dev.name, log ? log : "(no log)\n");
+        goto out;
+    }
+    *out = prog;
+    prog = NULL;
+out:
+    if (prog)
+        clReleaseProgram(prog);
+    free(log);
+    free(body);
+    free(common);
+    return st;
+}
+
+clconv_status clc_program_get(clconv_session *s, const char *stem,
+                              const char *options, cl_program *out)
+{
+    for (clc_program_entry *e = s->programs->head; e; e = e->next)
+        if (strcmp(e->stem, stem) == 0 && strcmp(e->options, options) == 0) {
+            *out = e->program;
+            return CLCONV_OK;
+        }
+    clc_program_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    e->stem = strdup(stem);
+    e->options = strdup(options);
+    if (!e->stem || !e->options) {
+        free(e->stem);
+        free(e->options);
+        free(e);
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    }
+    clconv_status st = build(s, stem, options, &e->program);
+    if (st != CLCONV_OK) {
+        free(e->stem);
+        free(e->options);
+        free(e);
+        return st;
+    }
+    e->next = s->programs->head;
+    s->programs->head = e;
+    *out = e->program;
+    return CLCONV_OK;
+}

@@ -1,0 +1,111 @@
+/* Datasets and verified runs: the unit of work of the CLI, tests, bench. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void clconv_dataset_destroy(clconv_dataset *d)
+{
+    if (!d)
+        return;
+    free(d->in);
+    free(d->mask);
+    free(d->ref);
+    free(d->abs_sum);
+    free(d);
+}
+
+clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
+                                    clconv_dataset **out)
+{
+    *out = NULL;
+    clconv_status st = clconv_problem_validate(shape);
+    if (st != CLCONV_OK)
+        return st;
+    clconv_dataset *d = calloc(1, sizeof *d);
+    if (!d)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    d->shape = *shape;
+    for (int k = shape->dims; k < 3; ++k)
+        d->shape.size[k] = 1;
+    d->seed = seed;
+    const size_t n = clconv_problem_elements(&d->shape);
+    const size_t m = clconv_problem_mask_elements(&d->shape);
+    d->in = malloc(n * sizeof *d->in);
+    d->mask = malloc(m * sizeof *d->mask);
+    d->ref = malloc(n * sizeof *d->ref);
+    d->abs_sum = malloc(n * sizeof *d->abs_sum);
+    if (!d->in || !d->mask || !d->ref || !d->abs_sum) {
+        clconv_dataset_destroy(d);
+        return clc_fail(CLCONV_ENOMEM,
+                        "out of memory for a dataset of %zu elements", n);
+    }
+    clconv_fill_random(d->in, n, seed);
+    clconv_fill_random(d->mask, m, seed ^ 0x6d61736b6d61736bULL);
+    st = clconv_reference(&d->shape, d->in, d->mask, d->ref, d->abs_sum);
+    if (st != CLCONV_OK) {
+        clconv_dataset_destroy(d);
+        return st;
+    }
+    *out = d;
+    return CLCONV_OK;
+}
+
+static int same_shape(const clconv_problem *a, const clconv_problem *b)
+{
+    if (a->dims != b->dims || a->mask_width != b->mask_width)
+        return 0;
+    for (int k = 0; k < a->dims; ++k)
+        if (a->size[k] != b->size[k])
+            return 0;
+    return 1;
+}
+
+static clconv_status finish(clconv_result *res, clconv_status st)
+{
+    res->status = st;
+    if (st != CLCONV_OK) {
+        /* Keep the first line: the summary of what happened. */
+        const char *msg = clconv_last_error();
+        size_t n = strcspn(msg, "\n");
+        if (n >= sizeof res->reason)
+            n = sizeof res->reason - 1;
+        memcpy(res->reason, msg, n);
+        res->reason[n] = '\0';
+    }
+    return st;
+}
+
+clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
+                                  const clconv_dataset *data, int warmup,
+                                  int reps, clconv_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (!same_shape(p, &data->shape))
+        return finish(res, clc_fail(CLCONV_EINVAL,
+                                    "dataset does not match the problem"));
+    clconv_plan *plan = NULL;
+    float *got = NULL;
+    clconv_status st = clconv_plan_create(s, p, &plan);
+    if (st != CLCONV_OK)
+        goto out;
+    got = malloc(clconv_problem_elements(p) * sizeof *got);
+    if (!got) {
+        st = clc_fail(CLCONV_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = clconv_plan_set_input(plan, data->in)) != CLCONV_OK ||
+        (st = clconv_plan_set_mask(plan, data->mask)) != CLCONV_OK ||
+        (st = clconv_plan_poison_output(plan)) != CLCONV_OK ||
+        (st = clconv_plan_execute(plan, NULL)) != CLCONV_OK ||
+        (st = clconv_plan_get_output(plan, got)) != CLCONV_OK)
+        goto out;
+    clconv_verify(p, got, data->ref, data->abs_sum, &res->verdict);
+    if (res->verdict.ok && reps > 0)
+        st = clconv_plan_time(plan, warmup, reps, &res->timing);
+out:
+    free(got);
+    clconv_plan_destroy(plan);
+    return finish(res, st);
+}

@@ -1,0 +1,35 @@
+/* Timing with profiling events: untimed warm-up, then median/min/max. */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
+                               clconv_timing *t)
+{
+    if (reps < 1)
+        return clc_fail(CLCONV_EINVAL, "reps must be >= 1 (got %d)", reps);
+    double *ms = malloc((size_t)reps * sizeof *ms);
+    if (!ms)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    clconv_status st = CLCONV_OK;
+    for (int i = 0; i < warmup && st == CLCONV_OK; ++i)
+        st = clconv_plan_execute(plan, NULL);
+    for (int i = 0; i < reps && st == CLCONV_OK; ++i)
+        st = clconv_plan_execute(plan, &ms[i]);
+    if (st == CLCONV_OK) {
+        qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+        t->reps = reps;
+        t->min_ms = ms[0];
+        t->max_ms = ms[reps - 1];
+        t->median_ms = reps % 2 ? ms[reps / 2]
+                                : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+    }
+    free(ms);
+    return st;
+}

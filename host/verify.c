@@ -1,0 +1,72 @@
+/* Verification against the reference, and reproducible random data. */
+#include <float.h>
+#include <math.h>
+
+#include "internal.h"
+
+/* An absolute floor under the relative bound, for outputs whose terms are
+ * all 0 (got must then be 0 too, up to this). */
+#define CLC_ABS_FLOOR 1e-30
+
+void clconv_verify(const clconv_problem *p, const float *got,
+                   const double *expected, const double *abs_sum,
+                   clconv_verdict *v)
+{
+    const size_t n = clconv_problem_elements(p);
+    const double scale =
+        4.0 * (double)clconv_problem_mask_elements(p) * (double)FLT_EPSILON;
+    double worst_ratio = -1.0;
+    v->ok = 1;
+    v->failures = 0;
+    v->worst_index = 0;
+    v->worst_got = n ? got[0] : 0.0;
+    v->worst_expected = n ? expected[0] : 0.0;
+    v->max_err = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        const double g = got[i], e = expected[i];
+        double err, ratio;
+        if (isnan(e) || isinf(e)) {
+            /* Non-finite reference (NaN/Inf in the input): the device must
+             * produce the same class of value. */
+            int same = isnan(e) ? isnan(g) : (g == e);
+            err = same ? 0.0 : INFINITY;
+            ratio = same ? 0.0 : INFINITY;
+        } else if (isnan(g) || isinf(g)) {
+            err = INFINITY;
+            ratio = INFINITY;
+        } else {
+            const double bound = scale * abs_sum[i] + CLC_ABS_FLOOR;
+            err = fabs(g - e);
+            ratio = err / bound;
+        }
+        if (ratio > 1.0)
+            v->failures++;
+        if (err > v->max_err)
+            v->max_err = err;
+        if (ratio > worst_ratio) {
+            worst_ratio = ratio;
+            v->worst_index = i;
+            v->worst_got = g;
+            v->worst_expected = e;
+        }
+    }
+    v->ok = v->failures == 0;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void clconv_fill_random(float *x, size_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < n; ++i) {
+        /* 24 random bits -> [0, 1] -> [-1, 1], exact in float. */
+        uint64_t bits = splitmix64(&state) >> 40;
+        x[i] = (float)((double)bits / (double)((1u << 24) - 1) * 2.0 - 1.0);
+    }
+}

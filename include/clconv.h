@@ -1,0 +1,240 @@
+/* clconv: tiled 1D/2D/3D convolution in OpenCL C, on any vendor's device.
+ *
+ * The public API of libclconv. Every function returns a clconv_status; on
+ * anything other than CLCONV_OK, clconv_last_error() holds one line that
+ * says what went wrong (the OpenCL call and error name, the unsupported
+ * limit, the build log...). Library code never prints and never exits.
+ *
+ * Convolution here is correlation, as in the reference notes:
+ *   P[i] = sum_{j=0}^{W-1} N[i - W/2 + j] * M[j]
+ * and its 2D/3D analogues, with ghost cells (outside N) equal to 0 and an
+ * output of the same size as the input. Arrays are row-major, x fastest:
+ * element (x, y, z) is at (z * ny + y) * nx + x. */
+#ifndef CLCONV_H
+#define CLCONV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLCONV_VERSION_STRING "0.1.0"
+
+typedef enum clconv_status {
+    CLCONV_OK = 0,
+    CLCONV_EINVAL,      /* bad argument: even mask, zero size, ... */
+    CLCONV_EUNSUPPORTED, /* does not fit the device; reason in last error */
+    CLCONV_EOPENCL,     /* an OpenCL call failed */
+    CLCONV_EBUILD,      /* a kernel failed to build (log in last error) */
+    CLCONV_ENOPLATFORM, /* no OpenCL platform or device at all */
+    CLCONV_ENOKERNELS,  /* kernel sources not found */
+    CLCONV_ENOMEM,      /* host allocation failed */
+    CLCONV_EIO          /* reading or writing a file failed */
+} clconv_status;
+
+/* The last error of this thread, one line, never NULL. */
+const char *clconv_last_error(void);
+/* A short name for a status ("unsupported", "OpenCL error", ...). */
+const char *clconv_status_name(clconv_status st);
+/* The name of an OpenCL error code ("CL_INVALID_WORK_GROUP_SIZE"), or
+ * "unknown OpenCL error (N)". */
+const char *clconv_cl_error_name(int cl_error);
+
+/* ---- devices ---------------------------------------------------------- */
+
+typedef enum clconv_device_kind {
+    CLCONV_DEVICE_OTHER = 0,
+    CLCONV_DEVICE_CPU,
+    CLCONV_DEVICE_GPU,
+    CLCONV_DEVICE_ACCELERATOR
+} clconv_device_kind;
+
+typedef struct clconv_device_info {
+    unsigned platform_index; /* P of "P:D" */
+    unsigned device_index;   /* D of "P:D" */
+    char name[256];
+    char vendor[256];
+    char platform[256];
+    char version[128];        /* CL_DEVICE_VERSION */
+    char driver[128];         /* CL_DRIVER_VERSION */
+    clconv_device_kind kind;
+    unsigned compute_units;
+    unsigned clock_mhz;
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3];
+    uint64_t local_mem_bytes;
+    uint64_t constant_mem_bytes;
+    uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;
+    void *opaque_device; /* the cl_device_id */
+    void *opaque_platform; /* the cl_platform_id */
+} clconv_device_info;
+
+typedef struct clconv_device_list {
+    clconv_device_info *devices;
+    size_t count;
+} clconv_device_list;
+
+/* Enumerate every device of every platform. No platform at all is
+ * CLCONV_ENOPLATFORM with advice on installing PoCL. */
+clconv_status clconv_devices_discover(clconv_device_list *list);
+void clconv_devices_free(clconv_device_list *list);
+const char *clconv_device_kind_name(clconv_device_kind kind);
+
+/* Select devices: a comma-separated list of "P:D", "all", "cpu", "gpu" or a
+ * case-insensitive substring of name, vendor or platform. NULL or "" means
+ * all. Fills selected[] (room for list->count entries) with indices into
+ * list->devices, without duplicates. A term that matches nothing is
+ * CLCONV_EINVAL. */
+clconv_status clconv_devices_select(const clconv_device_list *list,
+                                    const char *selector, size_t *selected,
+                                    size_t *nselected);
+
+/* ---- problems and variants -------------------------------------------- */
+
+typedef enum clconv_strategy {
+    CLCONV_NAIVE = 0,   /* one work-item per output, all from global */
+    CLCONV_OUTPUT_TILE, /* strategy 1: group = output tile, halo in steps */
+    CLCONV_INPUT_TILE,  /* strategy 2: group = input tile */
+    CLCONV_CACHED_HALO, /* strategy 3: group = output tile, halo via cache */
+    CLCONV_STRATEGY_COUNT
+} clconv_strategy;
+
+const char *clconv_strategy_name(clconv_strategy s);
+/* Parse a strategy name; CLCONV_EINVAL if unknown. */
+clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out);
+
+typedef struct clconv_problem {
+    int dims;          /* 1, 2 or 3 */
+    size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
+    int mask_width;    /* odd, >= 1; the mask is mask_width^dims floats */
+    int tile;          /* TILE_WIDTH of the variant */
+    clconv_strategy strategy;
+} clconv_problem;
+
+/* Elements of the data (nx * ny * nz) and of the mask (W^dims). */
+size_t clconv_problem_elements(const clconv_problem *p);
+size_t clconv_problem_mask_elements(const clconv_problem *p);
+/* Check the problem itself (not the device): dims, sizes, odd mask, tile,
+ * overflow. CLCONV_EINVAL with the reason. */
+clconv_status clconv_problem_validate(const clconv_problem *p);
+
+/* ---- sessions and plans ------------------------------------------------ */
+
+/* A session owns a context, a profiling queue and the in-process cache of
+ * built programs for one device. */
+typedef struct clconv_session clconv_session;
+
+clconv_status clconv_session_create(const clconv_device_info *dev,
+                                    clconv_session **out);
+void clconv_session_destroy(clconv_session *s);
+const clconv_device_info *clconv_session_device(const clconv_session *s);
+
+/* A plan is one problem on one session: the built kernel, its launch
+ * geometry and the device buffers. Creating it checks every device limit;
+ * a variant that does not fit is CLCONV_EUNSUPPORTED with the reason. */
+typedef struct clconv_plan clconv_plan;
+
+clconv_status clconv_plan_create(clconv_session *s, const clconv_problem *p,
+                                 clconv_plan **out);
+void clconv_plan_destroy(clconv_plan *plan);
+clconv_status clconv_plan_set_input(clconv_plan *plan, const float *in);
+clconv_status clconv_plan_set_mask(clconv_plan *plan, const float *mask);
+/* Fill the device output with NaN, so a kernel that skips an element
+ * cannot pass verification. */
+clconv_status clconv_plan_poison_output(clconv_plan *plan);
+/* One launch, waited for. ms (may be NULL) gets the kernel time from
+ * profiling events. */
+clconv_status clconv_plan_execute(clconv_plan *plan, double *ms);
+clconv_status clconv_plan_get_output(clconv_plan *plan, float *out);
+/* The geometry the plan launches: local and global work sizes. */
+void clconv_plan_geometry(const clconv_plan *plan, size_t local[3],
+                          size_t global[3]);
+
+/* One-shot convenience: plan, upload, run, download, destroy. */
+clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
+                              const float *in, const float *mask, float *out);
+
+/* ---- reference, verification, timing ------------------------------------ */
+
+/* Double-precision CPU reference. out gets the result; abs_sum (may be
+ * NULL) gets sum |N*M| per output, the scale of the error bound. */
+clconv_status clconv_reference(const clconv_problem *p, const float *in,
+                               const float *mask, double *out,
+                               double *abs_sum);
+
+typedef struct clconv_verdict {
+    int ok;              /* every element within its bound, no NaN */
+    size_t failures;     /* elements outside their bound */
+    size_t worst_index;  /* element with the largest error / bound ratio */
+    double worst_got;
+    double worst_expected;
+    double max_err;      /* largest |got - expected| (inf for NaN) */
+} clconv_verdict;
+
+/* Per-element bound: 4 * W^dims * FLT_EPSILON * sum|N*M| + a tiny floor.
+ * NaN in got never passes (unless expected is NaN too). */
+void clconv_verify(const clconv_problem *p, const float *got,
+                   const double *expected, const double *abs_sum,
+                   clconv_verdict *v);
+
+/* Deterministic uniform values in [-1, 1] from a seed (splitmix64). */
+void clconv_fill_random(float *x, size_t n, uint64_t seed);
+
+typedef struct clconv_timing {
+    double median_ms, min_ms, max_ms;
+    int reps;
+} clconv_timing;
+
+/* Warm up (warmup launches, untimed), then time reps launches with
+ * profiling events. */
+clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
+                               clconv_timing *t);
+
+/* ---- run: verify then time, the unit of work of the CLI and tests ------ */
+
+/* Random input and mask of one problem shape, with their reference: made
+ * once, shared by every device and variant that runs that shape. */
+typedef struct clconv_dataset {
+    clconv_problem shape; /* dims, size, mask_width (tile/strategy unused) */
+    uint64_t seed;
+    float *in;       /* elements, uniform in [-1, 1] */
+    float *mask;     /* W^dims, uniform in [-1, 1] */
+    double *ref;     /* double-precision reference */
+    double *abs_sum; /* sum |N*M| per output */
+} clconv_dataset;
+
+clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
+                                    clconv_dataset **out);
+void clconv_dataset_destroy(clconv_dataset *d);
+
+typedef struct clconv_result {
+    clconv_status status;   /* OK, EUNSUPPORTED, EOPENCL, EBUILD, ... */
+    char reason[1024];      /* for anything but OK: the first line of it */
+    clconv_verdict verdict; /* valid when status == OK */
+    clconv_timing timing;   /* valid when status == OK and reps > 0 */
+} clconv_result;
+
+/* Plan (checking every limit), poison the output, run once and verify
+ * against the dataset's reference; if that passed and reps > 0, time
+ * warmup + reps launches. status is the plan's or launch's status: a
+ * verification failure is status OK with verdict.ok == 0. The function's
+ * return value equals res->status. */
+clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
+                                  const clconv_dataset *data, int warmup,
+                                  int reps, clconv_result *res);
+
+/* ---- kernel sources ----------------------------------------------------- */
+
+/* The folder holding the .cl sources: $CLCONV_KERNEL_DIR, then next to the
+ * executable (../cl, ../share/clconv/cl), then $(PREFIX)/share/clconv/cl.
+ * CLCONV_ENOKERNELS names every path tried. */
+clconv_status clconv_kernel_dir(const char **dir);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLCONV_H */
