@@ -23,13 +23,18 @@ endif
 
 LIB_SRC := $(filter-out host/main.c host/cli%.c,$(wildcard host/*.c))
 CLI_SRC := host/main.c $(wildcard host/cli*.c)
-TEST_SRC := $(wildcard test/*.c)
+# Each test/test_*.c is one cmocka program; test/support_*.c is linked into
+# every one of them; test/*.sh are shell tests given the CLI's path.
+TEST_SRC := $(wildcard test/test_*.c)
+TEST_SUPPORT := $(wildcard test/support_*.c)
+TEST_SH := $(sort $(wildcard test/*.sh))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+TEST_BINS := $(TEST_SRC:test/%.c=$(BUILD)/%)
 LIB := $(BUILD)/libclconv.a
 BIN := $(BUILD)/clconv
-TEST_BIN := $(BUILD)/test_clconv
 DEPS_OK := $(BUILD)/.deps-ok
 FLAGS_STAMP := $(BUILD)/.cflags
 
@@ -65,17 +70,18 @@ $(BIN): $(CLI_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS_CL)
 
-$(TEST_BIN): $(TEST_OBJ) $(LIB)
+$(BUILD)/test_%: $(BUILD)/test/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS_CL)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(LIB) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS_CL)
 
 # Every variant on every device on the default problems, side by side.
 run: $(BIN)
 	$(BIN) run
 
-test: $(BIN) $(TEST_BIN)
-	$(TEST_BIN)
-	test/cli.sh $(BIN)
+# Every cmocka program, then every shell test; stops at the first failure.
+test: $(BIN) $(TEST_BINS)
+	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done; \
+	for t in $(TEST_SH); do echo "== $$t"; $$t $(BIN); done
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
@@ -88,4 +94,5 @@ install: $(BIN) $(LIB)
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+.SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d)

@@ -72,11 +72,13 @@ void clc_program_cache_free(clc_program_cache *cache);
 /* The build options of a problem, in a fixed order. */
 void clc_build_options(const clconv_problem *p, int count_loads, char *buf,
                        size_t len);
-/* Build (or fetch from the session's cache) the program of a source stem
+/* Build (or fetch from the session's cache) the program of cl/<stem>.cl
  * ("conv2d_output_tile") with the given options; the program stays owned by
- * the cache. */
+ * the cache. Convolution kernels get cl/common.clh prepended (with_common);
+ * other kernels (bench ceilings) are built from their own file alone. */
 clconv_status clc_program_get(clconv_session *s, const char *stem,
-                              const char *options, cl_program *out);
+                              const char *options, int with_common,
+                              cl_program *out);
 
 /* ---- session.c ---- */
 struct clconv_session {

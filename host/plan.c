@@ -151,7 +151,7 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
     snprintf(stem, sizeof stem, "conv%dd_%s", p->dims,
              clconv_strategy_name(p->strategy));
     clc_build_options(&pl->p, count_loads, options, sizeof options);
-    st = clc_program_get(s, stem, options, &prog);
+    st = clc_program_get(s, stem, options, 1, &prog);
     if (st != CLCONV_OK)
         goto out;
     pl->kernel = clCreateKernel(prog, stem, &err);

@@ -90,7 +90,8 @@ static char *build_log(cl_program prog, cl_device_id dev)
 }
 
 static clconv_status build(clconv_session *s, const char *stem,
-                           const char *options, cl_program *out)
+                           const char *options, int with_common,
+                           cl_program *out)
 {
     clconv_status st = CLCONV_OK;
     const char *dir = NULL;
@@ -104,7 +105,7 @@ static clconv_status build(clconv_session *s, const char *stem,
         return st;
     snprintf(path_common, sizeof path_common, "%s/common.clh", dir);
     snprintf(path_body, sizeof path_body, "%s/%s.cl", dir, stem);
-    common = read_file(path_common);
+    common = with_common ? read_file(path_common) : strdup("");
     body = common ? read_file(path_body) : NULL;
     if (!common || !body) {
         st = CLCONV_ENOKERNELS;
@@ -138,7 +139,8 @@ out:
 }
 
 clconv_status clc_program_get(clconv_session *s, const char *stem,
-                              const char *options, cl_program *out)
+                              const char *options, int with_common,
+                              cl_program *out)
 {
     for (clc_program_entry *e = s->programs->head; e; e = e->next)
         if (strcmp(e->stem, stem) == 0 && strcmp(e->options, options) == 0) {
@@ -156,7 +158,7 @@ clconv_status clc_program_get(clconv_session *s, const char *stem,
         free(e);
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     }
-    clconv_status st = build(s, stem, options, &e->program);
+    clconv_status st = build(s, stem, options, with_common, &e->program);
     if (st != CLCONV_OK) {
         free(e->stem);
         free(e->options);

@@ -69,3 +69,33 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g)
         g->local_floats *= lw;
     }
 }
+
+int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
+{
+    static const int base[4] = {0, 256, 16, 8};
+    if (dims < 1 || dims > 3)
+        return 1;
+    int t = base[dims];
+    if (s == CLCONV_INPUT_TILE) {
+        /* Keep (t + W - 1)^dims within 1024 work-items. */
+        while (t > 1) {
+            size_t in = (size_t)t + (size_t)mask_width - 1, wg = 1;
+            for (int d = 0; d < dims; ++d)
+                wg *= in;
+            if (wg <= 1024)
+                break;
+            t /= 2;
+        }
+    }
+    return t;
+}
+
+void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p)
+{
+    /* Measured on PoCL: the local-memory strategies pay a barrier that
+     * splits the work-item loops, so the plain kernel is the CPU's best of
+     * the four; GPUs gain from the shared tile. */
+    p->strategy = dev && dev->kind == CLCONV_DEVICE_CPU ? CLCONV_NAIVE
+                                                        : CLCONV_OUTPUT_TILE;
+    p->tile = clconv_default_tile(p->strategy, p->dims, p->mask_width);
+}

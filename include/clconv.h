@@ -106,6 +106,10 @@ const char *clconv_strategy_name(clconv_strategy s);
 /* Parse a strategy name; CLCONV_EINVAL if unknown. */
 clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out);
 
+/* The default TILE_WIDTH of a strategy for dims (256, 16, 8 for 1D, 2D,
+ * 3D; the input tile's group is shrunk to fit 1024 work-items). */
+int clconv_default_tile(clconv_strategy s, int dims, int mask_width);
+
 typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */
     size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
@@ -120,6 +124,10 @@ size_t clconv_problem_mask_elements(const clconv_problem *p);
 /* Check the problem itself (not the device): dims, sizes, odd mask, tile,
  * overflow. CLCONV_EINVAL with the reason. */
 clconv_status clconv_problem_validate(const clconv_problem *p);
+
+/* A safe choice of strategy and tile for a device when nothing was tuned:
+ * fills p->strategy and p->tile from p->dims and p->mask_width. */
+void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p);
 
 /* ---- sessions and plans ------------------------------------------------ */
 
