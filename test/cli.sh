@@ -1,0 +1,54 @@
+#!/bin/sh
+# The CLI's contract: commands, --help, JSON keys, exit codes.
+# Usage: test/cli.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected-exit command...
+    name=$1; want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+
+check "clconv --help exits 0" 0 "$CLI" --help
+check "devices --help exits 0" 0 "$CLI" devices --help
+check "run --help exits 0" 0 "$CLI" run --help
+check "devices lists at least one device" 0 "$CLI" devices
+grep -q '^0:0 ' "$tmp/out" || { echo "FAIL devices: no 0:0 line"; fails=$((fails + 1)); }
+
+check "run of one 2D variant verifies" 0 "$CLI" run --dims 2 --size 37x23 --mask 5 --tile 8 --strategy output_tile --device 0:0 --reps 2 --seed 7
+grep -q 'ok' "$tmp/out" || { echo "FAIL run: no ok line"; fails=$((fails + 1)); }
+grep -q 'seed 7' "$tmp/err" || { echo "FAIL run: seed not printed"; fails=$((fails + 1)); }
+
+check "run --json prints every key" 0 "$CLI" run --dims 3 --size 9x7x5 --mask 3 --tile 4 --device 0:0 --reps 1 --json
+for key in device strategy dims size mask tile status max_err ms gbs; do
+    grep -q "\"$key\":" "$tmp/out" || { echo "FAIL json: key $key missing"; fails=$((fails + 1)); }
+done
+if command -v /usr/bin/python3 >/dev/null 2>&1; then
+    /usr/bin/python3 -c 'import json,sys; rows=json.load(open(sys.argv[1])); assert len(rows)>=4 and all(r["status"]=="ok" for r in rows), rows' "$tmp/out" \
+        || { echo "FAIL json: not valid or not all ok"; fails=$((fails + 1)); }
+fi
+
+check "even mask is a usage error" 2 "$CLI" run --dims 1 --size 100 --mask 4
+grep -q 'odd' "$tmp/err" || { echo "FAIL even mask: message does not say odd"; fails=$((fails + 1)); }
+check "zero size is a usage error" 2 "$CLI" run --dims 2 --size 0x5
+check "unknown strategy is a usage error" 2 "$CLI" run --dims 1 --strategy fastest
+check "unknown device is a usage error" 2 "$CLI" run --dims 1 --device no-such-device-xyz
+check "unknown option is a usage error" 2 "$CLI" run --bogus
+check "unknown command is a usage error" 2 "$CLI" frobnicate
+check "a work-group beyond the device is unsupported" 3 "$CLI" run --dims 3 --size 8 --mask 3 --tile 64 --strategy naive --device 0:0
+grep -q 'unsupported: work-group' "$tmp/out" || { echo "FAIL: no unsupported reason"; fails=$((fails + 1)); }
+n=$(wc -l <"$tmp/err")
+[ "$n" -le 1 ] || { echo "FAIL: usage errors must be one line, got $n"; fails=$((fails + 1)); }
+
+if [ "$fails" -ne 0 ]; then echo "cli.sh: $fails failure(s)"; exit 1; fi
+echo "cli.sh: all passed"

@@ -1,0 +1,250 @@
+/* The test matrix: every variant of every dimension, verified against the
+ * double reference on every device present ($CLCONV_DEVICE restricts).
+ *
+ * dims {1,2,3} x strategies x masks {1,3,5,7,9} (1D also 15, 55) x tiles
+ * (1D 4/32/256, 2D 4/8/16/32, 3D 2/4/8) x sizes (1 element, tile-1, tile+1,
+ * a prime, several tiles; unequal extents in 2D/3D). Each case poisons the
+ * output with NaN, uses random data from a printed seed, and compares every
+ * element. Unsupported cases are counted and listed with their reason. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+
+typedef struct dims_config {
+    int dims;
+    int masks[8];
+    int nmasks;
+    int tiles[4];
+    int ntiles;
+} dims_config;
+
+static const dims_config configs[] = {
+    {1, {1, 3, 5, 7, 9, 15, 55}, 7, {4, 32, 256}, 3},
+    {2, {1, 3, 5, 7, 9}, 5, {4, 8, 16, 32}, 4},
+    {3, {1, 3, 5, 7, 9}, 5, {2, 4, 8}, 3},
+};
+
+enum { SIZE_ONE, SIZE_TILE_MINUS_1, SIZE_TILE_PLUS_1, SIZE_PRIME,
+       SIZE_SEVERAL, SIZE_KINDS };
+static const char *const size_kind_names[SIZE_KINDS] = {
+    "1 element", "tile-1", "tile+1", "prime", "several tiles"};
+
+static int is_prime(size_t n)
+{
+    if (n < 2)
+        return 0;
+    for (size_t d = 2; d * d <= n; ++d)
+        if (n % d == 0)
+            return 0;
+    return 1;
+}
+
+static size_t extent(int kind, int tile)
+{
+    size_t t = (size_t)tile, p;
+    switch (kind) {
+    case SIZE_ONE: return 1;
+    case SIZE_TILE_MINUS_1: return t > 1 ? t - 1 : 1;
+    case SIZE_TILE_PLUS_1: return t + 1;
+    case SIZE_PRIME:
+        /* The first prime past two and a half tiles: never a multiple. */
+        for (p = 2 * t + t / 2 + 1; !is_prime(p); ++p)
+            ;
+        return p;
+    default: return 3 * t;
+    }
+}
+
+/* Sizes of a case: x of the kind, y and z of the next kinds (other than
+ * "1 element"), so extents differ in 2D and 3D. */
+static void case_size(int dims, int kind, int tile, size_t size[3])
+{
+    size[0] = size[1] = size[2] = 1;
+    if (kind == SIZE_ONE)
+        return;
+    for (int d = 0; d < dims; ++d) {
+        int k = 1 + (kind - 1 + d) % (SIZE_KINDS - 1);
+        size[d] = extent(k, tile);
+    }
+}
+
+/* Per device counters and the list of unsupported reasons. */
+typedef struct device_tally {
+    const clconv_device_info *dev;
+    clconv_session *session;
+    long passed, failed, unsupported;
+    char *notes; /* unsupported reasons, one per line, deduplicated */
+    size_t notes_len;
+} device_tally;
+
+typedef struct matrix_test {
+    device_tally *tally;
+    const dims_config *cfg;
+    clconv_strategy strategy;
+    char name[256];
+} matrix_test;
+
+static uint64_t seed;
+
+static void add_note(device_tally *t, const char *line)
+{
+    if (t->notes && strstr(t->notes, line))
+        return;
+    size_t n = strlen(line);
+    char *grown = realloc(t->notes, t->notes_len + n + 2);
+    if (!grown)
+        return;
+    t->notes = grown;
+    memcpy(t->notes + t->notes_len, line, n);
+    t->notes_len += n;
+    t->notes[t->notes_len++] = '\n';
+    t->notes[t->notes_len] = '\0';
+}
+
+static void run_cases(void **state)
+{
+    matrix_test *mt = *state;
+    device_tally *t = mt->tally;
+    const dims_config *cfg = mt->cfg;
+    long failures = 0;
+    uint64_t case_seed = seed;
+    for (int mi = 0; mi < cfg->nmasks; ++mi)
+        for (int ti = 0; ti < cfg->ntiles; ++ti)
+            for (int k = 0; k < SIZE_KINDS; ++k) {
+                clconv_problem p;
+                memset(&p, 0, sizeof p);
+                p.dims = cfg->dims;
+                p.mask_width = cfg->masks[mi];
+                p.tile = cfg->tiles[ti];
+                p.strategy = mt->strategy;
+                case_size(p.dims, k, p.tile, p.size);
+                ++case_seed;
+
+                clconv_dataset *data = NULL;
+                clconv_status st = clconv_dataset_create(&p, case_seed, &data);
+                assert_int_equal(st, CLCONV_OK);
+                clconv_result res;
+                clconv_run_verified(t->session, &p, data, 0, 0, &res);
+                clconv_dataset_destroy(data);
+
+                char what[160];
+                snprintf(what, sizeof what,
+                         "%dD %s mask %d tile %d size %zux%zux%zu (%s)",
+                         p.dims, clconv_strategy_name(p.strategy),
+                         p.mask_width, p.tile, p.size[0], p.size[1], p.size[2],
+                         size_kind_names[k]);
+                if (res.status == CLCONV_EUNSUPPORTED) {
+                    t->unsupported++;
+                    char line[1400];
+                    snprintf(line, sizeof line,
+                             "  unsupported: %dD %s mask %d tile %d: %s",
+                             p.dims, clconv_strategy_name(p.strategy),
+                             p.mask_width, p.tile, res.reason);
+                    add_note(t, line);
+                } else if (res.status != CLCONV_OK) {
+                    t->failed++;
+                    failures++;
+                    print_error("FAIL %s seed %llu: %s\n", what,
+                                (unsigned long long)case_seed, res.reason);
+                } else if (!res.verdict.ok) {
+                    t->failed++;
+                    failures++;
+                    print_error("FAIL %s seed %llu: %zu elements out of bound, "
+                                "worst at %zu: got %.9g expected %.9g\n",
+                                what, (unsigned long long)case_seed,
+                                res.verdict.failures, res.verdict.worst_index,
+                                res.verdict.worst_got,
+                                res.verdict.worst_expected);
+                } else {
+                    t->passed++;
+                }
+            }
+    assert_int_equal(failures, 0);
+}
+
+static void print_summary(device_tally *tallies, size_t n)
+{
+    printf("\nTest matrix summary (seed %llu):\n", (unsigned long long)seed);
+    for (size_t i = 0; i < n; ++i) {
+        device_tally *t = &tallies[i];
+        printf("  %u:%u %s: %ld passed, %ld failed, %ld unsupported\n",
+               t->dev->platform_index, t->dev->device_index, t->dev->name,
+               t->passed, t->failed, t->unsupported);
+        if (t->notes)
+            printf("%s", t->notes);
+    }
+}
+
+int main(void)
+{
+    const char *env = getenv("CLCONV_SEED");
+    seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    printf("test matrix: seed %llu (repeat with CLCONV_SEED=%llu)\n",
+           (unsigned long long)seed, (unsigned long long)seed);
+
+    clconv_device_list list;
+    if (clconv_devices_discover(&list) != CLCONV_OK) {
+        fprintf(stderr, "test_matrix: %s\n", clconv_last_error());
+        return 1;
+    }
+    size_t *sel = calloc(list.count, sizeof *sel), nsel = 0;
+    if (!sel || clconv_devices_select(&list, getenv("CLCONV_DEVICE"), sel,
+                                      &nsel) != CLCONV_OK) {
+        fprintf(stderr, "test_matrix: %s\n", clconv_last_error());
+        return 1;
+    }
+    device_tally *tallies = calloc(nsel, sizeof *tallies);
+    const size_t nconfigs = sizeof configs / sizeof configs[0];
+    const size_t ntests = nsel * nconfigs * CLCONV_STRATEGY_COUNT;
+    matrix_test *mts = calloc(ntests, sizeof *mts);
+    struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
+    if (!tallies || !mts || !tests)
+        return 1;
+    size_t n = 0;
+    for (size_t d = 0; d < nsel; ++d) {
+        device_tally *t = &tallies[d];
+        t->dev = &list.devices[sel[d]];
+        if (clconv_session_create(t->dev, &t->session) != CLCONV_OK) {
+            fprintf(stderr, "test_matrix: %s: %s\n", t->dev->name,
+                    clconv_last_error());
+            return 1;
+        }
+        for (size_t c = 0; c < nconfigs; ++c)
+            for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+                matrix_test *mt = &mts[n];
+                mt->tally = t;
+                mt->cfg = &configs[c];
+                mt->strategy = (clconv_strategy)s;
+                snprintf(mt->name, sizeof mt->name,
+                         "conv%dd_%s_matches_reference_on_%u:%u_%.60s",
+                         configs[c].dims, clconv_strategy_name(mt->strategy),
+                         t->dev->platform_index, t->dev->device_index,
+                         t->dev->name);
+                tests[n].name = mt->name;
+                tests[n].test_func = run_cases;
+                tests[n].initial_state = mt;
+                ++n;
+            }
+    }
+    int failed = _cmocka_run_group_tests("matrix", tests, n, NULL, NULL);
+    print_summary(tallies, nsel);
+    for (size_t d = 0; d < nsel; ++d) {
+        clconv_session_destroy(tallies[d].session);
+        free(tallies[d].notes);
+    }
+    free(tests);
+    free(mts);
+    free(tallies);
+    free(sel);
+    clconv_devices_free(&list);
+    return failed ? 1 : 0;
+}
