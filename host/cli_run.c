@@ -9,7 +9,12 @@ typedef struct run_options {
     int dims;          /* 0: the default problem set */
     size_t size[3];
     int have_size;
-    int mask, tile;    /* 0: the default of the dims */
+    int mask;          /* 0: the default of the dims */
+    /* Lists (cross-product): tiles, and the coarse variant's knobs; an
+     * empty list means the defaults. */
+    int tile[8], ntile;
+    int coarsen[8], ncoarsen;
+    int group_y[8], ngroup_y;
     int strategy;      /* -1: all */
     const char *device;
     int reps, warmup;
@@ -49,10 +54,13 @@ static void usage(FILE *f)
         "  --dims D        1, 2 or 3\n"
         "  --size X[xY[xZ]] extents (one extent: a square/cube)\n"
         "  --mask W        odd mask width (default 9, 5, 3 for 1D, 2D, 3D)\n"
-        "  --tile T        TILE_WIDTH (default 256, 16, 8 for 1D, 2D, 3D)\n"
-        "  --strategy S    naive, output_tile, input_tile, cached_halo or all\n"
+        "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
+        "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse\n"
+        "                  or all (default)\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
+        "  --coarsen C     coarse: outputs per work-item (default 8, 8, 16)\n"
+        "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
         "  --reps N        timed launches after warm-up (default 10; 0: verify only)\n"
         "  --warmup N      untimed launches first (default 2)\n"
         "  --seed S        random seed (default $CLCONV_SEED, else the clock)\n"
@@ -61,6 +69,35 @@ static void usage(FILE *f)
         "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
         "      3 unsupported on a device or OpenCL error.\n",
         f);
+}
+
+/* "a,b,c": up to 8 integers in [min, max]. */
+static int parse_list(const char *flag, const char *v, long min, long max,
+                      int *out, int *n)
+{
+    char buf[128];
+    *n = 0;
+    if (strlen(v) >= sizeof buf) {
+        cli_error("%s: list too long", flag);
+        return -1;
+    }
+    strcpy(buf, v);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        long x;
+        if (*n == 8) {
+            cli_error("%s: at most 8 values", flag);
+            return -1;
+        }
+        if (cli_parse_int(flag, tok, min, max, &x))
+            return -1;
+        out[(*n)++] = (int)x;
+    }
+    if (*n == 0) {
+        cli_error("%s: empty list", flag);
+        return -1;
+    }
+    return 0;
 }
 
 static int parse(int argc, char **argv, run_options *o)
@@ -93,9 +130,16 @@ static int parse(int argc, char **argv, run_options *o)
             }
             o->mask = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
-            if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
+            if (r < 0 || parse_list("--tile", v, 1, 65536, o->tile, &o->ntile))
                 return -1;
-            o->tile = (int)x;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--coarsen", &v))) {
+            if (r < 0 ||
+                parse_list("--coarsen", v, 1, 64, o->coarsen, &o->ncoarsen))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--group-y", &v))) {
+            if (r < 0 ||
+                parse_list("--group-y", v, 1, 1024, o->group_y, &o->ngroup_y))
+                return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
             if (r < 0)
                 return -1;
@@ -138,7 +182,7 @@ static int parse(int argc, char **argv, run_options *o)
         cli_error("run: --json and --table are exclusive");
         return -1;
     }
-    if (!o->dims && (size || o->mask || o->tile)) {
+    if (!o->dims && (size || o->mask || o->ntile)) {
         cli_error("run: --size, --mask and --tile need --dims");
         return -1;
     }
@@ -163,10 +207,26 @@ static int problems_of(const run_options *o, clconv_problem *ps)
         memcpy(p->size, o->have_size ? o->size : defaults[k].size,
                sizeof p->size);
         p->mask_width = o->mask ? o->mask : defaults[k].mask;
-        p->tile = o->tile ? o->tile : defaults[k].tile;
+        p->tile = defaults[k].tile;
         p->strategy = CLCONV_NAIVE;
     }
     return n;
+}
+
+/* Append a zeroed row, growing the array; NULL when out of memory. */
+static run_row *push_row(run_row **rows, size_t *n, size_t *cap)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        run_row *grown = realloc(*rows, c * sizeof *grown);
+        if (!grown)
+            return NULL;
+        *rows = grown;
+        *cap = c;
+    }
+    run_row *r = &(*rows)[(*n)++];
+    memset(r, 0, sizeof *r);
+    return r;
 }
 
 static double gbs_of(const run_row *r)
@@ -195,6 +255,8 @@ static void print_line(const run_row *r)
            r->dev->platform_index, r->dev->device_index, r->dev->name,
            clconv_strategy_name(r->p.strategy), r->p.dims, size,
            r->p.mask_width, r->p.tile);
+    if (r->p.strategy == CLCONV_COARSE)
+        printf("C=%-2d G=%-2d ", r->p.coarsen, r->p.group_y);
     const clconv_verdict *v = &r->res.verdict;
     if (r->res.status == CLCONV_EUNSUPPORTED) {
         printf("unsupported: %s\n", r->res.reason);
@@ -229,6 +291,9 @@ static void print_json(const run_row *rows, size_t n)
                "\"mask\": %d, \"tile\": %d, \"status\": \"%s\"",
                clconv_strategy_name(r->p.strategy), r->p.dims, size,
                r->p.mask_width, r->p.tile, status_word(r));
+        if (r->p.strategy == CLCONV_COARSE)
+            printf(", \"coarsen\": %d, \"group_y\": %d", r->p.coarsen,
+                   r->p.group_y);
         int ran = r->res.status == CLCONV_OK;
         int timed = ran && r->res.verdict.ok && r->res.timing.reps;
         if (ran && r->res.verdict.max_err < 1e300)
@@ -344,10 +409,9 @@ int cli_run_main(int argc, char **argv)
     int code = CLI_EXIT_OK;
     size_t *sel = calloc(list.count, sizeof *sel);
     clconv_session **sessions = calloc(list.count, sizeof *sessions);
-    run_row *rows = calloc((size_t)np * list.count * CLCONV_STRATEGY_COUNT,
-                           sizeof *rows);
-    size_t nsel = 0, nrows = 0;
-    if (!sel || !sessions || !rows) {
+    run_row *rows = NULL;
+    size_t nsel = 0, nrows = 0, cap = 0;
+    if (!sel || !sessions) {
         cli_error("out of memory");
         code = CLI_EXIT_UNSUPPORTED;
         goto out;
@@ -380,20 +444,42 @@ int cli_run_main(int argc, char **argv)
             for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
                 if (o.strategy >= 0 && s != o.strategy)
                     continue;
-                run_row *r = &rows[nrows++];
-                r->dev = &list.devices[sel[d]];
-                r->p = problems[k];
-                r->p.strategy = (clconv_strategy)s;
-                clconv_run_verified(sessions[d], &r->p, data, o.warmup, o.reps,
-                                    &r->res);
-                if (!o.json && !o.table)
-                    print_line(r);
-                int c = r->res.status != CLCONV_OK ? cli_exit_code(r->res.status)
-                        : r->res.verdict.ok        ? CLI_EXIT_OK
-                                                   : CLI_EXIT_VERIFY;
-                /* A wrong result outranks an unsupported variant. */
-                if (c == CLI_EXIT_VERIFY || (c && code == CLI_EXIT_OK))
-                    code = c;
+                const int coarse = s == CLCONV_COARSE;
+                const int nt = o.ntile ? o.ntile : 1;
+                const int nc = coarse && o.ncoarsen ? o.ncoarsen : 1;
+                const int ng = coarse && o.ngroup_y ? o.ngroup_y : 1;
+                for (int ti = 0; ti < nt; ++ti)
+                    for (int ci = 0; ci < nc; ++ci)
+                        for (int gi = 0; gi < ng; ++gi) {
+                            run_row *r = push_row(&rows, &nrows, &cap);
+                            if (!r) {
+                                cli_error("out of memory");
+                                code = CLI_EXIT_UNSUPPORTED;
+                                clconv_dataset_destroy(data);
+                                goto out;
+                            }
+                            r->dev = &list.devices[sel[d]];
+                            r->p = problems[k];
+                            r->p.strategy = (clconv_strategy)s;
+                            r->p.tile = o.ntile ? o.tile[ti]
+                                                : clconv_default_tile(
+                                                      r->p.strategy, r->p.dims,
+                                                      r->p.mask_width);
+                            r->p.coarsen = coarse && o.ncoarsen ? o.coarsen[ci] : 0;
+                            r->p.group_y = coarse && o.ngroup_y ? o.group_y[gi] : 0;
+                            clconv_run_verified(sessions[d], &r->p, data,
+                                                o.warmup, o.reps, &r->res);
+                            if (!o.json && !o.table)
+                                print_line(r);
+                            int c = r->res.status != CLCONV_OK
+                                        ? cli_exit_code(r->res.status)
+                                    : r->res.verdict.ok ? CLI_EXIT_OK
+                                                        : CLI_EXIT_VERIFY;
+                            /* A wrong result outranks an unsupported one. */
+                            if (c == CLI_EXIT_VERIFY ||
+                                (c && code == CLI_EXIT_OK))
+                                code = c;
+                        }
             }
         clconv_dataset_destroy(data);
     }

@@ -37,6 +37,11 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
                         p->tile);
     if (!clc_variant_get(p->strategy))
         return clc_fail(CLCONV_EINVAL, "unknown strategy %d", (int)p->strategy);
+    if (p->strategy == CLCONV_COARSE &&
+        (p->coarsen < 0 || p->coarsen > 64 || p->group_y < 0 ||
+         p->group_y > 1024))
+        return clc_fail(CLCONV_EINVAL,
+                        "coarsen must be in 0..64 and group_y in 0..1024");
     /* Kernels index with int: every element count must fit. */
     size_t n = 1;
     for (int d = 0; d < p->dims; ++d) {

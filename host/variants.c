@@ -3,25 +3,103 @@
 
 #include "internal.h"
 
-static size_t width_tile(int tile, int mask) { (void)mask; return (size_t)tile; }
-static size_t width_in_tile(int tile, int mask) { return (size_t)tile + (size_t)mask - 1; }
-static size_t width_none(int tile, int mask) { (void)tile; (void)mask; return 0; }
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* Indexed by clconv_strategy. group_width is the work-group size per
- * dimension; local_width^dims floats of __local memory. */
+/* The textbook strategies: one work-group of `group` work-items per
+ * dimension for each TILE_WIDTH^dims output tile, `lw`^dims local floats. */
+static void tiled(const clconv_problem *p, clc_geometry *g, size_t group,
+                  size_t lw)
+{
+    g->local_floats = lw ? 1 : 0;
+    for (int d = 0; d < 3; ++d) {
+        g->local[d] = d < p->dims ? group : 1;
+        g->global[d] =
+            d < p->dims ? ceil_div(p->size[d], (size_t)p->tile) * group : 1;
+        if (d < p->dims)
+            g->local_floats *= lw;
+    }
+}
+
+static size_t in_tile(const clconv_problem *p)
+{
+    return (size_t)p->tile + (size_t)p->mask_width - 1;
+}
+
+static void geo_naive(const clconv_problem *p, clc_geometry *g)
+{
+    tiled(p, g, (size_t)p->tile, 0);
+}
+static void geo_output_tile(const clconv_problem *p, clc_geometry *g)
+{
+    tiled(p, g, (size_t)p->tile, in_tile(p));
+}
+static void geo_input_tile(const clconv_problem *p, clc_geometry *g)
+{
+    tiled(p, g, in_tile(p), in_tile(p));
+}
+static void geo_cached_halo(const clconv_problem *p, clc_geometry *g)
+{
+    tiled(p, g, (size_t)p->tile, (size_t)p->tile);
+}
+
+int clc_coarsen_of(const clconv_problem *p)
+{
+    static const int def[4] = {0, 8, 8, 16};
+    return p->coarsen > 0 ? p->coarsen : def[p->dims];
+}
+
+int clc_group_y_of(const clconv_problem *p)
+{
+    return p->dims == 1 ? 1 : p->group_y > 0 ? p->group_y : 4;
+}
+
+/* Padded length of the 1D coarse tile (one float of padding per 32, so
+ * work-items reading COARSEN apart hit different banks). */
+static size_t padded(size_t n) { return n + n / 32 + 1; }
+
+static void geo_coarse(const clconv_problem *p, clc_geometry *g)
+{
+    const size_t t = (size_t)p->tile, c = (size_t)clc_coarsen_of(p);
+    const size_t gy = (size_t)clc_group_y_of(p);
+    g->local[0] = t;
+    g->local[1] = g->local[2] = 1;
+    g->global[1] = g->global[2] = 1;
+    g->local_floats = 0;
+    if (p->dims == 1) {
+        /* A work-group computes t * c outputs from a local tile. */
+        g->global[0] = ceil_div(p->size[0], t * c) * t;
+        g->local_floats = padded(t * c + (size_t)p->mask_width - 1);
+    } else if (p->dims == 2) {
+        /* t x gy work-items, each c rows. */
+        g->local[1] = gy;
+        g->global[0] = ceil_div(p->size[0], t) * t;
+        g->global[1] = ceil_div(p->size[1], gy * c) * gy;
+    } else {
+        /* t x gy work-items, each marching c planes along z. */
+        g->local[1] = gy;
+        g->global[0] = ceil_div(p->size[0], t) * t;
+        g->global[1] = ceil_div(p->size[1], gy) * gy;
+        g->global[2] = ceil_div(p->size[2], c);
+    }
+}
+
+/* Indexed by clconv_strategy. */
 static const clc_variant variants[CLCONV_STRATEGY_COUNT] = {
     {CLCONV_NAIVE, "naive",
-     "one work-item per output, every operand from global memory",
-     width_tile, width_none},
+     "one work-item per output, every operand from global memory", geo_naive},
     {CLCONV_OUTPUT_TILE, "output_tile",
      "strategy 1: group = output tile, halo loaded into local memory in steps",
-     width_tile, width_in_tile},
+     geo_output_tile},
     {CLCONV_INPUT_TILE, "input_tile",
      "strategy 2: group = input tile, one load per work-item, inner ones compute",
-     width_in_tile, width_in_tile},
+     geo_input_tile},
     {CLCONV_CACHED_HALO, "cached_halo",
      "strategy 3: group = output tile, halo read from global memory (cache)",
-     width_tile, width_tile},
+     geo_cached_halo},
+    {CLCONV_COARSE, "coarse",
+     "several outputs per work-item from a register queue along the slowest "
+     "axis (3D: z-marching)",
+     geo_coarse},
 };
 
 const clc_variant *clc_variant_get(clconv_strategy s)
@@ -46,28 +124,13 @@ clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out)
         }
     return clc_fail(CLCONV_EINVAL,
                     "unknown strategy '%s' (naive, output_tile, input_tile, "
-                    "cached_halo, all)",
+                    "cached_halo, coarse, all)",
                     name);
 }
 
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g)
 {
-    const clc_variant *v = clc_variant_get(p->strategy);
-    const size_t group = v->group_width(p->tile, p->mask_width);
-    const size_t lw = v->local_width(p->tile, p->mask_width);
-    g->local_floats = lw ? 1 : 0;
-    for (int d = 0; d < 3; ++d) {
-        if (d >= p->dims) {
-            g->local[d] = 1;
-            g->global[d] = 1;
-            continue;
-        }
-        /* One work-group per output tile of TILE_WIDTH per dimension. */
-        size_t tiles = (p->size[d] + (size_t)p->tile - 1) / (size_t)p->tile;
-        g->local[d] = group;
-        g->global[d] = tiles * group;
-        g->local_floats *= lw;
-    }
+    clc_variant_get(p->strategy)->geometry(p, g);
 }
 
 int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
@@ -75,7 +138,8 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
     static const int base[4] = {0, 256, 16, 8};
     if (dims < 1 || dims > 3)
         return 1;
-    int t = base[dims];
+    static const int coarse[4] = {0, 256, 64, 32};
+    int t = s == CLCONV_COARSE ? coarse[dims] : base[dims];
     if (s == CLCONV_INPUT_TILE) {
         /* Keep (t + W - 1)^dims within 1024 work-items. */
         while (t > 1) {

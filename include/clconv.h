@@ -99,6 +99,9 @@ typedef enum clconv_strategy {
     CLCONV_OUTPUT_TILE, /* strategy 1: group = output tile, halo in steps */
     CLCONV_INPUT_TILE,  /* strategy 2: group = input tile */
     CLCONV_CACHED_HALO, /* strategy 3: group = output tile, halo via cache */
+    CLCONV_COARSE,      /* several outputs per work-item along the slowest
+                           axis from a register window (3D: z-marching);
+                           neighbours through the cache, no barrier */
     CLCONV_STRATEGY_COUNT
 } clconv_strategy;
 
@@ -114,8 +117,14 @@ typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */
     size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
     int mask_width;    /* odd, >= 1; the mask is mask_width^dims floats */
-    int tile;          /* TILE_WIDTH of the variant */
+    int tile;          /* TILE_WIDTH of the variant (for coarse: the
+                          work-group's x extent) */
     clconv_strategy strategy;
+    /* Tuning knobs of the coarse variant (0: the variant's default):
+     * outputs per work-item along y (2D), z (3D) or x (1D), and the
+     * work-group's y extent (2D/3D). Ignored by the other strategies. */
+    int coarsen;
+    int group_y;
 } clconv_problem;
 
 /* Elements of the data (nx * ny * nz) and of the mask (W^dims). */
