@@ -1,0 +1,125 @@
+/* clconv bench: measured ceilings per device and the standard problem set.
+ *
+ * The ceilings are what the hardware allows through OpenCL on this device,
+ * measured in the same run as the convolutions they bound:
+ *   copy_gbs    float4 device-to-device copy, bytes read + bytes written
+ *               per second / 1e9, median of the timed runs;
+ *   fp32_gflops independent FMA chains, 2 FLOP per FMA, median.
+ * A convolution of n outputs with a mask of W^d moves at least 8n bytes
+ * (read once, write once) and does 2 W^d n FLOP, so its roofline floor is
+ * max(8n / copy, 2 W^d n / fp32). */
+#ifndef CLCONV_BENCH_H
+#define CLCONV_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clconv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct clconv_ceilings {
+    double copy_gbs;    /* GB/s (1e9 bytes), read + written */
+    double fp32_gflops; /* GFLOP/s, 2 per FMA */
+} clconv_ceilings;
+
+/* Measure both ceilings on the session's device (a few seconds at most):
+ * untimed warm-up, then at least 10 timed launches each, median. The
+ * kernels are cl/bench_copy.cl and cl/bench_fma.cl. */
+clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c);
+
+/* ---- the standard problem set ------------------------------------------ */
+
+typedef struct clconv_bench_problem {
+    int dims;
+    size_t size[3]; /* unused dimensions are 1 */
+    int mask_width;
+} clconv_bench_problem;
+
+/* The problems of a named suite ("full", "quick"): *out points to a static
+ * table; returns the count, 0 for an unknown name. */
+size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out);
+
+/* The problem of a bench entry, with strategy naive and tile 1 (every
+ * other field zero). */
+void clconv_bench_shape(const clconv_bench_problem *b, clconv_problem *p);
+
+/* The TILE_WIDTH values tried for a dims (1D 64..512, 2D 8..32, 3D 4, 8):
+ * *out points to a static table, returns the count. Each strategy also
+ * tries its clconv_default_tile(); tiles that do not fit a device are
+ * skipped with their reason. */
+size_t clconv_bench_tiles(int dims, const int **out);
+
+/* ---- metrics of one timed row ------------------------------------------ */
+
+typedef struct clconv_bench_metrics {
+    double bytes;        /* 8 n: input read once, output written once */
+    double flops;        /* 2 W^d n */
+    double intensity;    /* flops / bytes */
+    double gbs;          /* bytes / median, 1e9 B/s */
+    double gflops;       /* flops / median */
+    double floor_ms;     /* max(bytes / copy, flops / fp32); 0 if unknown */
+    double roofline_pct; /* 100 * floor / median; 0 if unknown */
+} clconv_bench_metrics;
+
+/* Metrics of a problem timed at median_ms on a device with ceilings c
+ * (c may be NULL: no floor). */
+void clconv_bench_metrics_of(const clconv_problem *p, double median_ms,
+                             const clconv_ceilings *c,
+                             clconv_bench_metrics *m);
+
+/* ---- a report: devices, problems, rows ---------------------------------- */
+
+typedef struct clconv_bench_device {
+    clconv_device_info info;
+    clconv_ceilings ceilings; /* zero when they could not be measured */
+    char ceilings_error[256]; /* why not, or "" */
+} clconv_bench_device;
+
+typedef struct clconv_bench_row {
+    size_t device;          /* index into the report's devices */
+    size_t problem;         /* index into the report's problems */
+    clconv_problem p;       /* with strategy and tile */
+    clconv_result res;      /* status, verdict, timing */
+    clconv_bench_metrics m; /* valid when timed (timing.reps > 0) */
+    double model_reduction; /* the notes' interior reduction; 0 for naive */
+} clconv_bench_row;
+
+typedef struct clconv_bench_report {
+    char version[96];  /* git describe at build time, or the release */
+    char date[32];     /* UTC, ISO 8601 */
+    char suite[16];    /* "full", "quick" or "custom" */
+    uint64_t seed;
+    int warmup, reps;
+    clconv_bench_device *devices;
+    size_t ndevices;
+    clconv_bench_problem *problems;
+    size_t nproblems;
+    clconv_bench_row *rows;
+    size_t nrows, cap;
+} clconv_bench_report;
+
+/* Append a row (copied); CLCONV_ENOMEM if it cannot grow. */
+clconv_status clconv_bench_add_row(clconv_bench_report *r,
+                                   const clconv_bench_row *row);
+/* Free what the report owns (devices, problems, rows). */
+void clconv_bench_report_free(clconv_bench_report *r);
+/* A row is "ok" (verified and timed), "unsupported", "error" or "FAIL". */
+const char *clconv_bench_row_status(const clconv_bench_row *row);
+/* The fastest verified, timed row of a problem on a device; -1 if none. */
+long clconv_bench_best(const clconv_bench_report *r, size_t problem,
+                       size_t device);
+
+/* The report as JSON or CSV (schema in bench/README.md). CLCONV_EIO if
+ * writing failed. */
+clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f);
+clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLCONV_BENCH_H */

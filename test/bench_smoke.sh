@@ -1,0 +1,67 @@
+#!/bin/sh
+# Smoke test of `clconv bench`: a tiny custom problem on the first device
+# produces a table, a JSON and a CSV that parse and agree; usage errors
+# exit 2. Runs in a few seconds (most of it measuring the two ceilings).
+# Usage: test/bench_smoke.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+PY=${PYTHON:-python3}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected-exit command...
+    name=$1; want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+
+check "bench --help exits 0" 0 "$CLI" bench --help
+check "bench rejects an even mask" 2 "$CLI" bench --dims 1 --size 64 --mask 4
+check "bench rejects fewer than 10 reps" 2 "$CLI" bench --dims 1 --size 64 --mask 3 --reps 5
+check "bench rejects an unknown suite" 2 "$CLI" bench --suite huge
+check "bench rejects --suite with --dims" 2 "$CLI" bench --suite quick --dims 1 --size 64 --mask 3
+
+check "bench of a small 2D problem runs every strategy" 0 "$CLI" bench \
+    --dims 2 --size 67x45 --mask 3 --tiles default --device 0:0 --seed 3 \
+    --json "$tmp/b.json" --csv "$tmp/b.csv"
+grep -q '2D 67x45 W=3' "$tmp/out" || { echo "FAIL bench: no table row"; fails=$((fails + 1)); }
+grep -q 'about .* s left' "$tmp/err" || { echo "FAIL bench: no progress on stderr"; fails=$((fails + 1)); }
+
+# The JSON and CSV parse, carry the device and its ceilings, and every
+# row ran, verified and got a roofline percentage.
+if "$PY" - "$tmp/b.json" "$tmp/b.csv" <<'PYEOF'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert doc["schema"] == "clconv-bench-1", doc["schema"]
+assert doc["clconv_version"] and doc["date"].endswith("Z")
+dev = doc["devices"][0]
+for key in ("name", "vendor", "driver", "opencl_version", "compute_units"):
+    assert dev[key] not in (None, ""), key
+assert dev["copy_gbs"] > 0 and dev["fp32_gflops"] > 0, dev
+assert len(doc["problems"]) == 1 and doc["problems"][0]["size"] == [67, 45, 1]
+assert len(doc["rows"]) >= 4, len(doc["rows"])
+assert len(rows) == len(doc["rows"]), (len(rows), len(doc["rows"]))
+for r in doc["rows"]:
+    assert r["status"] == "ok", r
+    assert r["reps"] >= 10 and r["min_ms"] <= r["median_ms"] <= r["max_ms"], r
+    assert 0 < r["roofline_pct"], r
+    assert (r["model_reduction"] is None) == (r["variant"] == "naive"), r
+assert doc["best"] and doc["best"][0]["problem"] == 0
+for r in rows:
+    assert r["status"] == "ok" and float(r["median_ms"]) > 0, r
+PYEOF
+then
+    echo "ok   bench JSON and CSV parse and agree"
+else
+    echo "FAIL bench JSON/CSV"; fails=$((fails + 1))
+fi
+
+[ "$fails" -eq 0 ] || { echo "$fails bench smoke check(s) failed"; exit 1; }
