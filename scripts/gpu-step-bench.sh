@@ -1,0 +1,1 @@
+exec bench/gpu-run.sh
