@@ -20,7 +20,8 @@ done
 } 2>&1 | tee "$OUT/sweep.log" | grep -v "^clconv: seed" | sort -t' ' -k1,1 > /dev/null
 # Best ok row per problem (dims, size, mask) by ms.
 grep " ok " "$OUT/sweep.log" | awk '{
-  key=$5" "$6" "$7; ms=0; for(i=1;i<=NF;i++) if($i=="ms") ms=$(i-1);
+  match($0, / [123]D [0-9x]+ +W=[0-9]+/); key=substr($0, RSTART, RLENGTH);
+  ms=0; for(i=1;i<=NF;i++) if($i=="ms") ms=$(i-1)+0;
   if (!(key in best) || ms < best[key]) { best[key]=ms; line[key]=$0 } }
-  END { for (k in line) print line[k] }' | sort
+  END { for (k in line) print line[k] }' | sort -k5
 grep -c " ok " "$OUT/sweep.log"; grep -E "FAIL|error" "$OUT/sweep.log" | head
