@@ -1,0 +1,184 @@
+/* Counted loads: the instrumented kernels (-D CLCONV_COUNT_LOADS) issue
+ * exactly the global loads of N, and the local-tile reads, that
+ * `clconv model --size` predicts, on every device present
+ * ($CLCONV_DEVICE restricts).
+ *
+ * For every strategy, dims 1-3, masks 1..9 (odd), one small tile per dims
+ * and sizes with partial boundary tiles (and a single element), so every
+ * kind of boundary tile appears: ghost cells on one or both sides, a
+ * mask wider than the tile, tiles cut by the end of N. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "clconv_model.h"
+#include "internal.h"
+
+typedef struct dims_case {
+    int dims;
+    int tile;
+    size_t sizes[4][3];
+    int nsizes;
+} dims_case;
+
+static const dims_case cases[] = {
+    {1, 4, {{1, 1, 1}, {4, 1, 1}, {11, 1, 1}, {30, 1, 1}}, 4},
+    {2, 4, {{1, 1, 1}, {7, 5, 1}, {9, 13, 1}}, 3},
+    {3, 2, {{1, 1, 1}, {5, 3, 4}, {7, 6, 3}}, 3},
+};
+
+typedef struct counted_test {
+    clconv_session *session;
+    const clconv_device_info *dev;
+    const dims_case *dc;
+    clconv_strategy strategy;
+    char name[160];
+} counted_test;
+
+/* Run one instrumented plan; 0 if it ran, 1 if unsupported (reason in
+ * why), fails the test on any other error. */
+static int count_one(counted_test *t, const clconv_problem *p,
+                     long long counts[2], char *why, size_t why_len)
+{
+    clconv_plan *plan = NULL;
+    clconv_status st = clc_plan_create(t->session, p, 1, &plan);
+    if (st == CLCONV_EUNSUPPORTED) {
+        snprintf(why, why_len, "%s", clconv_last_error());
+        return 1;
+    }
+    if (st != CLCONV_OK) {
+        print_error("plan: %s\n", clconv_last_error());
+        fail();
+    }
+    const size_t n = clconv_problem_elements(p);
+    const size_t nm = clconv_problem_mask_elements(p);
+    float *in = malloc(n * sizeof *in), *mask = malloc(nm * sizeof *mask);
+    assert_non_null(in);
+    assert_non_null(mask);
+    clconv_fill_random(in, n, 1);
+    clconv_fill_random(mask, nm, 2);
+    st = clconv_plan_set_input(plan, in);
+    if (st == CLCONV_OK)
+        st = clconv_plan_set_mask(plan, mask);
+    if (st == CLCONV_OK)
+        st = clconv_plan_execute(plan, NULL);
+    if (st == CLCONV_OK)
+        st = clc_plan_counters(plan, counts);
+    free(in);
+    free(mask);
+    clconv_plan_destroy(plan);
+    if (st != CLCONV_OK) {
+        print_error("run: %s\n", clconv_last_error());
+        fail();
+    }
+    return 0;
+}
+
+static void counted_loads_equal_the_model(void **state)
+{
+    counted_test *t = *state;
+    int ran = 0, skipped = 0, wrong = 0;
+    char why[1024] = "";
+    for (int w = 1; w <= 9; w += 2)
+        for (int s = 0; s < t->dc->nsizes; ++s) {
+            clconv_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims = t->dc->dims;
+            memcpy(p.size, t->dc->sizes[s], sizeof p.size);
+            p.mask_width = w;
+            p.tile = t->dc->tile;
+            p.strategy = t->strategy;
+            clconv_model_counts want;
+            assert_int_equal(clconv_model_problem(&p, &want), CLCONV_OK);
+            long long got[2] = {-1, -1};
+            if (count_one(t, &p, got, why, sizeof why)) {
+                ++skipped;
+                continue;
+            }
+            ++ran;
+            if (got[0] != want.global_loads || got[1] != want.local_reads) {
+                if (++wrong <= 5)
+                    print_error("  %dD %s mask %d tile %d size %zux%zux%zu: "
+                                "global loads %lld, model %lld; local reads "
+                                "%lld, model %lld\n",
+                                p.dims, clconv_strategy_name(p.strategy), w,
+                                p.tile, p.size[0], p.size[1], p.size[2],
+                                got[0], want.global_loads, got[1],
+                                want.local_reads);
+            }
+        }
+    if (skipped)
+        printf("  %s: %d case(s) unsupported, e.g. %s\n", t->name, skipped,
+               why);
+    assert_int_equal(wrong, 0);
+    if (!ran) {
+        printf("  %s: no case fits this device\n", t->name);
+        skip();
+    }
+}
+
+int main(void)
+{
+    clconv_device_list list;
+    if (clconv_devices_discover(&list) != CLCONV_OK) {
+        fprintf(stderr, "test_counted_loads: %s\n", clconv_last_error());
+        return 1;
+    }
+    size_t *sel = calloc(list.count, sizeof *sel), nsel = 0;
+    if (!sel || clconv_devices_select(&list, getenv("CLCONV_DEVICE"), sel,
+                                      &nsel) != CLCONV_OK) {
+        fprintf(stderr, "test_counted_loads: %s\n", clconv_last_error());
+        return 1;
+    }
+    const size_t ncases = sizeof cases / sizeof cases[0];
+    const size_t ntests = nsel * ncases * CLCONV_STRATEGY_COUNT;
+    clconv_session **sessions = calloc(nsel, sizeof *sessions);
+    counted_test *cts = calloc(ntests, sizeof *cts);
+    struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
+    if (!sessions || !cts || !tests)
+        return 1;
+    size_t n = 0;
+    for (size_t d = 0; d < nsel; ++d) {
+        const clconv_device_info *dev = &list.devices[sel[d]];
+        if (clconv_session_create(dev, &sessions[d]) != CLCONV_OK) {
+            fprintf(stderr, "test_counted_loads: %s: %s\n", dev->name,
+                    clconv_last_error());
+            return 1;
+        }
+        for (size_t c = 0; c < ncases; ++c)
+            for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+                if (!clconv_model_has_strategy((clconv_strategy)s))
+                    continue;
+                counted_test *ct = &cts[n];
+                ct->session = sessions[d];
+                ct->dev = dev;
+                ct->dc = &cases[c];
+                ct->strategy = (clconv_strategy)s;
+                snprintf(ct->name, sizeof ct->name,
+                         "conv%dd_%s_counted_loads_equal_the_model_on_%u:%u_"
+                         "%.60s",
+                         cases[c].dims, clconv_strategy_name(ct->strategy),
+                         dev->platform_index, dev->device_index, dev->name);
+                tests[n].name = ct->name;
+                tests[n].test_func = counted_loads_equal_the_model;
+                tests[n].initial_state = ct;
+                ++n;
+            }
+    }
+    int failed = _cmocka_run_group_tests("counted_loads", tests, n, NULL, NULL);
+    for (size_t d = 0; d < nsel; ++d)
+        clconv_session_destroy(sessions[d]);
+    free(tests);
+    free(cts);
+    free(sessions);
+    free(sel);
+    clconv_devices_free(&list);
+    return failed ? 1 : 0;
+}
