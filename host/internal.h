@@ -6,6 +6,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 #include "clconv.h"
 
@@ -55,15 +56,16 @@ typedef struct clc_variant {
     clconv_strategy strategy;
     const char *name;    /* "output_tile" */
     const char *summary; /* one line for --help and reports */
-    /* Work-group width per dimension as a function of tile and mask. */
-    size_t (*group_width)(int tile, int mask);
-    /* Local-memory floats per dimension (raised to dims), 0 if none. */
-    size_t (*local_width)(int tile, int mask);
+    /* Launch geometry and local memory of a problem. */
+    void (*geometry)(const clconv_problem *p, clc_geometry *g);
 } clc_variant;
 
 const clc_variant *clc_variant_get(clconv_strategy s);
 /* Fill geometry for a problem. */
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
+/* The coarse variant's knobs with defaults applied. */
+int clc_coarsen_of(const clconv_problem *p);
+int clc_group_y_of(const clconv_problem *p);
 
 /* ---- program.c ---- */
 typedef struct clc_program_cache clc_program_cache;
@@ -79,6 +81,47 @@ void clc_build_options(const clconv_problem *p, int count_loads, char *buf,
 clconv_status clc_program_get(clconv_session *s, const char *stem,
                               const char *options, int with_common,
                               cl_program *out);
+
+/* ---- program_cache.c: the on-disk caches (folder, hash, atomic files) and
+ * the program binary cache. Best effort: a miss or a doubtful entry never
+ * fails a build, it only costs the JIT. ---- */
+#define CLC_FNV1A64_INIT 0xcbf29ce484222325ULL
+/* FNV-1a, 64 bits: continue hash h over n bytes. */
+uint64_t clc_fnv1a64(uint64_t h, const void *data, size_t n);
+/* $XDG_CACHE_HOME/clconv[/sub] (else $HOME/.cache/clconv[/sub]); with
+ * create, made with its parents. CLCONV_EIO if there is no home or the
+ * folder cannot be made. */
+clconv_status clc_cache_dir(const char *sub, int create, char *buf,
+                            size_t len);
+/* Write a whole file atomically: a temporary file in the same folder,
+ * then rename(2). */
+clconv_status clc_write_atomic(const char *path, const void *data, size_t n);
+/* Read a whole file (malloc'd, NUL after the last byte). */
+clconv_status clc_read_all(const char *path, char **data, size_t *n);
+/* The options a build really uses: options, then $CLCONV_BUILD_OPTIONS
+ * (malloc'd; NULL when out of memory). */
+char *clc_effective_options(const char *options);
+/* The program binary cache is on unless $CLCONV_NO_CACHE is set (and not
+ * "0"). */
+int clc_program_disk_cache_enabled(void);
+/* A program of these sources and options built from the cached binary, or
+ * *out = NULL (a miss; a doubtful entry is deleted). */
+void clc_program_disk_load(clconv_session *s, const char *const *parts,
+                           size_t nparts, const char *options,
+                           cl_program *out);
+/* Save the binary of a program built from source (best effort). */
+void clc_program_disk_store(clconv_session *s, const char *const *parts,
+                            size_t nparts, const char *options,
+                            cl_program prog);
+/* What the binary cache did in this thread (tests, reports). */
+typedef struct clc_program_disk_stats {
+    unsigned long hits;     /* built from a cached binary */
+    unsigned long misses;   /* no entry */
+    unsigned long rejected; /* an entry existed but was not trusted */
+    unsigned long stored;   /* entries written */
+    char last_reject[4400]; /* why the last rejected entry was rejected */
+} clc_program_disk_stats;
+void clc_program_disk_stats_get(clc_program_disk_stats *out);
 
 /* ---- session.c ---- */
 struct clconv_session {

@@ -40,8 +40,13 @@ void clc_program_cache_free(clc_program_cache *cache)
 void clc_build_options(const clconv_problem *p, int count_loads, char *buf,
                        size_t len)
 {
-    snprintf(buf, len, "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d%s",
-             p->mask_width, p->tile, count_loads ? " -D CLCONV_COUNT_LOADS" : "");
+    int n = snprintf(buf, len, "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d",
+                     p->mask_width, p->tile);
+    if (n > 0 && (size_t)n < len && p->strategy == CLCONV_COARSE)
+        n += snprintf(buf + n, len - (size_t)n, " -D COARSEN=%d -D GROUP_Y=%d",
+                      clc_coarsen_of(p), clc_group_y_of(p));
+    if (n > 0 && (size_t)n < len && count_loads)
+        snprintf(buf + n, len - (size_t)n, " -D CLCONV_COUNT_LOADS");
 }
 
 /* Read a whole file; NULL and the last error set on failure. */
@@ -95,7 +100,7 @@ static clconv_status build(clconv_session *s, const char *stem,
 {
     clconv_status st = CLCONV_OK;
     const char *dir = NULL;
-    char *common = NULL, *body = NULL, *log = NULL;
+    char *common = NULL, *body = NULL, *log = NULL, *opts = NULL;
     cl_program prog = NULL;
     char path_common[4096], path_body[4096], line[4200];
     cl_int err;
@@ -115,23 +120,38 @@ static clconv_status build(clconv_session *s, const char *stem,
      * the variant's own file. */
     snprintf(line, sizeof line, "\n#line 1 \"%s.cl\"\n", stem);
     const char *parts[3] = {common, line, body};
+    /* $CLCONV_BUILD_OPTIONS is appended; the disk cache (program_cache.c)
+     * is tried first and filled after a build from source. */
+    opts = clc_effective_options(options);
+    if (!opts) {
+        st = clc_fail(CLCONV_ENOMEM, "out of memory");
+        goto out;
+    }
+    clc_program_disk_load(s, parts, 3, opts, &prog);
+    if (prog) {
+        *out = prog;
+        prog = NULL;
+        goto out;
+    }
     prog = clCreateProgramWithSource(s->context, 3, parts, NULL, &err);
     CLC_CHECK_GOTO(err);
-    err = clBuildProgram(prog, 1, &s->device, options, NULL, NULL);
+    err = clBuildProgram(prog, 1, &s->device, opts, NULL, NULL);
     if (err != CL_SUCCESS) {
         log = build_log(prog, s->device);
         st = clc_fail(CLCONV_EBUILD,
                       "clBuildProgram failed: %s: %s with options '%s' on %s\n"
                       "--- build log ---\n%s--- end of build log ---",
-                      clconv_cl_error_name(err), path_body, options,
+                      clconv_cl_error_name(err), path_body, opts,
                       s->dev.name, log ? log : "(no log)\n");
         goto out;
     }
+    clc_program_disk_store(s, parts, 3, opts, prog);
     *out = prog;
     prog = NULL;
 out:
     if (prog)
         clReleaseProgram(prog);
+    free(opts);
     free(log);
     free(body);
     free(common);

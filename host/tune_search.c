@@ -1,0 +1,267 @@
+/* The tuning search: the bounded candidate grid of a problem, and the
+ * loop that verifies and times each candidate within a time budget. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clconv_bench.h"
+#include "clconv_tune.h"
+#include "internal.h"
+
+typedef struct knob {
+    const int *v;
+    size_t n;
+} knob;
+#define KNOB(a) {a, sizeof a / sizeof a[0]}
+
+/* The coarse variant's grid per dims: work-group x extent (tile), y extent
+ * (group_y; 0 = the variant's default, 1D has none) and outputs per
+ * work-item (coarsen). */
+static const int coarse_tiles_1d[] = {64, 128, 256, 512};
+static const int coarse_gy_1d[] = {0};
+static const int coarse_c_1d[] = {1, 2, 4, 8};
+static const int coarse_tiles_2d[] = {16, 32, 64, 128};
+static const int coarse_gy_2d[] = {1, 2, 4, 8};
+static const int coarse_c_2d[] = {1, 2, 4, 8, 16};
+static const int coarse_tiles_3d[] = {16, 32, 64};
+static const int coarse_gy_3d[] = {2, 4, 8};
+static const int coarse_c_3d[] = {4, 8, 16, 32};
+
+static const struct {
+    knob tile, group_y, coarsen;
+} coarse_grid[3] = {
+    {KNOB(coarse_tiles_1d), KNOB(coarse_gy_1d), KNOB(coarse_c_1d)},
+    {KNOB(coarse_tiles_2d), KNOB(coarse_gy_2d), KNOB(coarse_c_2d)},
+    {KNOB(coarse_tiles_3d), KNOB(coarse_gy_3d), KNOB(coarse_c_3d)},
+};
+
+/* The i-th index of 0..n-1 visited from the middle outwards: for n = 5,
+ * 2 1 3 0 4; for n = 4, 2 1 3 0. */
+static size_t middle_out(size_t i, size_t n)
+{
+    const size_t mid = n / 2, step = (i + 1) / 2;
+    return i % 2 ? mid - step : mid + step;
+}
+
+/* Does the kernel folder hold this strategy's source for dims? */
+static int available(clconv_strategy s, int dims)
+{
+    uint64_t h;
+    return clconv_kernel_hash(s, dims, &h) == CLCONV_OK;
+}
+
+/* More than the default, the strategies' defaults, the bench tiles and
+ * the largest coarse grid together. */
+#define MAX_CANDIDATES 512
+
+typedef struct cand_list {
+    clconv_tune_candidate *out;
+    size_t n, max;
+} cand_list;
+
+static void add(cand_list *l, clconv_strategy s, int tile, int coarsen,
+                int group_y)
+{
+    if (s != CLCONV_COARSE)
+        coarsen = group_y = 0; /* the knobs only the coarse variant reads */
+    const clconv_tune_candidate c = {s, tile, coarsen, group_y};
+    for (size_t i = 0; i < l->n; ++i)
+        if (memcmp(&l->out[i], &c, sizeof c) == 0)
+            return;
+    if (l->n < l->max)
+        l->out[l->n++] = c;
+}
+
+size_t clconv_tune_candidates(const clconv_device_info *dev,
+                              const clconv_problem *p,
+                              clconv_tune_candidate *out, size_t max)
+{
+    clconv_tune_candidate all[MAX_CANDIDATES];
+    cand_list l = {all, 0, MAX_CANDIDATES};
+    if (p->dims < 1 || p->dims > 3)
+        return 0;
+    int have[CLCONV_STRATEGY_COUNT];
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        have[s] = available((clconv_strategy)s, p->dims);
+
+    clconv_problem d = *p;
+    clconv_pick_default(dev, &d);
+    if (have[d.strategy])
+        add(&l, d.strategy, d.tile, 0, 0);
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        if (have[s])
+            add(&l, (clconv_strategy)s,
+                clconv_default_tile((clconv_strategy)s, p->dims,
+                                    p->mask_width),
+                0, 0);
+    const int *tiles = NULL;
+    size_t ntiles = clconv_bench_tiles(p->dims, &tiles);
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        if (have[s] && s != CLCONV_COARSE)
+            for (size_t t = 0; t < ntiles; ++t)
+                add(&l, (clconv_strategy)s, tiles[t], 0, 0);
+    if (have[CLCONV_COARSE]) {
+        /* Middle-out along each knob, so that a search the budget cuts
+         * short has seen the likely values of every knob first. */
+        const int k = p->dims - 1;
+        const knob *kt = &coarse_grid[k].tile, *kg = &coarse_grid[k].group_y,
+                   *kc = &coarse_grid[k].coarsen;
+        for (size_t c = 0; c < kc->n; ++c)
+            for (size_t g = 0; g < kg->n; ++g)
+                for (size_t t = 0; t < kt->n; ++t)
+                    add(&l, CLCONV_COARSE, kt->v[middle_out(t, kt->n)],
+                        kc->v[middle_out(c, kc->n)],
+                        kg->v[middle_out(g, kg->n)]);
+    }
+    if (out && max)
+        memcpy(out, all, (l.n < max ? l.n : max) * sizeof *out);
+    return l.n;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Screening result of one candidate (ms 0: not verified and timed). */
+typedef struct scored {
+    size_t index;
+    double ms;
+} scored;
+
+static int by_ms(const void *a, const void *b)
+{
+    const scored *x = a, *y = b;
+    return (x->ms > y->ms) - (x->ms < y->ms);
+}
+
+static void report(const clconv_tune_options *opt, clconv_tune_event *ev,
+                   const clconv_tune_outcome *out, double t0)
+{
+    if (!opt->progress)
+        return;
+    ev->elapsed_s = now_s() - t0;
+    ev->budget_s = opt->budget_s;
+    ev->best = out->found ? &out->best : NULL;
+    ev->best_ms = out->best_ms;
+    opt->progress(opt->user, ev);
+}
+
+clconv_status clconv_tune_problem(clconv_session *s,
+                                  const clconv_dataset *data,
+                                  const clconv_tune_options *opt,
+                                  clconv_tune_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    if (opt->reps < 1 || opt->warmup < 0 || opt->budget_s < 0)
+        return clc_fail(CLCONV_EINVAL, "tune: reps must be >= 1, warmup "
+                                       "and budget >= 0");
+    const double t0 = now_s();
+    const clconv_device_info *dev = clconv_session_device(s);
+    size_t count = clconv_tune_candidates(dev, &data->shape, NULL, 0);
+    clconv_tune_candidate *cands = calloc(count ? count : 1, sizeof *cands);
+    scored *score = calloc(count ? count : 1, sizeof *score);
+    if (!cands || !score) {
+        free(cands);
+        free(score);
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    }
+    clconv_tune_candidates(dev, &data->shape, cands, count);
+
+    /* Phase 1: every candidate once, verified, then timed; a seventh of
+     * the budget stays for phase 2. */
+    const double phase1_s =
+        opt->finalists > 1 ? opt->budget_s * 6.0 / 7.0 : opt->budget_s;
+    size_t nscored = 0;
+    clconv_result res;
+    for (size_t i = 0; i < count; ++i) {
+        if (now_s() - t0 >= phase1_s) {
+            out->out_of_time = 1;
+            out->not_tried = count - i;
+            break;
+        }
+        clconv_problem p = data->shape;
+        p.strategy = cands[i].strategy;
+        p.tile = cands[i].tile;
+        p.coarsen = cands[i].coarsen;
+        p.group_y = cands[i].group_y;
+        clconv_run_verified(s, &p, data, opt->warmup, opt->reps, &res);
+        ++out->tried;
+        if (res.status == CLCONV_EUNSUPPORTED) {
+            ++out->unsupported;
+        } else if (res.status != CLCONV_OK) {
+            ++out->errors;
+        } else if (!res.verdict.ok) {
+            ++out->failed; /* never chosen */
+        } else {
+            ++out->verified;
+            const double ms = res.timing.median_ms;
+            if (i == 0)
+                out->default_ms = ms;
+            score[nscored].index = i;
+            score[nscored].ms = ms;
+            ++nscored;
+            if (!out->found || ms < out->best_ms) {
+                out->found = 1;
+                out->best = cands[i];
+                out->best_ms = ms;
+            }
+        }
+        clconv_tune_event ev = {&cands[i], &res, i, count, 1, 0, 0, NULL, 0};
+        report(opt, &ev, out, t0);
+    }
+
+    /* Phase 2: re-time the finalists with 3x the repetitions, so that the
+     * choice does not rest on one noisy median. */
+    qsort(score, nscored, sizeof *score, by_ms);
+    size_t nfinal = (size_t)(opt->finalists > 0 ? opt->finalists : 0);
+    if (nfinal > nscored)
+        nfinal = nscored;
+    /* The default pick runs among the finalists too, so that the speedup
+     * over it compares medians of the same phase. */
+    for (size_t f = nfinal; f < nscored && nfinal > 1; ++f)
+        if (score[f].index == 0) {
+            score[nfinal++] = score[f];
+            break;
+        }
+    if (nfinal > 1) {
+        int refound = 0, failed2 = 0;
+        for (size_t f = 0; f < nfinal; ++f) {
+            if (now_s() - t0 >= opt->budget_s) {
+                out->out_of_time = 1;
+                break;
+            }
+            const clconv_tune_candidate *c = &cands[score[f].index];
+            clconv_problem p = data->shape;
+            p.strategy = c->strategy;
+            p.tile = c->tile;
+            p.coarsen = c->coarsen;
+            p.group_y = c->group_y;
+            clconv_run_verified(s, &p, data, opt->warmup, 3 * opt->reps, &res);
+            if (res.status == CLCONV_OK && !res.verdict.ok) {
+                ++out->failed; /* passed once, failed now: never chosen */
+                failed2 = 1;
+            }
+            if (res.status == CLCONV_OK && res.verdict.ok &&
+                score[f].index == 0)
+                out->default_ms = res.timing.median_ms;
+            if (res.status == CLCONV_OK && res.verdict.ok &&
+                (!refound || res.timing.median_ms < out->best_ms)) {
+                refound = 1;
+                out->best = *c;
+                out->best_ms = res.timing.median_ms;
+            }
+            clconv_tune_event ev = {c, &res, f, nfinal, 2, 0, 0, NULL, 0};
+            report(opt, &ev, out, t0);
+        }
+        /* A finalist that failed verification now may have been the
+         * phase-1 best: without a finalist verified again, choose none. */
+        if (failed2 && !refound)
+            out->found = 0;
+    }
+    free(score);
+    free(cands);
+    return CLCONV_OK;
+}

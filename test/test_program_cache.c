@@ -1,0 +1,277 @@
+/* The program binary cache on disk: a second process (here: a second
+ * session) builds from the cached binary; a corrupt, truncated or
+ * misplaced entry is never trusted but rebuilt, and the result is still
+ * verified correct; CLCONV_NO_CACHE=1 neither reads nor writes;
+ * CLCONV_BUILD_OPTIONS is part of the key. Runs on the first device that
+ * $CLCONV_DEVICE selects (all: the first), in a temporary XDG_CACHE_HOME. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "internal.h"
+
+static char cache_home[256];
+static char programs[512];
+static clconv_device_list devices;
+static const clconv_device_info *dev;
+
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char sub[1024];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            remove_tree(sub);
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* The .bin entries in the programs folder: count, and the name of the
+ * newest one not in `except` (may be NULL). */
+static int entries(char *newest, size_t len, const char *except)
+{
+    int n = 0;
+    DIR *d = opendir(programs);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 4, ".bin") != 0)
+            continue;
+        ++n;
+        if (newest && (!except || strcmp(except, e->d_name) != 0))
+            snprintf(newest, len, "%s", e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(cache_home, sizeof cache_home, "/tmp/clconv-test-cache-XXXXXX");
+    if (!mkdtemp(cache_home))
+        return -1;
+    setenv("XDG_CACHE_HOME", cache_home, 1);
+    unsetenv("CLCONV_NO_CACHE");
+    unsetenv("CLCONV_BUILD_OPTIONS");
+    snprintf(programs, sizeof programs, "%s/clconv/programs", cache_home);
+    if (clconv_devices_discover(&devices) != CLCONV_OK)
+        return -1;
+    size_t sel[64], nsel = 0;
+    if (clconv_devices_select(&devices, getenv("CLCONV_DEVICE"), sel,
+                              &nsel) != CLCONV_OK ||
+        nsel == 0)
+        return -1;
+    dev = &devices.devices[sel[0]];
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(cache_home);
+    clconv_devices_free(&devices);
+    return 0;
+}
+
+/* Each test starts with an empty cache. */
+static int empty_cache(void **state)
+{
+    (void)state;
+    remove_tree(programs);
+    unsetenv("CLCONV_NO_CACHE");
+    unsetenv("CLCONV_BUILD_OPTIONS");
+    return 0;
+}
+
+/* A fresh session (an empty in-process cache, as in a new process) runs
+ * one verified problem; returns the cache's stats delta. */
+static clc_program_disk_stats run_once(int mask_width)
+{
+    clc_program_disk_stats before, after;
+    clc_program_disk_stats_get(&before);
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = 2;
+    p.size[0] = 37;
+    p.size[1] = 29;
+    p.size[2] = 1;
+    p.mask_width = mask_width;
+    p.strategy = CLCONV_OUTPUT_TILE;
+    p.tile = 8;
+    clconv_session *s = NULL;
+    clconv_dataset *data = NULL;
+    clconv_result res;
+    assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    assert_int_equal(clconv_dataset_create(&p, 11, &data), CLCONV_OK);
+    clconv_status st = clconv_run_verified(s, &p, data, 0, 0, &res);
+    if (st != CLCONV_OK)
+        print_error("run: %s\n", res.reason);
+    assert_int_equal(st, CLCONV_OK);
+    assert_true(res.verdict.ok);
+    clconv_dataset_destroy(data);
+    clconv_session_destroy(s);
+    clc_program_disk_stats_get(&after);
+    clc_program_disk_stats d = after;
+    d.hits -= before.hits;
+    d.misses -= before.misses;
+    d.rejected -= before.rejected;
+    d.stored -= before.stored;
+    return d;
+}
+
+static void second_build_of_the_same_program_comes_from_the_disk_cache(
+    void **state)
+{
+    (void)state;
+    clc_program_disk_stats a = run_once(5);
+    assert_int_equal(a.misses, 1);
+    assert_int_equal(a.stored, 1);
+    assert_int_equal(a.hits, 0);
+    assert_int_equal(entries(NULL, 0, NULL), 1);
+    clc_program_disk_stats b = run_once(5);
+    assert_int_equal(b.hits, 1);
+    assert_int_equal(b.misses, 0);
+    assert_int_equal(b.stored, 0);
+    assert_int_equal(entries(NULL, 0, NULL), 1);
+}
+
+/* Rewrite the entry `name` with f applied to its bytes. */
+static void damage(const char *name, void (*f)(char *data, size_t *n))
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", programs, name);
+    char *data = NULL;
+    size_t n = 0;
+    assert_int_equal(clc_read_all(path, &data, &n), CLCONV_OK);
+    f(data, &n);
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    assert_int_equal(fwrite(data, 1, n, out), n);
+    fclose(out);
+    free(data);
+}
+
+static void flip_a_binary_byte(char *data, size_t *n) { data[*n - *n / 4] ^= 0x5a; }
+static void truncate_half(char *data, size_t *n) { (void)data; *n /= 2; }
+static void not_an_entry(char *data, size_t *n)
+{
+    memcpy(data, "hello, world", 12);
+    *n = 12;
+}
+
+static void corrupt_entries_are_rebuilt_and_the_result_is_still_correct(
+    void **state)
+{
+    (void)state;
+    void (*damages[])(char *, size_t *) = {flip_a_binary_byte, truncate_half,
+                                           not_an_entry};
+    run_once(3);
+    for (size_t k = 0; k < sizeof damages / sizeof damages[0]; ++k) {
+        char name[256] = "";
+        assert_int_equal(entries(name, sizeof name, NULL), 1);
+        damage(name, damages[k]);
+        clc_program_disk_stats d = run_once(3); /* asserts verification */
+        assert_int_equal(d.rejected, 1);
+        assert_int_equal(d.hits, 0);
+        assert_int_equal(d.stored, 1); /* rebuilt and written again */
+        clc_program_disk_stats again = run_once(3);
+        assert_int_equal(again.hits, 1);
+    }
+}
+
+/* The entry of mask 3 placed under the name of mask 5's entry: the driver
+ * would accept it, but it is another program (a wrong MASK_WIDTH), and
+ * the stored key says so. */
+static void an_entry_of_another_program_is_not_trusted(void **state)
+{
+    (void)state;
+    char a[256] = "", b[256] = "", pa[1024], pb[1024];
+    run_once(3);
+    assert_int_equal(entries(a, sizeof a, NULL), 1);
+    run_once(5);
+    assert_int_equal(entries(b, sizeof b, a), 2);
+    assert_string_not_equal(a, b);
+    snprintf(pa, sizeof pa, "%s/%s", programs, a);
+    snprintf(pb, sizeof pb, "%s/%s", programs, b);
+    assert_int_equal(rename(pa, pb), 0);
+    clc_program_disk_stats d = run_once(5); /* still verifies */
+    assert_int_equal(d.rejected, 1);
+    assert_int_equal(d.hits, 0);
+    clc_program_disk_stats last;
+    clc_program_disk_stats_get(&last);
+    assert_non_null(strstr(last.last_reject, "key"));
+}
+
+static void no_cache_env_neither_reads_nor_writes(void **state)
+{
+    (void)state;
+    run_once(5);
+    assert_int_equal(entries(NULL, 0, NULL), 1);
+    setenv("CLCONV_NO_CACHE", "1", 1);
+    clc_program_disk_stats d = run_once(5);
+    assert_int_equal(d.hits + d.misses + d.rejected + d.stored, 0);
+    remove_tree(programs);
+    d = run_once(5);
+    assert_int_equal(d.hits + d.misses + d.rejected + d.stored, 0);
+    assert_int_equal(entries(NULL, 0, NULL), 0);
+    setenv("CLCONV_NO_CACHE", "0", 1); /* "0" leaves it on */
+    d = run_once(5);
+    assert_int_equal(d.stored, 1);
+}
+
+static void build_options_env_is_appended_and_part_of_the_key(void **state)
+{
+    (void)state;
+    run_once(5);
+    assert_int_equal(entries(NULL, 0, NULL), 1);
+    setenv("CLCONV_BUILD_OPTIONS", "-D CLCONV_TEST_EXTRA=1", 1);
+    char *opts = clc_effective_options("-cl-std=CL1.2");
+    assert_string_equal(opts, "-cl-std=CL1.2 -D CLCONV_TEST_EXTRA=1");
+    free(opts);
+    clc_program_disk_stats d = run_once(5);
+    assert_int_equal(d.hits, 0); /* another key */
+    assert_int_equal(d.stored, 1);
+    assert_int_equal(entries(NULL, 0, NULL), 2);
+    d = run_once(5);
+    assert_int_equal(d.hits, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(
+            second_build_of_the_same_program_comes_from_the_disk_cache,
+            empty_cache),
+        cmocka_unit_test_setup(
+            corrupt_entries_are_rebuilt_and_the_result_is_still_correct,
+            empty_cache),
+        cmocka_unit_test_setup(an_entry_of_another_program_is_not_trusted,
+                               empty_cache),
+        cmocka_unit_test_setup(no_cache_env_neither_reads_nor_writes,
+                               empty_cache),
+        cmocka_unit_test_setup(
+            build_options_env_is_appended_and_part_of_the_key, empty_cache),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

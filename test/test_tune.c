@@ -1,0 +1,472 @@
+/* Tuning: problem classes, the per-device tuning file (path key, round
+ * trip, corrupt/stale files ignored with a reason, entries whose kernel
+ * changed dropped), clconv_auto_config(), and a real 5-second tune on the
+ * first device $CLCONV_DEVICE selects that ends in a verified choice. In a
+ * temporary XDG_CACHE_HOME. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "clconv_tune.h"
+
+static char cache_home[256];
+static clconv_device_list devices;
+static const clconv_device_info *dev;
+
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char sub[1024];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            remove_tree(sub);
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(cache_home, sizeof cache_home, "/tmp/clconv-test-tune-XXXXXX");
+    if (!mkdtemp(cache_home))
+        return -1;
+    setenv("XDG_CACHE_HOME", cache_home, 1);
+    /* Determinism: every build from source. */
+    setenv("CLCONV_NO_CACHE", "1", 1);
+    if (clconv_devices_discover(&devices) != CLCONV_OK)
+        return -1;
+    size_t sel[64], nsel = 0;
+    if (clconv_devices_select(&devices, getenv("CLCONV_DEVICE"), sel,
+                              &nsel) != CLCONV_OK ||
+        nsel == 0)
+        return -1;
+    dev = &devices.devices[sel[0]];
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(cache_home);
+    clconv_devices_free(&devices);
+    return 0;
+}
+
+/* Each test starts without tuning files. */
+static int empty_cache(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/clconv", cache_home);
+    remove_tree(dir);
+    return 0;
+}
+
+static clconv_problem shape(int dims, size_t nx, size_t ny, size_t nz,
+                            int mask)
+{
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = dims;
+    p.size[0] = nx;
+    p.size[1] = ny;
+    p.size[2] = nz;
+    p.mask_width = mask;
+    p.tile = 1;
+    return p;
+}
+
+static void size_class_is_the_power_of_two_bucket_of_the_element_count(
+    void **state)
+{
+    (void)state;
+    /* floor(log2(n)) by repeated doubling, independent of the library. */
+    const size_t sizes[][3] = {{1, 1, 1},       {2, 1, 1},    {3, 1, 1},
+                               {1024, 1024, 1}, {1000, 999, 1},
+                               {128, 128, 128}, {1u << 26, 1, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        clconv_problem p = shape(3, sizes[i][0], sizes[i][1], sizes[i][2], 3);
+        size_t n = sizes[i][0] * sizes[i][1] * sizes[i][2];
+        int c = 0;
+        while (((size_t)2 << c) <= n)
+            ++c;
+        assert_int_equal(clconv_size_class(&p), c);
+    }
+}
+
+static void tuning_path_is_keyed_by_device_name_and_driver(void **state)
+{
+    (void)state;
+    clconv_device_info a = *dev, b = *dev, c = *dev;
+    /* Change one character of each. */
+    b.driver[0] = b.driver[0] == 'x' ? 'y' : 'x';
+    c.name[0] = c.name[0] == 'x' ? 'y' : 'x';
+    char pa[4200], pb[4200], pc[4200], pa2[4200], prefix[512];
+    assert_int_equal(clconv_tune_path(&a, pa, sizeof pa), CLCONV_OK);
+    assert_int_equal(clconv_tune_path(&a, pa2, sizeof pa2), CLCONV_OK);
+    assert_int_equal(clconv_tune_path(&b, pb, sizeof pb), CLCONV_OK);
+    assert_int_equal(clconv_tune_path(&c, pc, sizeof pc), CLCONV_OK);
+    assert_string_equal(pa, pa2);
+    assert_string_not_equal(pa, pb);
+    assert_string_not_equal(pa, pc);
+    snprintf(prefix, sizeof prefix, "%s/clconv/", cache_home);
+    assert_memory_equal(pa, prefix, strlen(prefix));
+}
+
+/* Two entries with their real kernel hashes. */
+static void two_entries(clconv_tune_table *t, clconv_tuning e[2])
+{
+    memset(e, 0, 2 * sizeof *e);
+    e[0].dims = 2;
+    e[0].mask_width = 5;
+    e[0].size_class = 20;
+    e[0].strategy = CLCONV_OUTPUT_TILE;
+    e[0].tile = 32;
+    e[0].ms = 1.25;
+    e[0].size[0] = 1024;
+    e[0].size[1] = 1024;
+    e[0].size[2] = 1;
+    e[1] = e[0];
+    e[1].dims = 1;
+    e[1].mask_width = 9;
+    e[1].size_class = 22;
+    e[1].strategy = CLCONV_COARSE;
+    e[1].tile = 128;
+    e[1].coarsen = 4;
+    e[1].group_y = 0;
+    e[1].ms = 0.0625;
+    e[1].size[0] = (size_t)1 << 22;
+    e[1].size[1] = 1;
+    /* A strategy whose kernel file is missing cannot be stored. */
+    for (int k = 0; k < 2; ++k) {
+        if (clconv_kernel_hash(e[k].strategy, e[k].dims, &e[k].kernel_hash) !=
+            CLCONV_OK) {
+            e[k].strategy = CLCONV_NAIVE;
+            assert_int_equal(clconv_kernel_hash(e[k].strategy, e[k].dims,
+                                                &e[k].kernel_hash),
+                             CLCONV_OK);
+        }
+        assert_int_equal(clconv_tune_put(t, &e[k]), CLCONV_OK);
+    }
+}
+
+static void tuning_file_round_trips(void **state)
+{
+    (void)state;
+    clconv_tune_table t = {0}, back = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    /* Replacing the entry of a class keeps one entry per class. */
+    clconv_tuning again = e[0];
+    again.tile = 16;
+    assert_int_equal(clconv_tune_put(&t, &again), CLCONV_OK);
+    assert_int_equal(t.count, 2);
+    e[0].tile = 16;
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    assert_int_equal(clconv_tune_load(dev, &back), CLCONV_OK);
+    assert_int_equal(back.count, 2);
+    assert_int_equal(back.stale, 0);
+    for (int k = 0; k < 2; ++k) {
+        const clconv_tuning *b = &back.entries[k];
+        assert_int_equal(b->dims, e[k].dims);
+        assert_int_equal(b->mask_width, e[k].mask_width);
+        assert_int_equal(b->size_class, e[k].size_class);
+        assert_int_equal(b->strategy, e[k].strategy);
+        assert_int_equal(b->tile, e[k].tile);
+        assert_int_equal(b->coarsen, e[k].coarsen);
+        assert_int_equal(b->group_y, e[k].group_y);
+        assert_true(b->ms == e[k].ms);
+        assert_memory_equal(b->size, e[k].size, sizeof b->size);
+        assert_true(b->kernel_hash == e[k].kernel_hash);
+    }
+    clconv_tune_table_free(&t);
+    clconv_tune_table_free(&back);
+}
+
+static void nearest_size_class_within_two_is_found(void **state)
+{
+    (void)state;
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e); /* 2D mask 5 class 20 */
+    clconv_problem p = shape(2, 1024, 1024, 1, 5);
+    assert_ptr_equal(clconv_tune_find(&t, &p), &t.entries[0]);
+    p.size[1] = 4096; /* class 22 */
+    assert_ptr_equal(clconv_tune_find(&t, &p), &t.entries[0]);
+    p.size[1] = 8192; /* class 23: too far */
+    assert_null(clconv_tune_find(&t, &p));
+    p = shape(2, 1024, 1024, 1, 3); /* another mask */
+    assert_null(clconv_tune_find(&t, &p));
+    clconv_tune_table_free(&t);
+}
+
+/* Save the two entries, then rewrite the file with edit applied. */
+static void saved_then_edited(void (*edit)(char *s, size_t *n))
+{
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    clconv_tune_table_free(&t);
+    char path[4200];
+    assert_int_equal(clconv_tune_path(dev, path, sizeof path), CLCONV_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    edit(buf, &n);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, n, f), n);
+    fclose(f);
+}
+
+static void change_a_digit(char *s, size_t *n)
+{
+    (void)n;
+    char *tile = strstr(s, "\t32\t");
+    assert_non_null(tile);
+    tile[1] = '6';
+}
+static void truncate_file(char *s, size_t *n) { (void)s; *n -= 10; }
+static void empty_file(char *s, size_t *n) { (void)s; *n = 0; }
+static void garbage(char *s, size_t *n) { *n = (size_t)sprintf(s, "\x01\x02 not a tuning file\n"); }
+
+static void corrupt_tuning_files_are_ignored_with_a_reason(void **state)
+{
+    (void)state;
+    void (*edits[])(char *, size_t *) = {change_a_digit, truncate_file,
+                                         empty_file, garbage};
+    for (size_t k = 0; k < sizeof edits / sizeof edits[0]; ++k) {
+        saved_then_edited(edits[k]);
+        clconv_tune_table t = {0};
+        assert_int_equal(clconv_tune_load(dev, &t), CLCONV_EIO);
+        assert_int_equal(t.count, 0);
+        assert_true(strlen(clconv_last_error()) > 0);
+        /* auto falls back to the default heuristic, not an error */
+        clconv_problem p = shape(2, 1024, 1024, 1, 5), want = p;
+        int tuned = -1;
+        assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
+        assert_int_equal(tuned, 0);
+        clconv_pick_default(dev, &want);
+        assert_int_equal(p.strategy, want.strategy);
+        assert_int_equal(p.tile, want.tile);
+        clconv_tune_table_free(&t);
+    }
+}
+
+static void tuning_of_another_driver_is_stale(void **state)
+{
+    (void)state;
+    clconv_device_info other = *dev;
+    snprintf(other.driver, sizeof other.driver, "0.0-other");
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    /* Make the other driver's path hold this driver's file. */
+    char from[4200], to[4200];
+    assert_int_equal(clconv_tune_path(dev, from, sizeof from), CLCONV_OK);
+    assert_int_equal(clconv_tune_path(&other, to, sizeof to), CLCONV_OK);
+    assert_int_equal(rename(from, to), 0);
+    assert_int_equal(clconv_tune_load(&other, &t), CLCONV_EIO);
+    assert_non_null(strstr(clconv_last_error(), "stale"));
+    assert_int_equal(t.count, 0);
+    clconv_tune_table_free(&t);
+}
+
+static void entry_whose_kernel_changed_is_dropped(void **state)
+{
+    (void)state;
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    t.entries[0].kernel_hash ^= 1;
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
+    assert_int_equal(t.count, 1);
+    assert_int_equal(t.stale, 1);
+    assert_int_equal(t.entries[0].dims, e[1].dims);
+    clconv_tune_table_free(&t);
+}
+
+static void auto_config_uses_the_tuned_entry(void **state)
+{
+    (void)state;
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    clconv_tune_table_free(&t);
+    clconv_problem p = shape(2, 1000, 2000, 1, 5); /* class 20 */
+    int tuned = 0;
+    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 1);
+    assert_int_equal(p.strategy, e[0].strategy);
+    assert_int_equal(p.tile, e[0].tile);
+    p = shape(3, 64, 64, 64, 3); /* nothing tuned */
+    p.coarsen = 7;
+    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 0);
+    assert_int_equal(p.coarsen, 0);
+    p.mask_width = 4; /* invalid problem */
+    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_EINVAL);
+}
+
+typedef struct seen {
+    size_t events, failed;
+    double last_elapsed;
+    int monotone;
+} seen;
+
+static void count_event(void *user, const clconv_tune_event *ev)
+{
+    seen *s = user;
+    ++s->events;
+    if (ev->elapsed_s < s->last_elapsed)
+        s->monotone = 0;
+    s->last_elapsed = ev->elapsed_s;
+    if (ev->result->status == CLCONV_OK && !ev->result->verdict.ok)
+        ++s->failed;
+}
+
+static void five_second_tune_ends_in_a_verified_choice_that_auto_uses(
+    void **state)
+{
+    (void)state;
+    clconv_problem p = shape(2, 96, 80, 1, 3);
+    p.strategy = CLCONV_NAIVE;
+    clconv_session *s = NULL;
+    clconv_dataset *data = NULL;
+    assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    assert_int_equal(clconv_dataset_create(&p, 5, &data), CLCONV_OK);
+    seen sn = {0, 0, 0.0, 1};
+    clconv_tune_options opt = {5.0, 1, 2, 3, count_event, &sn};
+    clconv_tune_outcome out;
+    assert_int_equal(clconv_tune_problem(s, data, &opt, &out), CLCONV_OK);
+    print_message("tune: tried %zu (%zu ok, %zu failed, %zu unsupported, "
+                  "%zu errors, %zu not tried), best %s T=%d C=%d GY=%d "
+                  "%.4f ms\n",
+                  out.tried, out.verified, out.failed, out.unsupported,
+                  out.errors, out.not_tried,
+                  clconv_strategy_name(out.best.strategy), out.best.tile,
+                  out.best.coarsen, out.best.group_y, out.best_ms);
+    assert_true(out.found);
+    assert_int_equal(out.failed, 0);
+    assert_int_equal(sn.failed, 0);
+    assert_true(sn.monotone);
+    assert_true(sn.events >= out.tried);
+    assert_true(out.tried + out.not_tried ==
+                clconv_tune_candidates(dev, &p, NULL, 0));
+    /* The budget bounds the search: one candidate's time over at most. */
+    assert_true(sn.last_elapsed < 5.0 + 3.0);
+
+    /* The choice verifies on its own. */
+    clconv_problem best = p;
+    best.strategy = out.best.strategy;
+    best.tile = out.best.tile;
+    best.coarsen = out.best.coarsen;
+    best.group_y = out.best.group_y;
+    clconv_result res;
+    assert_int_equal(clconv_run_verified(s, &best, data, 0, 1, &res),
+                     CLCONV_OK);
+    assert_true(res.verdict.ok);
+
+    /* Stored, auto picks it. */
+    clconv_tuning e = {p.dims, p.mask_width, clconv_size_class(&p),
+                       best.strategy, best.tile, best.coarsen, best.group_y,
+                       out.best_ms, {p.size[0], p.size[1], p.size[2]}, 0};
+    assert_int_equal(clconv_kernel_hash(e.strategy, e.dims, &e.kernel_hash),
+                     CLCONV_OK);
+    clconv_tune_table t = {0};
+    assert_int_equal(clconv_tune_put(&t, &e), CLCONV_OK);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    clconv_tune_table_free(&t);
+    clconv_problem a = shape(2, 96, 80, 1, 3);
+    int tuned = 0;
+    assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 1);
+    assert_int_equal(a.strategy, best.strategy);
+    assert_int_equal(a.tile, best.tile);
+    assert_int_equal(a.coarsen, best.coarsen);
+    assert_int_equal(a.group_y, best.group_y);
+    clconv_dataset_destroy(data);
+    clconv_session_destroy(s);
+}
+
+static void candidates_start_with_the_default_and_have_no_duplicates(
+    void **state)
+{
+    (void)state;
+    for (int dims = 1; dims <= 3; ++dims) {
+        clconv_problem p = shape(dims, 64, dims > 1 ? 64 : 1,
+                                 dims > 2 ? 64 : 1, 3);
+        size_t n = clconv_tune_candidates(dev, &p, NULL, 0);
+        assert_true(n > 4);
+        clconv_tune_candidate *c = calloc(n, sizeof *c);
+        assert_non_null(c);
+        assert_int_equal(clconv_tune_candidates(dev, &p, c, n), n);
+        clconv_problem d = p;
+        clconv_pick_default(dev, &d);
+        assert_int_equal(c[0].strategy, d.strategy);
+        assert_int_equal(c[0].tile, d.tile);
+        int strategies[CLCONV_STRATEGY_COUNT] = {0};
+        for (size_t i = 0; i < n; ++i) {
+            strategies[c[i].strategy] = 1;
+            for (size_t j = 0; j < i; ++j)
+                assert_false(memcmp(&c[i], &c[j], sizeof c[i]) == 0);
+        }
+        /* Every strategy whose kernel exists is searched. */
+        for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+            uint64_t h;
+            int exists = clconv_kernel_hash((clconv_strategy)s, dims, &h) ==
+                         CLCONV_OK;
+            assert_int_equal(strategies[s], exists);
+        }
+        free(c);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(
+            size_class_is_the_power_of_two_bucket_of_the_element_count),
+        cmocka_unit_test_setup(tuning_path_is_keyed_by_device_name_and_driver,
+                               empty_cache),
+        cmocka_unit_test_setup(tuning_file_round_trips, empty_cache),
+        cmocka_unit_test_setup(nearest_size_class_within_two_is_found,
+                               empty_cache),
+        cmocka_unit_test_setup(corrupt_tuning_files_are_ignored_with_a_reason,
+                               empty_cache),
+        cmocka_unit_test_setup(tuning_of_another_driver_is_stale, empty_cache),
+        cmocka_unit_test_setup(entry_whose_kernel_changed_is_dropped,
+                               empty_cache),
+        cmocka_unit_test_setup(auto_config_uses_the_tuned_entry, empty_cache),
+        cmocka_unit_test(
+            candidates_start_with_the_default_and_have_no_duplicates),
+        cmocka_unit_test_setup(
+            five_second_tune_ends_in_a_verified_choice_that_auto_uses,
+            empty_cache),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
