@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -32,6 +33,19 @@ clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
     d->seed = seed;
     const size_t n = clconv_problem_elements(&d->shape);
     const size_t m = clconv_problem_mask_elements(&d->shape);
+    /* Input and output floats, reference and bound doubles: refuse what
+     * the machine cannot hold rather than be killed filling it. */
+    const double need = (double)n * (2 * sizeof(float) + 2 * sizeof(double)) +
+                        (double)m * sizeof(float);
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0 && need > (double)pages * (double)page) {
+        clconv_dataset_destroy(d);
+        return clc_fail(CLCONV_ENOMEM,
+                        "a dataset of %zu elements needs %.1f GiB of host "
+                        "memory, this machine has %.1f GiB",
+                        n, need / 1073741824.0,
+                        (double)pages * (double)page / 1073741824.0);
+    }
     d->in = malloc(n * sizeof *d->in);
     d->mask = malloc(m * sizeof *d->mask);
     d->ref = malloc(n * sizeof *d->ref);

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Run every kernel variant of every dimension under Oclgrind, the OpenCL
+# device simulator, and fail on any diagnostic it prints.
+#
+# usage: scripts/check-kernels.sh [CLCONV]   (default build/clconv)
+#
+# The matrix: dims 1, 2, 3; masks 1, 3, 5; two tiles per dims that fit
+# Oclgrind's 1024 work-items for every strategy; sizes that are not a
+# multiple of the tile (partial boundary tiles on every side) plus one size
+# smaller than the mask (halo wider than the data). Each `clconv run` runs
+# every strategy and verifies every element against the reference.
+#
+# Every case runs twice:
+#   1. the kernels as the driver compiles them (optimised), with
+#      --data-races (races in local and global memory, barrier divergence)
+#      and Oclgrind's always-on memory checks (out-of-bounds reads and
+#      writes in every address space, invalid API use with --check-api);
+#   2. the kernels built with -cl-opt-disable, adding --uninitialized.
+#      Oclgrind 21.10's uninitialized-value plugin aborts with "Unsupported
+#      instruction: freeze" on LLVM's optimised code, so that pass runs on
+#      unoptimised code, which has no freeze instruction.
+# Oclgrind never changes its exit status for a diagnostic, so its log
+# (--log) must come back empty and `clconv run` must exit 0.
+#
+# First, the checker checks itself: a copy of cl/ whose 1D output_tile
+# kernel lost its barrier must be caught (a data race), or a silent
+# Oclgrind would pass everything.
+# CHECK_KERNELS_QUICK=1 runs a single case.
+set -eu
+
+CLCONV=${1:-build/clconv}
+OCLGRIND=${OCLGRIND:-oclgrind}
+if ! command -v "$OCLGRIND" >/dev/null 2>&1; then
+    echo "check-kernels: oclgrind not found; on Debian/Ubuntu: sudo apt-get install oclgrind" >&2
+    exit 2
+fi
+if [ ! -x "$CLCONV" ]; then
+    echo "check-kernels: $CLCONV is not an executable (run make first)" >&2
+    exit 2
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# dims:size:tile, each run with masks 1, 3 and 5.
+cases='1:37:4 1:37:16 1:3:4 2:13x11:4 2:13x11:8 2:2x3:4 3:7x6x5:2 3:7x6x5:4 3:2x1x3:2'
+masks='1 3 5'
+if [ "${CHECK_KERNELS_QUICK:-0}" = 1 ]; then
+    cases='1:37:4'
+    masks='3'
+fi
+
+failed=0
+count=0
+self_test() {
+    mkdir "$tmp/cl"
+    cp "$(dirname "$0")/../cl/"* "$tmp/cl/"
+    sed -i 's/barrier(CLK_LOCAL_MEM_FENCE);//' "$tmp/cl/conv1d_output_tile.cl"
+    : >"$tmp/self.log"
+    XDG_CACHE_HOME="$tmp/cache-self" CLCONV_KERNEL_DIR="$tmp/cl" \
+        "$OCLGRIND" --data-races --log "$tmp/self.log" \
+        "$CLCONV" run --dims 1 --size 37 --mask 3 --tile 4 \
+        --strategy output_tile --reps 0 --seed 7 >/dev/null 2>&1 || true
+    if ! grep -q "data race" "$tmp/self.log"; then
+        echo "check-kernels: Oclgrind did not report the race of a kernel without its barrier" >&2
+        exit 1
+    fi
+    echo "check-kernels: ok   self-test: a kernel without its barrier is caught"
+}
+self_test
+run_case() { # pass dims size mask tile
+    pass=$1 dims=$2 size=$3 mask=$4 tile=$5
+    log="$tmp/log"
+    out="$tmp/out"
+    : >"$log"
+    if [ "$pass" = 1 ]; then
+        set -- --data-races --check-api
+    else
+        set -- --data-races --uninitialized --check-api \
+            --build-options -cl-opt-disable
+    fi
+    rc=0
+    # A cache folder per pass: clconv's program-binary cache keys on its
+    # own options, not on those Oclgrind appends (-cl-opt-disable), so a
+    # shared cache would hand pass 2 the optimised binaries of pass 1.
+    XDG_CACHE_HOME="$tmp/cache$pass" \
+    "$OCLGRIND" "$@" --log "$log" "$CLCONV" run --dims "$dims" \
+        --size "$size" --mask "$mask" --tile "$tile" --strategy all \
+        --device all --reps 0 --seed 7 >"$out" 2>&1 || rc=$?
+    count=$((count + 1))
+    what="pass $pass: ${dims}D size $size mask $mask tile $tile"
+    if [ "$rc" -ne 0 ] || [ -s "$log" ] || ! grep -q Oclgrind "$out"; then
+        failed=$((failed + 1))
+        echo "check-kernels: FAIL $what (clconv exit $rc)" >&2
+        sed 's/^/  | /' "$out" >&2
+        head -n 60 "$log" | sed 's/^/  oclgrind| /' >&2
+    else
+        echo "check-kernels: ok   $what"
+    fi
+}
+
+for pass in 1 2; do
+    for c in $cases; do
+        dims=${c%%:*}
+        rest=${c#*:}
+        size=${rest%%:*}
+        tile=${rest#*:}
+        for mask in $masks; do
+            run_case "$pass" "$dims" "$size" "$mask" "$tile"
+        done
+    done
+done
+echo "check-kernels: $count runs of every strategy under Oclgrind, $failed failed"
+[ "$failed" -eq 0 ]

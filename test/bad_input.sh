@@ -1,0 +1,153 @@
+#!/bin/sh
+# Every bad input of `clconv run` (and `clconv devices`) is answered: the
+# documented exit code, one line on stderr naming the problem (plus the
+# build log for a kernel that fails to build), no crash, no output rows.
+# TESTING.md lists these cases with the other tests that cover bad input.
+# Usage: test/bad_input.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+fail() {
+    echo "FAIL $*"
+    fails=$((fails + 1))
+}
+
+# name exit stderr-pattern command...: the exit code, no crash (a signal is
+# exit > 128), no output on stdout, exactly one stderr line (the seed line
+# aside) that matches the pattern (grep -E, case-insensitive).
+check() {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    grep -v '^clconv: seed ' "$tmp/err" >"$tmp/msg"
+    lines=$(wc -l <"$tmp/msg")
+    if [ "$got" -ne "$want" ]; then
+        fail "$name: exit $got, expected $want"
+        sed 's/^/  | /' "$tmp/err" | head -n 5
+    elif [ -s "$tmp/out" ]; then
+        fail "$name: wrote to stdout"
+        sed 's/^/  | /' "$tmp/out" | head -n 5
+    elif [ "$lines" -ne 1 ]; then
+        fail "$name: $lines stderr lines, expected 1"
+        sed 's/^/  | /' "$tmp/err" | head -n 5
+    elif ! grep -qiE "$pattern" "$tmp/msg"; then
+        fail "$name: stderr does not match /$pattern/"
+        sed 's/^/  | /' "$tmp/msg"
+    else
+        echo "ok   $name"
+    fi
+}
+
+# name pattern command...: exit 3 and every variant row (stdout) says
+# "unsupported" with a reason matching pattern; no row ran.
+check_unsupported() {
+    name=$1 pattern=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne 3 ]; then
+        fail "$name: exit $got, expected 3"
+        sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -n 5
+    elif ! grep -qiE "unsupported: .*($pattern)" "$tmp/out" ||
+        grep -qE ' (ok|FAIL) ' "$tmp/out"; then
+        fail "$name: rows do not all say unsupported: $pattern"
+        sed 's/^/  | /' "$tmp/out" | head -n 5
+    else
+        echo "ok   $name"
+    fi
+}
+
+R="$CLI run --reps 0 --seed 1"
+
+# --- masks -----------------------------------------------------------------
+check "even mask width" 2 'odd' $R --dims 1 --size 100 --mask 4
+check "zero mask width" 2 'mask.*(0|range)' $R --dims 1 --size 100 --mask 0
+check "negative mask width" 2 'mask.*-3' $R --dims 1 --size 100 --mask -3
+check "absurd mask width 1025" 2 'mask.*(range|absurd)' $R --dims 1 --size 100 --mask 1025
+check "absurd mask width beyond long" 2 'mask' $R --dims 1 --size 100 --mask 99999999999999999999999
+check "non-numeric mask width" 2 'mask.*not an integer' $R --dims 1 --size 100 --mask three
+
+# --- tiles -------------------------------------------------------------------
+check "tile 0" 2 'tile.*(0|range)' $R --dims 2 --size 10 --tile 0
+check "negative tile" 2 'tile' $R --dims 2 --size 10 --tile -8
+check_unsupported "tile too large for any device's work-group" 'work-group' \
+    $R --dims 2 --size 10 --mask 3 --tile 1024 --strategy output_tile
+check_unsupported "3D tile too large for the device" 'work-group|local memory' \
+    $R --dims 3 --size 8 --mask 3 --tile 64 --strategy input_tile
+
+# --- sizes -------------------------------------------------------------------
+check "size 0" 2 'size.*>= 1' $R --dims 1 --size 0
+check "size 0 in one extent" 2 'size.*>= 1' $R --dims 2 --size 7x0
+check "non-numeric size" 2 'size.*not X' $R --dims 1 --size abc
+check "size with a trailing x" 2 'size' $R --dims 2 --size 10x
+check "size in scientific notation" 2 'size' $R --dims 1 --size 1e6
+check "negative size" 2 'size' $R --dims 1 --size -5
+check "size with too many extents" 2 'extents' $R --dims 2 --size 4x4x4
+check "size overflowing 64 bits" 2 'too large' $R --dims 1 --size 99999999999999999999999
+check "size whose element count overflows int" 2 'too large' $R --dims 3 --size 100000x100000x100000
+check "size whose bytes overflow size_t" 2 'too large' $R --dims 2 --size 4294967296x4294967296
+
+# A buffer of INT_MAX floats (8 GiB) is the largest valid problem. Where
+# device 0:0 has less global memory, it is beyond the maximum allocation;
+# where the host has less than the 52 GB the dataset takes, it is beyond
+# the host. Either way it is refused before the host memory is filled.
+global=$("$CLI" devices 2>/dev/null | awk '$1 == "0:0" { print $(NF-1), $NF }')
+host_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+case "$global" in
+*" MiB" | *" KiB" | [0-7].*" GiB" | [0-7]" GiB") small=1 ;;
+*) small=0 ;;
+esac
+if [ "$small" = 1 ] || [ "${host_kb:-0}" -lt 50000000 ]; then
+    check "size beyond the device's allocation or the host's memory" 3 \
+        'maximum allocation|host memory' \
+        $R --dims 1 --size 2147483647 --device 0:0 --strategy naive
+else
+    echo "skip size beyond max allocation: 0:0 has $global, the host ${host_kb} kB"
+fi
+
+# --- strategies and devices ---------------------------------------------------
+check "unknown strategy" 2 'unknown strategy' $R --dims 1 --size 10 --strategy fastest
+check "empty strategy" 2 'strategy' $R --dims 1 --size 10 --strategy ""
+check "unknown device" 2 'no device matches' $R --dims 1 --size 10 --device no-such-device-xyz
+check "device index out of range" 2 'no device matches' $R --dims 1 --size 10 --device 99:99
+check "empty device term" 2 'empty term' $R --dims 1 --size 10 --device "cpu,,gpu"
+
+# --- the environment ----------------------------------------------------------
+mkdir "$tmp/no-vendors"
+OCL_ICD_VENDORS="$tmp/no-vendors" check "no OpenCL platform (run)" 3 \
+    'no OpenCL platform.*apt-get install pocl-opencl-icd' $R --dims 1 --size 10
+OCL_ICD_VENDORS="$tmp/no-vendors" check "no OpenCL platform (devices)" 3 \
+    'no OpenCL platform.*apt-get install pocl-opencl-icd' "$CLI" devices
+CLCONV_KERNEL_DIR=/nonexistent check "missing kernel folder" 3 \
+    'CLCONV_KERNEL_DIR=/nonexistent.*not found' $R --dims 1 --size 10
+
+# A .cl that fails to build: exit 3, and stderr shows the file, the full
+# options and the compiler's build log (with file:line:column).
+mkdir "$tmp/cl"
+cp "$here/cl/"* "$tmp/cl/"
+printf '\nthis_is_not_opencl_c(;\n' >>"$tmp/cl/conv1d_naive.cl"
+CLCONV_KERNEL_DIR="$tmp/cl" "$CLI" run --dims 1 --size 10 --mask 3 \
+    --strategy naive --reps 0 >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" -ne 3 ]; then
+    fail "kernel that fails to build: exit $got, expected 3"
+elif ! grep -q 'conv1d_naive.cl' "$tmp/err" ||
+    ! grep -q -- '-D MASK_WIDTH=3 -D TILE_WIDTH=' "$tmp/err" ||
+    ! grep -qi 'build log' "$tmp/err" ||
+    ! grep -q 'conv1d_naive.cl:[0-9]*:[0-9]*:' "$tmp/err"; then
+    fail "kernel that fails to build: stderr lacks the file, options or build log"
+    sed 's/^/  | /' "$tmp/err" | head -n 20
+else
+    echo "ok   kernel that fails to build shows its file, options and build log"
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "bad_input.sh: $fails failure(s)"
+    exit 1
+fi
+echo "bad_input.sh: all passed"

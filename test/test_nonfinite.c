@@ -1,0 +1,292 @@
+/* NaN and Inf in the input: the reference propagates them as IEEE
+ * arithmetic does, every device variant propagates them the same way, and
+ * clconv_verify compares non-finite values by class (NaN with NaN, +Inf
+ * with +Inf) instead of failing or passing them blindly. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+
+static clconv_problem problem(int dims, size_t nx, size_t ny, size_t nz, int w)
+{
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = dims;
+    p.size[0] = nx;
+    p.size[1] = ny;
+    p.size[2] = nz;
+    p.mask_width = w;
+    p.tile = 4;
+    p.strategy = CLCONV_NAIVE;
+    return p;
+}
+
+static void reference_spreads_a_nan_to_every_output_whose_window_holds_it(
+    void **state)
+{
+    (void)state;
+    float in[16], mask[3] = {0.25f, 0.5f, 0.25f};
+    double out[16], mag[16];
+    for (int i = 0; i < 16; ++i)
+        in[i] = (float)i;
+    in[5] = NAN;
+    clconv_problem p = problem(1, 16, 1, 1, 3);
+    assert_int_equal(clconv_reference(&p, in, mask, out, mag), CLCONV_OK);
+    for (int i = 0; i < 16; ++i) {
+        int in_window = i >= 4 && i <= 6;
+        assert_int_equal(isnan(out[i]) != 0, in_window);
+        assert_int_equal(isnan(mag[i]) != 0, in_window);
+    }
+}
+
+static void reference_gives_inf_and_nan_for_inf_times_a_zero_tap(void **state)
+{
+    (void)state;
+    /* out[i] = N[i-1]*M[0] + N[i]*M[1] + N[i+1]*M[2] */
+    float in[8] = {1, 1, 1, 1, 1, INFINITY, 1, 1}, mask[3] = {1, 0, 2};
+    double out[8];
+    clconv_problem p = problem(1, 8, 1, 1, 3);
+    assert_int_equal(clconv_reference(&p, in, mask, out, NULL), CLCONV_OK);
+    assert_true(isinf(out[4]) && out[4] > 0); /* Inf * 2 */
+    assert_true(isnan(out[5]));               /* Inf * 0 */
+    assert_true(isinf(out[6]) && out[6] > 0); /* Inf * 1 */
+    assert_true(out[3] == 3.0);               /* 1*1 + 1*0 + 1*2 */
+}
+
+static void reference_gives_nan_when_plus_and_minus_inf_meet(void **state)
+{
+    (void)state;
+    float in[5] = {0, INFINITY, 0, -INFINITY, 0}, mask[3] = {1, 1, 1};
+    double out[5];
+    clconv_problem p = problem(1, 5, 1, 1, 3);
+    assert_int_equal(clconv_reference(&p, in, mask, out, NULL), CLCONV_OK);
+    assert_true(isinf(out[0]) && out[0] > 0);
+    assert_true(isnan(out[2]));
+    assert_true(isinf(out[4]) && out[4] < 0);
+}
+
+/* Verify one element: expected e, got g. */
+static int verify_one(double e, float g)
+{
+    clconv_problem p = problem(1, 1, 1, 1, 1);
+    double abs_sum = isfinite(e) ? fabs(e) : e;
+    clconv_verdict v;
+    clconv_verify(&p, &g, &e, &abs_sum, &v);
+    return v.ok;
+}
+
+static void verify_accepts_nan_where_the_reference_is_nan(void **state)
+{
+    (void)state;
+    assert_true(verify_one(NAN, NAN));
+    assert_true(verify_one(NAN, -NAN));
+}
+
+static void verify_accepts_inf_of_the_same_sign_only(void **state)
+{
+    (void)state;
+    assert_true(verify_one(INFINITY, INFINITY));
+    assert_true(verify_one(-INFINITY, -INFINITY));
+    assert_false(verify_one(INFINITY, -INFINITY));
+    assert_false(verify_one(-INFINITY, INFINITY));
+    assert_false(verify_one(INFINITY, NAN));
+    assert_false(verify_one(NAN, INFINITY));
+    assert_false(verify_one(INFINITY, 3.0e38f));
+}
+
+static void verify_rejects_nan_or_inf_where_the_reference_is_finite(
+    void **state)
+{
+    (void)state;
+    assert_true(verify_one(1.5, 1.5f));
+    assert_false(verify_one(1.5, NAN));
+    assert_false(verify_one(1.5, INFINITY));
+    assert_false(verify_one(0.0, -INFINITY));
+}
+
+static void verify_rejects_a_finite_value_where_the_reference_is_nan(
+    void **state)
+{
+    (void)state;
+    assert_false(verify_one(NAN, 0.0f));
+    assert_false(verify_one(NAN, 1.0f));
+}
+
+static void verify_counts_every_misclassified_element(void **state)
+{
+    (void)state;
+    const double e[4] = {NAN, INFINITY, 1.0, -INFINITY};
+    const double s[4] = {NAN, INFINITY, 1.0, INFINITY};
+    const float g[4] = {NAN, INFINITY, NAN, INFINITY};
+    clconv_problem p = problem(1, 4, 1, 1, 1);
+    clconv_verdict v;
+    clconv_verify(&p, g, e, s, &v);
+    assert_false(v.ok);
+    assert_int_equal(v.failures, 2);
+    assert_true(isinf(v.max_err));
+}
+
+/* ---- on the device: every variant, every dims -------------------------- */
+
+typedef struct device_fixture {
+    clconv_device_list list;
+    clconv_session *session;
+} device_fixture;
+
+static int device_setup(void **state)
+{
+    device_fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    *state = f;
+    if (clconv_devices_discover(&f->list) != CLCONV_OK)
+        return 0; /* the test skips with the reason */
+    size_t *sel = calloc(f->list.count, sizeof *sel), n = 0;
+    if (!sel)
+        return -1;
+    if (clconv_devices_select(&f->list, getenv("CLCONV_DEVICE"), sel, &n) ==
+            CLCONV_OK &&
+        n > 0)
+        clconv_session_create(&f->list.devices[sel[0]], &f->session);
+    free(sel);
+    return 0;
+}
+
+static int device_teardown(void **state)
+{
+    device_fixture *f = *state;
+    clconv_session_destroy(f->session);
+    clconv_devices_free(&f->list);
+    free(f);
+    return 0;
+}
+
+/* Plant NaN, +Inf and -Inf at an edge, a tile boundary and inside, and
+ * one pair of opposite infinities within a mask's reach. */
+static void plant_nonfinite(float *in, const clconv_problem *p)
+{
+    const size_t nx = p->size[0], ny = p->size[1];
+    const size_t n = clconv_problem_elements(p);
+    const size_t at[5] = {0, (size_t)p->tile % n, n / 2, n - 1,
+                          (n / 3 + 2) % n};
+    in[at[0]] = NAN;
+    in[at[1]] = INFINITY;
+    in[at[2]] = -INFINITY;
+    in[at[3]] = INFINITY;
+    in[at[4]] = NAN;
+    /* +Inf next to -Inf along y (or x in 1D): NaN where both reach. */
+    size_t q = (ny > 2 ? nx : 1) + n / 4;
+    if (q + 1 < n) {
+        in[q] = INFINITY;
+        in[q + 1] = -INFINITY;
+    }
+}
+
+static void device_variants_propagate_nan_and_inf_like_the_reference(
+    void **state)
+{
+    device_fixture *f = *state;
+    if (!f->session) {
+        print_message("skipped: no OpenCL device: %s\n", clconv_last_error());
+        skip();
+    }
+    static const struct {
+        int dims;
+        size_t size[3];
+        int mask;
+    } shapes[] = {
+        {1, {37, 1, 1}, 5},
+        {2, {13, 11, 1}, 3},
+        {3, {7, 6, 5}, 3},
+    };
+    int checked = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+        clconv_problem p = problem(shapes[k].dims, shapes[k].size[0],
+                                   shapes[k].size[1], shapes[k].size[2],
+                                   shapes[k].mask);
+        const size_t n = clconv_problem_elements(&p);
+        const size_t m = clconv_problem_mask_elements(&p);
+        float *in = malloc(n * sizeof *in), *mask = malloc(m * sizeof *mask);
+        float *got = malloc(n * sizeof *got);
+        double *ref = malloc(n * sizeof *ref), *mag = malloc(n * sizeof *mag);
+        assert_non_null(in && mask && got && ref && mag);
+        clconv_fill_random(in, n, 11 + k);
+        clconv_fill_random(mask, m, 23 + k);
+        mask[m / 2] = 0.0f; /* Inf times the centre tap is NaN */
+        for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+            p.strategy = (clconv_strategy)s;
+            p.tile = clconv_default_tile(p.strategy, p.dims, p.mask_width);
+            if (p.tile > 4)
+                p.tile = 4; /* partial tiles on every side */
+            plant_nonfinite(in, &p);
+            assert_int_equal(clconv_reference(&p, in, mask, ref, mag),
+                             CLCONV_OK);
+            size_t nan_ref = 0, inf_ref = 0;
+            for (size_t i = 0; i < n; ++i) {
+                nan_ref += isnan(ref[i]) != 0;
+                inf_ref += isinf(ref[i]) != 0;
+            }
+            assert_true(nan_ref > 0 && inf_ref > 0);
+            clconv_plan *plan = NULL;
+            clconv_status st = clconv_plan_create(f->session, &p, &plan);
+            if (st == CLCONV_EUNSUPPORTED) {
+                print_message("%dD %s: unsupported: %s\n", p.dims,
+                              clconv_strategy_name(p.strategy),
+                              clconv_last_error());
+                continue;
+            }
+            if (st != CLCONV_OK)
+                fail_msg("%dD %s: %s", p.dims, clconv_strategy_name(p.strategy),
+                         clconv_last_error());
+            assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_OK);
+            assert_int_equal(clconv_plan_set_mask(plan, mask), CLCONV_OK);
+            assert_int_equal(clconv_plan_poison_output(plan), CLCONV_OK);
+            assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+            assert_int_equal(clconv_plan_get_output(plan, got), CLCONV_OK);
+            clconv_plan_destroy(plan);
+            clconv_verdict v;
+            clconv_verify(&p, got, ref, mag, &v);
+            if (!v.ok)
+                fail_msg("%dD %s: %zu elements differ, e.g. index %zu: got "
+                         "%g, reference %g",
+                         p.dims, clconv_strategy_name(p.strategy), v.failures,
+                         v.worst_index, v.worst_got, v.worst_expected);
+            ++checked;
+        }
+        free(in);
+        free(mask);
+        free(got);
+        free(ref);
+        free(mag);
+    }
+    assert_true(checked > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(
+            reference_spreads_a_nan_to_every_output_whose_window_holds_it),
+        cmocka_unit_test(reference_gives_inf_and_nan_for_inf_times_a_zero_tap),
+        cmocka_unit_test(reference_gives_nan_when_plus_and_minus_inf_meet),
+        cmocka_unit_test(verify_accepts_nan_where_the_reference_is_nan),
+        cmocka_unit_test(verify_accepts_inf_of_the_same_sign_only),
+        cmocka_unit_test(
+            verify_rejects_nan_or_inf_where_the_reference_is_finite),
+        cmocka_unit_test(
+            verify_rejects_a_finite_value_where_the_reference_is_nan),
+        cmocka_unit_test(verify_counts_every_misclassified_element),
+        cmocka_unit_test_setup_teardown(
+            device_variants_propagate_nan_and_inf_like_the_reference,
+            device_setup, device_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
