@@ -15,8 +15,9 @@
 
 #define MARCH_PLANES (COARSEN + MASK_WIDTH - 1)
 #define MASK3 (MASK_WIDTH * MASK_WIDTH * MASK_WIDTH)
-/* Small masks live in registers; larger ones are read from __constant. */
-#if MASK3 <= 27
+/* Masks up to 5^3 live in registers (read once, reused for every plane);
+ * larger ones are read from __constant. */
+#if MASK3 <= 125
 #define MASK_IN_REGISTERS 1
 #endif
 

@@ -81,18 +81,33 @@ static clconv_status check_device_limits(const clconv_device_info *d,
     return CLCONV_OK;
 }
 
-/* Limits that the built kernel reports. */
+/* Limits that the built kernel reports.
+ *
+ * CL_KERNEL_WORK_GROUP_SIZE is checked unless the kernel declares
+ * reqd_work_group_size equal to the launch (CL_KERNEL_COMPILE_WORK_GROUP_SIZE):
+ * then the compiler built it for exactly that size, and the device maximum
+ * (checked before building) is the limit. NVIDIA's OpenCL reports 256 for
+ * every kernel, even a one-line one built with -cl-nv-maxrregcount=32, yet
+ * runs launches of 1024 correctly (scripts/probe_wg.c, bench/PERF.md); an
+ * enqueue the driver refuses is still reported as unsupported, and every
+ * result is verified. */
 static clconv_status check_kernel_limits(clconv_session *s, cl_kernel k,
                                          const clc_geometry *g)
 {
-    size_t kwg = 0;
+    size_t kwg = 0, reqd[3] = {0, 0, 0};
     cl_ulong klocal = 0;
     CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_WORK_GROUP_SIZE,
                                        sizeof kwg, &kwg, NULL));
+    CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device,
+                                       CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                       sizeof reqd, reqd, NULL));
     CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof klocal, &klocal, NULL));
+    const int compiled_for_launch = reqd[0] == g->local[0] &&
+                                    reqd[1] == g->local[1] &&
+                                    reqd[2] == g->local[2];
     size_t wg = g->local[0] * g->local[1] * g->local[2];
-    if (wg > kwg)
+    if (wg > kwg && !compiled_for_launch)
         return unsupported("work-group of %zu work-items exceeds the kernel's "
                            "CL_KERNEL_WORK_GROUP_SIZE of %zu on this device",
                            wg, kwg);
@@ -240,10 +255,19 @@ clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
                                       sizeof zero, 0, 2 * sizeof(cl_int), 0,
                                       NULL, NULL));
     }
-    CLC_CHECK_GOTO(clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
-                                          (cl_uint)pl->p.dims, NULL,
-                                          pl->g.global, pl->g.local, 0, NULL,
-                                          &ev));
+    cl_int err = clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
+                                        (cl_uint)pl->p.dims, NULL, pl->g.global,
+                                        pl->g.local, 0, NULL, &ev);
+    if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
+        /* The driver refused the launch geometry: the variant does not fit
+         * this device, whatever the queries said. */
+        st = clc_fail(CLCONV_EUNSUPPORTED,
+                      "the driver refused a work-group of %zux%zux%zu: %s",
+                      pl->g.local[0], pl->g.local[1], pl->g.local[2],
+                      clconv_cl_error_name(err));
+        goto out;
+    }
+    CLC_CHECK_GOTO(err);
     CLC_CHECK_GOTO(clWaitForEvents(1, &ev));
     cl_int exec = 0;
     CLC_CHECK_GOTO(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,

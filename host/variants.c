@@ -44,13 +44,28 @@ static void geo_cached_halo(const clconv_problem *p, clc_geometry *g)
 
 int clc_coarsen_of(const clconv_problem *p)
 {
-    static const int def[4] = {0, 8, 8, 16};
-    return p->coarsen > 0 ? p->coarsen : def[p->dims];
+    if (p->coarsen > 0)
+        return p->coarsen;
+    /* Defaults from the H100 sweep (bench/PERF.md): 1D 4 outputs for small
+     * masks, 8 for large; 2D 8 rows, 16 from mask 7 on; 3D 16 planes, 8
+     * from mask 5 on. */
+    if (p->dims == 1)
+        return p->mask_width <= 15 ? 4 : 8;
+    if (p->dims == 2)
+        return p->mask_width >= 7 ? 16 : 8;
+    return p->mask_width <= 3 ? 16 : 8;
 }
 
 int clc_group_y_of(const clconv_problem *p)
 {
-    return p->dims == 1 ? 1 : p->group_y > 0 ? p->group_y : 4;
+    if (p->dims == 1)
+        return 1;
+    if (p->group_y > 0)
+        return p->group_y;
+    /* H100 sweep: 2D 64x4 (64x2 from mask 7), 3D 32x8 (32x4 from mask 5). */
+    if (p->dims == 2)
+        return p->mask_width >= 7 ? 2 : 4;
+    return p->mask_width <= 3 ? 8 : 4;
 }
 
 /* Padded length of the 1D coarse tile (one float of padding per 32, so
@@ -138,7 +153,7 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
     static const int base[4] = {0, 256, 16, 8};
     if (dims < 1 || dims > 3)
         return 1;
-    static const int coarse[4] = {0, 256, 64, 32};
+    static const int coarse[4] = {0, 128, 64, 32};
     int t = s == CLCONV_COARSE ? coarse[dims] : base[dims];
     if (s == CLCONV_INPUT_TILE) {
         /* Keep (t + W - 1)^dims within 1024 work-items. */
