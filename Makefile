@@ -11,7 +11,7 @@ WARNINGS := -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
             -Wshadow -Wvla $(WERROR)
 ALL_CFLAGS := -std=c11 -D_DEFAULT_SOURCE $(WARNINGS) $(OPENMP) \
               -Iinclude -Ihost -DCLCONV_PREFIX='"$(PREFIX)"' $(CFLAGS)
-LDLIBS_CL := -lOpenCL -lm $(OPENMP)
+LDLIBS_CL := -lOpenCL -lpng -lm $(OPENMP)
 CMOCKA_CFLAGS ?=
 CMOCKA_LIBS ?= -lcmocka
 
@@ -43,9 +43,11 @@ all: $(BIN) $(LIB)
 
 # Install the Debian/Ubuntu packages when the headers, loader or cmocka are
 # missing (scripts/deps.sh says what it does).
+# SKIP_DEPS=1 skips the check (machines without apt, dependencies given
+# through CMOCKA_CFLAGS/CMOCKA_LIBS and friends).
 $(DEPS_OK): scripts/deps.sh
 	$(Q)mkdir -p $(BUILD)
-	$(Q)scripts/deps.sh --if-missing
+	$(Q)if [ "$(SKIP_DEPS)" != 1 ]; then scripts/deps.sh --if-missing; fi
 	$(Q)touch $@
 deps:
 	scripts/deps.sh
@@ -88,11 +90,92 @@ install: $(BIN) $(LIB)
 	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/clconv/cl
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/clconv
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libclconv.a
-	install -m 644 include/clconv.h $(DESTDIR)$(PREFIX)/include/clconv.h
+	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 cl/*.cl cl/*.clh $(DESTDIR)$(PREFIX)/share/clconv/cl/
 
 clean:
 	rm -rf $(BUILD)
 
+# ---- clconv apply: the sample image and `make demo` (issue 6) ----
+# assets/sample.png is rendered by scripts/testpattern.c (`make sample`);
+# `make demo` writes blurred and edge-detected versions of it to DEMO_OUT
+# (`make demo DEMO_OUT=assets/demo` refreshes the README's pictures).
+DEMO_OUT ?= $(BUILD)/demo
+TESTPATTERN := $(BUILD)/testpattern
+DEMO_MASKS := blur:gaussian:9 edges-x:sobel-x edges-y:sobel-y \
+              laplacian:laplacian sharpen:sharpen emboss:emboss
+.PHONY: demo sample
+$(TESTPATTERN): scripts/testpattern.c $(LIB) $(FLAGS_STAMP)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS_CL)
+sample: $(TESTPATTERN)
+	$(TESTPATTERN) assets/sample.png
+demo: $(BIN)
+	$(Q)mkdir -p $(DEMO_OUT)
+	$(Q)set -e; for m in $(DEMO_MASKS); do \
+	  $(BIN) apply assets/sample.png $(DEMO_OUT)/$${m%%:*}.png \
+	    --mask $${m#*:} --verify; done
+
 .SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ)
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d)
+
+# ---- bench (issue 3): `make bench` runs the default suite on every device
+# and writes bench/results/latest.json, latest.csv and the PNGs (needs
+# python3 with matplotlib for the pictures). The clconv version in the
+# reports is `git describe` at build time.
+BENCH_RESULTS ?= bench/results
+BENCH_FLAGS ?=
+PYTHON ?= python3
+CLCONV_GIT_VERSION := $(shell git describe --always --dirty 2>/dev/null)
+BENCH_VERSION_STAMP := $(BUILD)/.git-version
+$(BENCH_VERSION_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CLCONV_GIT_VERSION)' | cmp -s - $@ || echo '$(CLCONV_GIT_VERSION)' > $@
+$(BUILD)/host/cli_bench.o: $(BENCH_VERSION_STAMP)
+$(BUILD)/host/cli_bench.o: ALL_CFLAGS += -DCLCONV_GIT_VERSION='"$(CLCONV_GIT_VERSION)"'
+.PHONY: bench
+bench: $(BIN)
+	@mkdir -p $(BENCH_RESULTS)
+	$(BIN) bench --device all $(BENCH_FLAGS) --json $(BENCH_RESULTS)/latest.json \
+	  --csv $(BENCH_RESULTS)/latest.csv
+	$(PYTHON) bench/plot --out $(BENCH_RESULTS) $(BENCH_RESULTS)/latest.json
+
+# ---- hardening (issue 7): Oclgrind, sanitizers, valgrind, fuzzing ----
+# `make check-kernels`: every variant under the Oclgrind simulator, failing
+# on any race, divergence, out-of-bounds or uninitialised access.
+# `make sanitize`: the whole `make test` built with ASan + UBSan in
+# SAN_BUILD (never in build/); TESTING.md explains SAN_ENV.
+# `make valgrind`: memcheck on `clconv run`, failing on clconv's errors.
+# `make fuzz`: libFuzzer targets fuzz/fuzz_*.c built with clang in
+# FUZZ_BUILD, each replaying fuzz/regress/<target>/ and then fuzzing for
+# FUZZ_TIME seconds from fuzz/corpus/<target>/.
+SAN_BUILD ?= build/asan
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+SAN_ENV := CLCONV_KERNEL_DIR=$(CURDIR)/cl \
+  ASAN_OPTIONS=exitcode=86:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=86 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
+FUZZ_BUILD ?= build/fuzz
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 30
+FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+.PHONY: check-kernels sanitize valgrind fuzz fuzz-build
+check-kernels: $(BIN)
+	scripts/check-kernels.sh $(BIN)
+sanitize:
+	$(SAN_ENV) $(MAKE) BUILD=$(SAN_BUILD) CFLAGS="-O1 -g $(SAN_FLAGS)" \
+	  LDFLAGS="$(SAN_FLAGS)" test
+valgrind: $(BIN)
+	scripts/valgrind-run.sh $(BIN)
+fuzz:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPENMP= \
+	  CFLAGS="-O1 -g $(SAN_FLAGS) -fsanitize=fuzzer-no-link" fuzz-build
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
+# Built only through `make fuzz` (BUILD and CC set to the fuzz build).
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+$(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/host/cli_args.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	  $(BUILD)/host/cli_args.o $(LIB) $(LDFLAGS) $(LDLIBS_CL)
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o)

@@ -5,6 +5,9 @@
 
 #include "cli.h"
 
+/* --strategy auto: chosen per device by cli_auto_config(). */
+enum { RUN_AUTO = -2 };
+
 typedef struct run_options {
     int dims;          /* 0: the default problem set */
     size_t size[3];
@@ -15,7 +18,7 @@ typedef struct run_options {
     int tile[8], ntile;
     int coarsen[8], ncoarsen;
     int group_y[8], ngroup_y;
-    int strategy;      /* -1: all */
+    int strategy;      /* -1: all, RUN_AUTO: auto */
     const char *device;
     int reps, warmup;
     uint64_t seed;
@@ -56,7 +59,8 @@ static void usage(FILE *f)
         "  --mask W        odd mask width (default 9, 5, 3 for 1D, 2D, 3D)\n"
         "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
         "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse\n"
-        "                  or all (default)\n"
+        "                  or all (default); auto: the device's tuning from\n"
+        "                  clconv tune, else the default heuristic\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --coarsen C     coarse: outputs per work-item (default 8, 8, 16)\n"
@@ -145,6 +149,8 @@ static int parse(int argc, char **argv, run_options *o)
                 return -1;
             if (strcmp(v, "all") == 0) {
                 o->strategy = -1;
+            } else if (strcmp(v, "auto") == 0) {
+                o->strategy = RUN_AUTO;
             } else {
                 clconv_strategy s;
                 if (clconv_strategy_parse(v, &s) != CLCONV_OK) {
@@ -180,6 +186,11 @@ static int parse(int argc, char **argv, run_options *o)
     }
     if (o->json && o->table) {
         cli_error("run: --json and --table are exclusive");
+        return -1;
+    }
+    if (o->strategy == RUN_AUTO && (o->ntile || o->ncoarsen || o->ngroup_y)) {
+        cli_error("run: --strategy auto chooses --tile, --coarsen and "
+                  "--group-y itself");
         return -1;
     }
     if (!o->dims && (size || o->mask || o->ntile)) {
@@ -383,6 +394,26 @@ static void print_table(const run_row *rows, size_t n, const size_t *sel,
         printf("\n%s", notes);
 }
 
+/* Refuse, before allocating the host dataset, a problem whose buffer no
+ * selected device can allocate (the plan would refuse it on each). */
+static int fits_some_device(const clconv_problem *p,
+                            const clconv_device_list *list, const size_t *sel,
+                            size_t nsel)
+{
+    const uint64_t bytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
+    uint64_t most = 0;
+    for (size_t d = 0; d < nsel; ++d) {
+        const uint64_t a = list->devices[sel[d]].max_alloc_bytes;
+        if (bytes <= a)
+            return 1;
+        most = a > most ? a : most;
+    }
+    cli_error("run: a buffer of %llu bytes exceeds the maximum allocation of "
+              "every selected device (largest: %llu bytes)",
+              (unsigned long long)bytes, (unsigned long long)most);
+    return 0;
+}
+
 int cli_run_main(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -400,8 +431,16 @@ int cli_run_main(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
 
+    /* No kernel sources: one line, before any device work. */
+    const char *kernel_dir = NULL;
+    clconv_status st = clconv_kernel_dir(&kernel_dir);
+    if (st != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        return cli_exit_code(st);
+    }
+
     clconv_device_list list;
-    clconv_status st = clconv_devices_discover(&list);
+    st = clconv_devices_discover(&list);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
         return cli_exit_code(st);
@@ -434,15 +473,28 @@ int cli_run_main(int argc, char **argv)
 
     for (int k = 0; k < np; ++k) {
         clconv_dataset *data = NULL;
+        if (!fits_some_device(&problems[k], &list, sel, nsel)) {
+            code = CLI_EXIT_UNSUPPORTED;
+            goto out;
+        }
         st = clconv_dataset_create(&problems[k], o.seed, &data);
         if (st != CLCONV_OK) {
             cli_error("%s", clconv_last_error());
             code = cli_exit_code(st);
             goto out;
         }
-        for (size_t d = 0; d < nsel; ++d)
+        for (size_t d = 0; d < nsel; ++d) {
+            clconv_problem autop = problems[k];
+            if (o.strategy == RUN_AUTO &&
+                cli_auto_config(&list.devices[sel[d]], &autop, o.json)) {
+                clconv_dataset_destroy(data);
+                code = CLI_EXIT_USAGE;
+                goto out;
+            }
             for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
                 if (o.strategy >= 0 && s != o.strategy)
+                    continue;
+                if (o.strategy == RUN_AUTO && s != (int)autop.strategy)
                     continue;
                 const int coarse = s == CLCONV_COARSE;
                 const int nt = o.ntile ? o.ntile : 1;
@@ -467,8 +519,16 @@ int cli_run_main(int argc, char **argv)
                                                       r->p.mask_width);
                             r->p.coarsen = coarse && o.ncoarsen ? o.coarsen[ci] : 0;
                             r->p.group_y = coarse && o.ngroup_y ? o.group_y[gi] : 0;
+                            clconv_problem_apply_defaults(&r->p);
+                            if (o.strategy == RUN_AUTO)
+                                r->p = autop;
                             clconv_run_verified(sessions[d], &r->p, data,
                                                 o.warmup, o.reps, &r->res);
+                            /* The row keeps one line; the build log (file,
+                             * options, compiler output) goes to stderr. */
+                            if (r->res.status == CLCONV_EBUILD)
+                                fprintf(stderr, "clconv: %s\n",
+                                        clconv_last_error());
                             if (!o.json && !o.table)
                                 print_line(r);
                             int c = r->res.status != CLCONV_OK
@@ -481,6 +541,7 @@ int cli_run_main(int argc, char **argv)
                                 code = c;
                         }
             }
+        }
         clconv_dataset_destroy(data);
     }
     if (o.json)

@@ -171,10 +171,21 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
 
 void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p)
 {
-    /* Measured on PoCL: the local-memory strategies pay a barrier that
-     * splits the work-item loops, so the plain kernel is the CPU's best of
-     * the four; GPUs gain from the shared tile. */
+    /* Measured (bench/results/2026-11-22-h100): coarse is the GPU's best on
+     * all eight standard problems. On PoCL CPUs the textbook kernels win
+     * (naive, output_tile or input_tile, within 2x of each other); naive
+     * needs no barrier and is never the worst. clconv tune refines both. */
     p->strategy = dev && dev->kind == CLCONV_DEVICE_CPU ? CLCONV_NAIVE
-                                                        : CLCONV_OUTPUT_TILE;
+                                                        : CLCONV_COARSE;
     p->tile = clconv_default_tile(p->strategy, p->dims, p->mask_width);
+    p->coarsen = 0;
+    p->group_y = 0;
+}
+
+void clconv_problem_apply_defaults(clconv_problem *p)
+{
+    if (p->strategy != CLCONV_COARSE || p->dims < 1 || p->dims > 3)
+        return;
+    p->coarsen = clc_coarsen_of(p);
+    p->group_y = clc_group_y_of(p);
 }

@@ -127,6 +127,10 @@ typedef struct clconv_problem {
     int group_y;
 } clconv_problem;
 
+/* Replace the coarse variant's 0 ("default") knobs by the values the
+ * kernel will be built with, so reports show what really ran. */
+void clconv_problem_apply_defaults(clconv_problem *p);
+
 /* Elements of the data (nx * ny * nz) and of the mask (W^dims). */
 size_t clconv_problem_elements(const clconv_problem *p);
 size_t clconv_problem_mask_elements(const clconv_problem *p);
