@@ -7,6 +7,10 @@
 static const cli_command commands[] = {
     {"devices", "list every OpenCL device with its limits", cli_devices_main},
     {"run", "verify and time tiling variants on devices", cli_run_main},
+    {"bench", "ceilings, standard problems, side-by-side report", cli_bench_main},
+    {"model", "the notes' tiling analysis for any case", cli_model_main},
+    {"apply", "convolve a .npy array or a PNG/PGM/PPM image", cli_apply_main},
+    {"tune", "search the best variant per device, store it for auto", cli_tune_main},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

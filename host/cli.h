@@ -25,6 +25,16 @@ typedef struct cli_command {
 int cli_main(int argc, char **argv);
 int cli_devices_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
+int cli_bench_main(int argc, char **argv);
+int cli_model_main(int argc, char **argv);
+int cli_apply_main(int argc, char **argv);
+int cli_tune_main(int argc, char **argv);
+/* --strategy auto (cli_tune.c): fill p's strategy, tile, coarsen and
+ * group_y from the device's tuning cache, else the default heuristic; an
+ * unusable cache is said once per device, the choice on one stderr line
+ * unless quiet. 0, or -1 with the error printed (invalid problem). */
+int cli_auto_config(const clconv_device_info *dev, clconv_problem *p,
+                    int quiet);
 
 /* Print "clconv: <message>" on one line to stderr. */
 void cli_error(const char *fmt, ...)

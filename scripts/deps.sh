@@ -1,16 +1,18 @@
 #!/bin/sh
 # Install what clconv needs on Debian/Ubuntu: the OpenCL headers and ICD
-# loader (build), PoCL (a CPU OpenCL device), clinfo, cmocka (tests), and
-# Python's NumPy/SciPy (comparison tests). With --if-missing, do nothing when
-# the headers, loader, cmocka and an OpenCL driver are already there.
+# loader (build), PoCL (a CPU OpenCL device), clinfo, libpng (images),
+# cmocka (tests), and Python's NumPy/SciPy (comparison tests). With
+# --if-missing, do nothing when the headers, loader, libpng, cmocka and an
+# OpenCL driver are already there (NumPy/SciPy are optional: their test
+# skips with a message).
 set -eu
 
-PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev"
+PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev python3-numpy python3-scipy"
 
 have_all() {
     cc=${CC:-cc}
-    printf '#include <CL/cl.h>\n#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\nint main(void){return 0;}\n' \
-        | "$cc" -x c - -o /dev/null -lOpenCL -lcmocka >/dev/null 2>&1 || return 1
+    printf '#include <CL/cl.h>\n#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n#include <png.h>\nint main(void){return 0;}\n' \
+        | "$cc" -x c - -o /dev/null -lOpenCL -lcmocka -lpng >/dev/null 2>&1 || return 1
     ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || [ -n "${OCL_ICD_VENDORS:-}" ] || return 1
     return 0
 }

@@ -1,0 +1,503 @@
+/* NumPy .npy files: a careful reader (versions 1.0-3.0, 1-3 dimensions,
+ * every numeric dtype of clconv_dtype in either byte order) and a float32
+ * writer. The format: "\x93NUMPY", major, minor, a little-endian header
+ * length (2 bytes in 1.0, 4 in 2.0/3.0), a Python dict literal
+ * {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } padded with
+ * spaces and a newline, then the raw C-order data. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clconv_io.h"
+#include "internal.h"
+
+static const struct {
+    clconv_dtype type;
+    const char *code;
+    size_t size;
+} dtypes[CLCONV_DTYPE_COUNT] = {
+    {CLCONV_DTYPE_F32, "f4", 4}, {CLCONV_DTYPE_F64, "f8", 8},
+    {CLCONV_DTYPE_I8, "i1", 1},  {CLCONV_DTYPE_I16, "i2", 2},
+    {CLCONV_DTYPE_I32, "i4", 4}, {CLCONV_DTYPE_U8, "u1", 1},
+    {CLCONV_DTYPE_U16, "u2", 2}, {CLCONV_DTYPE_U32, "u4", 4},
+};
+
+static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+const char *clconv_dtype_code(clconv_dtype t)
+{
+    return (unsigned)t < CLCONV_DTYPE_COUNT ? dtypes[t].code : "?";
+}
+
+size_t clconv_dtype_size(clconv_dtype t)
+{
+    return (unsigned)t < CLCONV_DTYPE_COUNT ? dtypes[t].size : 0;
+}
+
+size_t clconv_array_elements(const clconv_array *a)
+{
+    size_t n = 1;
+    for (int d = 0; d < a->dims; ++d)
+        n *= a->shape[d];
+    return n;
+}
+
+clconv_status clconv_array_alloc(clconv_array *a, int dims,
+                                 const size_t shape[3])
+{
+    memset(a, 0, sizeof *a);
+    if (dims < 1 || dims > 3)
+        return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions (got %d)",
+                        dims);
+    size_t n = 1;
+    for (int d = 0; d < 3; ++d) {
+        size_t e = d < dims ? shape[d] : 1;
+        if (e == 0)
+            return clc_fail(CLCONV_EINVAL, "array extent %d is 0", d);
+        if (n > SIZE_MAX / sizeof(float) / e)
+            return clc_fail(CLCONV_EINVAL, "array too large");
+        n *= e;
+        a->shape[d] = e;
+    }
+    a->data = malloc(n * sizeof(float));
+    if (!a->data)
+        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu floats", n);
+    a->dims = dims;
+    return CLCONV_OK;
+}
+
+void clconv_array_free(clconv_array *a)
+{
+    if (!a)
+        return;
+    free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- the header dict ---------------------------------------------------- */
+
+typedef struct cursor {
+    const char *s;
+    size_t n, i;
+} cursor;
+
+static void skip_ws(cursor *c)
+{
+    while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' ||
+                           c->s[c->i] == '\n' || c->s[c->i] == '\r'))
+        ++c->i;
+}
+
+static int peek(const cursor *c) { return c->i < c->n ? (unsigned char)c->s[c->i] : -1; }
+
+static clconv_status expect(cursor *c, char ch, const char *what)
+{
+    skip_ws(c);
+    if (peek(c) != (unsigned char)ch)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy header: expected '%c' %s at byte %zu of the dict",
+                        ch, what, c->i);
+    ++c->i;
+    return CLCONV_OK;
+}
+
+/* A Python string literal without escapes, into buf. */
+static clconv_status parse_string(cursor *c, char *buf, size_t cap)
+{
+    skip_ws(c);
+    int q = peek(c);
+    if (q != '\'' && q != '"')
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy header: expected a quoted string at byte %zu of "
+                        "the dict",
+                        c->i);
+    ++c->i;
+    size_t k = 0;
+    for (;;) {
+        int ch = peek(c);
+        if (ch < 0 || ch == '\n')
+            return clc_fail(CLCONV_EINVAL, ".npy header: unterminated string");
+        ++c->i;
+        if (ch == q)
+            break;
+        if (ch == '\\' || ch < 0x20 || ch > 0x7e)
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy header: unexpected character 0x%02x in a "
+                            "string",
+                            (unsigned)ch);
+        if (k + 1 >= cap)
+            return clc_fail(CLCONV_EINVAL, ".npy header: string too long");
+        buf[k++] = (char)ch;
+    }
+    buf[k] = '\0';
+    return CLCONV_OK;
+}
+
+static int take_word(cursor *c, const char *w)
+{
+    size_t n = strlen(w);
+    if (c->n - c->i < n || memcmp(c->s + c->i, w, n) != 0)
+        return 0;
+    /* Not a prefix of a longer identifier. */
+    if (c->i + n < c->n) {
+        char next = c->s[c->i + n];
+        if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+            (next >= '0' && next <= '9') || next == '_')
+            return 0;
+    }
+    c->i += n;
+    return 1;
+}
+
+static clconv_status parse_bool(cursor *c, int *out)
+{
+    skip_ws(c);
+    if (take_word(c, "True"))
+        *out = 1;
+    else if (take_word(c, "False"))
+        *out = 0;
+    else
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy header: fortran_order must be True or False");
+    return CLCONV_OK;
+}
+
+/* A tuple of non-negative integers, as Python spells it: (), (3,), (3, 4),
+ * (3, 4,). Python 2's long suffix (3L) is accepted. */
+static clconv_status parse_shape(cursor *c, size_t shape[3], int *dims)
+{
+    clconv_status st = expect(c, '(', "to open the shape tuple");
+    if (st != CLCONV_OK)
+        return st;
+    int n = 0, trailing_comma = 0;
+    for (;;) {
+        skip_ws(c);
+        if (peek(c) == ')') {
+            ++c->i;
+            break;
+        }
+        int ch = peek(c);
+        if (ch < '0' || ch > '9')
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy header: shape must be a tuple of integers");
+        size_t v = 0;
+        while ((ch = peek(c)) >= '0' && ch <= '9') {
+            if (v > (SIZE_MAX - 9) / 10)
+                return clc_fail(CLCONV_EINVAL,
+                                ".npy header: shape extent overflows");
+            v = v * 10 + (size_t)(ch - '0');
+            ++c->i;
+        }
+        if (peek(c) == 'L')
+            ++c->i;
+        if (n == 3)
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy: more than 3 dimensions (clconv takes 1 to 3)");
+        shape[n++] = v;
+        skip_ws(c);
+        trailing_comma = 0;
+        if (peek(c) == ',') {
+            ++c->i;
+            trailing_comma = 1;
+            continue;
+        }
+        if (peek(c) == ')') {
+            ++c->i;
+            break;
+        }
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy header: expected ',' or ')' in the shape");
+    }
+    if (n == 1 && !trailing_comma)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy header: shape (%zu) is not a tuple (a 1-tuple "
+                        "is written (%zu,))",
+                        shape[0], shape[0]);
+    *dims = n;
+    return CLCONV_OK;
+}
+
+static int host_is_big_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 0;
+}
+
+static clconv_status parse_descr(const char *d, clconv_dtype *t, int *big)
+{
+    size_t n = strlen(d);
+    if (n != 3)
+        goto bad;
+    for (int k = 0; k < CLCONV_DTYPE_COUNT; ++k) {
+        if (strcmp(d + 1, dtypes[k].code) != 0)
+            continue;
+        char order = d[0];
+        if (order == '|' && dtypes[k].size != 1)
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy: dtype '%s' has no byte order ('<' or '>')",
+                            d);
+        if (order == '<' || order == '|')
+            *big = 0;
+        else if (order == '>')
+            *big = 1;
+        else if (order == '=')
+            *big = host_is_big_endian();
+        else
+            goto bad;
+        *t = dtypes[k].type;
+        return CLCONV_OK;
+    }
+bad:
+    return clc_fail(CLCONV_EINVAL,
+                    ".npy: unsupported dtype '%s' (clconv reads float32, "
+                    "float64, int8/16/32 and uint8/16/32, '<' or '>')",
+                    d);
+}
+
+typedef struct header {
+    clconv_dtype dtype;
+    int big, fortran, dims;
+    size_t shape[3];
+} header;
+
+static clconv_status parse_dict(const char *s, size_t n, header *h)
+{
+    cursor c = {s, n, 0};
+    int seen_descr = 0, seen_order = 0, seen_shape = 0;
+    clconv_status st = expect(&c, '{', "to open the header dict");
+    if (st != CLCONV_OK)
+        return st;
+    for (;;) {
+        skip_ws(&c);
+        if (peek(&c) == '}') {
+            ++c.i;
+            break;
+        }
+        char key[32];
+        if ((st = parse_string(&c, key, sizeof key)) != CLCONV_OK)
+            return st;
+        if ((st = expect(&c, ':', "after a key")) != CLCONV_OK)
+            return st;
+        int *seen;
+        if (strcmp(key, "descr") == 0) {
+            seen = &seen_descr;
+            skip_ws(&c);
+            if (peek(&c) == '[')
+                return clc_fail(CLCONV_EINVAL,
+                                ".npy: structured dtypes are not supported");
+            char d[32];
+            if ((st = parse_string(&c, d, sizeof d)) != CLCONV_OK ||
+                (st = parse_descr(d, &h->dtype, &h->big)) != CLCONV_OK)
+                return st;
+        } else if (strcmp(key, "fortran_order") == 0) {
+            seen = &seen_order;
+            if ((st = parse_bool(&c, &h->fortran)) != CLCONV_OK)
+                return st;
+        } else if (strcmp(key, "shape") == 0) {
+            seen = &seen_shape;
+            if ((st = parse_shape(&c, h->shape, &h->dims)) != CLCONV_OK)
+                return st;
+        } else {
+            return clc_fail(CLCONV_EINVAL, ".npy header: unexpected key '%s'",
+                            key);
+        }
+        if (*seen)
+            return clc_fail(CLCONV_EINVAL, ".npy header: key '%s' twice", key);
+        *seen = 1;
+        skip_ws(&c);
+        if (peek(&c) == ',') {
+            ++c.i;
+            continue;
+        }
+        if ((st = expect(&c, '}', "or ',' after a value")) != CLCONV_OK)
+            return st;
+        break;
+    }
+    skip_ws(&c);
+    if (c.i != c.n)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy header: unexpected bytes after the dict");
+    if (!seen_descr || !seen_order || !seen_shape)
+        return clc_fail(CLCONV_EINVAL, ".npy header: missing key '%s'",
+                        !seen_descr ? "descr"
+                        : !seen_order ? "fortran_order"
+                                      : "shape");
+    return CLCONV_OK;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static uint64_t load(const unsigned char *p, size_t size, int big)
+{
+    uint64_t v = 0;
+    for (size_t k = 0; k < size; ++k)
+        v |= (uint64_t)p[big ? size - 1 - k : k] << (8 * k);
+    return v;
+}
+
+static float f64_to_f32(double d)
+{
+    /* At or above FLT_MAX + half an ulp a cast would be undefined; IEEE
+     * rounding gives infinity there. */
+    if (fabs(d) >= 0x1.ffffffp127)
+        return d > 0 ? INFINITY : -INFINITY;
+    return (float)d;
+}
+
+static float convert(uint64_t v, clconv_dtype t)
+{
+    switch (t) {
+    case CLCONV_DTYPE_F32: {
+        uint32_t u = (uint32_t)v;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    case CLCONV_DTYPE_F64: {
+        double d;
+        memcpy(&d, &v, sizeof d);
+        return f64_to_f32(d);
+    }
+    case CLCONV_DTYPE_I8: return (float)(int8_t)(uint8_t)v;
+    case CLCONV_DTYPE_I16: return (float)(int16_t)(uint16_t)v;
+    case CLCONV_DTYPE_I32: return (float)(int32_t)(uint32_t)v;
+    case CLCONV_DTYPE_U8: return (float)(uint8_t)v;
+    case CLCONV_DTYPE_U16: return (float)(uint16_t)v;
+    case CLCONV_DTYPE_U32: return (float)(uint32_t)v;
+    case CLCONV_DTYPE_COUNT: break;
+    }
+    return NAN;
+}
+
+clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
+                               clconv_array *out, clconv_npy_info *info)
+{
+    memset(out, 0, sizeof *out);
+    if (len < 10 || memcmp(data, magic, sizeof magic) != 0)
+        return clc_fail(CLCONV_EINVAL, "not a .npy file (no \\x93NUMPY magic)");
+    int major = data[6], minor = data[7];
+    if (major < 1 || major > 3 || minor != 0)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: format version %d.%d is not 1.0, 2.0 or 3.0",
+                        major, minor);
+    size_t start = major == 1 ? 10 : 12;
+    if (len < start)
+        return clc_fail(CLCONV_EINVAL, ".npy: truncated before the header");
+    size_t hlen = major == 1 ? (size_t)load(data + 8, 2, 0)
+                             : (size_t)load(data + 8, 4, 0);
+    if (hlen > len - start)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: header length %zu runs past the end of the "
+                        "%zu-byte file",
+                        hlen, len);
+    const char *h = (const char *)data + start;
+    if (hlen == 0 || h[hlen - 1] != '\n')
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: header does not end with a newline");
+    if (memchr(h, '\0', hlen))
+        return clc_fail(CLCONV_EINVAL, ".npy: NUL byte in the header");
+    header hd;
+    memset(&hd, 0, sizeof hd);
+    clconv_status st = parse_dict(h, hlen, &hd);
+    if (st != CLCONV_OK)
+        return st;
+    if (hd.dims == 0)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: a 0-dimensional (scalar) array; clconv takes 1 "
+                        "to 3 dimensions");
+    if (hd.fortran && hd.dims > 1)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: Fortran-order array; save a C-order copy "
+                        "(numpy.ascontiguousarray)");
+    size_t isz = dtypes[hd.dtype].size, count = 1;
+    for (int d = 0; d < hd.dims; ++d) {
+        if (hd.shape[d] == 0)
+            return clc_fail(CLCONV_EINVAL, ".npy: empty array (extent %d is 0)",
+                            d);
+        if (count > SIZE_MAX / isz / hd.shape[d])
+            return clc_fail(CLCONV_EINVAL, ".npy: shape overflows");
+        count *= hd.shape[d];
+    }
+    size_t off = start + hlen, have = len - off;
+    if (have != count * isz)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: shape needs %zu bytes of %s data, the file has "
+                        "%zu",
+                        count * isz, dtypes[hd.dtype].code, have);
+    if ((st = clconv_array_alloc(out, hd.dims, hd.shape)) != CLCONV_OK)
+        return st;
+    const unsigned char *p = data + off;
+    for (size_t i = 0; i < count; ++i, p += isz)
+        out->data[i] = convert(load(p, isz, hd.big), hd.dtype);
+    if (info) {
+        info->major = major;
+        info->minor = minor;
+        info->dtype = hd.dtype;
+        info->big_endian = hd.big;
+        info->data_offset = off;
+    }
+    return CLCONV_OK;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
+                                size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    if (a->dims < 1 || a->dims > 3)
+        return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions");
+    char dict[256];
+    int n;
+    if (a->dims == 1)
+        n = snprintf(dict, sizeof dict,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                     "(%zu,), }",
+                     a->shape[0]);
+    else if (a->dims == 2)
+        n = snprintf(dict, sizeof dict,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                     "(%zu, %zu), }",
+                     a->shape[0], a->shape[1]);
+    else
+        n = snprintf(dict, sizeof dict,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                     "(%zu, %zu, %zu), }",
+                     a->shape[0], a->shape[1], a->shape[2]);
+    /* Pad with spaces and a newline so the data starts 64-byte aligned. */
+    size_t hlen = (size_t)n + 1;
+    hlen += (64 - (10 + hlen) % 64) % 64;
+    size_t count = clconv_array_elements(a);
+    if (count > (SIZE_MAX - 10 - hlen) / 4)
+        return clc_fail(CLCONV_EINVAL, "array too large");
+    size_t total = 10 + hlen + count * 4;
+    unsigned char *b = malloc(total);
+    if (!b)
+        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
+    memcpy(b, magic, sizeof magic);
+    b[6] = 1;
+    b[7] = 0;
+    b[8] = (unsigned char)(hlen & 0xff);
+    b[9] = (unsigned char)(hlen >> 8);
+    memcpy(b + 10, dict, (size_t)n);
+    memset(b + 10 + n, ' ', hlen - (size_t)n - 1);
+    b[10 + hlen - 1] = '\n';
+    unsigned char *p = b + 10 + hlen;
+    for (size_t i = 0; i < count; ++i, p += 4) {
+        uint32_t u;
+        memcpy(&u, &a->data[i], 4);
+        p[0] = (unsigned char)u;
+        p[1] = (unsigned char)(u >> 8);
+        p[2] = (unsigned char)(u >> 16);
+        p[3] = (unsigned char)(u >> 24);
+    }
+    *buf = b;
+    *len = total;
+    return CLCONV_OK;
+}

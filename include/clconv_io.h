@@ -1,0 +1,162 @@
+/* clconv's file formats: NumPy .npy arrays, PNG/PGM/PPM images, mask specs
+ * and atomic file writes. Part of libclconv.
+ *
+ * Every parser takes the whole file as a memory buffer and checks it
+ * before trusting it (lengths, syntax, shape against data size, overflow);
+ * anything it cannot read is CLCONV_EINVAL with one line in
+ * clconv_last_error(). The parsers never print, never exit, and bound what
+ * they allocate by what the buffer can hold, so they can be fuzzed as is. */
+#ifndef CLCONV_IO_H
+#define CLCONV_IO_H
+
+#include <stddef.h>
+
+#include "clconv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- arrays and .npy --------------------------------------------------- */
+
+/* The element types a .npy may hold; every one is read as float32. */
+typedef enum clconv_dtype {
+    CLCONV_DTYPE_F32 = 0,
+    CLCONV_DTYPE_F64,
+    CLCONV_DTYPE_I8,
+    CLCONV_DTYPE_I16,
+    CLCONV_DTYPE_I32,
+    CLCONV_DTYPE_U8,
+    CLCONV_DTYPE_U16,
+    CLCONV_DTYPE_U32,
+    CLCONV_DTYPE_COUNT
+} clconv_dtype;
+
+/* NumPy's type code without byte order ("f4", "u2"...), and its size. */
+const char *clconv_dtype_code(clconv_dtype t);
+size_t clconv_dtype_size(clconv_dtype t);
+
+/* A C-order array of 1 to 3 dimensions, as float32. shape[] is in NumPy's
+ * order (shape[0] varies slowest); entries from dims on are 1. In clconv's
+ * x-fastest terms: size = {shape[dims-1], ..., shape[0]}. */
+typedef struct clconv_array {
+    int dims;
+    size_t shape[3];
+    float *data;
+} clconv_array;
+
+/* What a .npy header said, for callers that care (tests, messages). */
+typedef struct clconv_npy_info {
+    int major, minor;   /* format version: 1.0, 2.0 or 3.0 */
+    clconv_dtype dtype;
+    int big_endian;     /* byte order of the file's data */
+    size_t data_offset; /* where the data starts */
+} clconv_npy_info;
+
+/* Parse a .npy file: versions 1.0 to 3.0, C order, 1 to 3 dimensions,
+ * every extent >= 1, a dtype of clconv_dtype in either byte order, and
+ * exactly shape x itemsize bytes of data. out->data is malloc'ed (free
+ * with clconv_array_free). info may be NULL. */
+clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
+                               clconv_array *out, clconv_npy_info *info);
+/* Encode a float32 array as a little-endian version 1.0 .npy; *buf is
+ * malloc'ed. */
+clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
+                                size_t *len);
+/* Allocate data for dims/shape (elements checked for overflow). */
+clconv_status clconv_array_alloc(clconv_array *a, int dims,
+                                 const size_t shape[3]);
+size_t clconv_array_elements(const clconv_array *a);
+void clconv_array_free(clconv_array *a);
+
+/* ---- images ------------------------------------------------------------- */
+
+typedef enum clconv_image_format {
+    CLCONV_IMAGE_PNG = 0,
+    CLCONV_IMAGE_PGM, /* P5, binary gray */
+    CLCONV_IMAGE_PPM, /* P6, binary RGB */
+    CLCONV_IMAGE_PGM_ASCII, /* P2 */
+    CLCONV_IMAGE_PPM_ASCII  /* P3 */
+} clconv_image_format;
+
+/* Pixels as floats in 0..maxval, interleaved: sample c of pixel (x, y) is
+ * pixels[(y * width + x) * channels + c]. channels: 1 gray, 2 gray+alpha,
+ * 3 RGB, 4 RGBA; the last channel of 2 and 4 is alpha. */
+typedef struct clconv_image {
+    clconv_image_format format;
+    size_t width, height;
+    int channels;
+    unsigned maxval; /* PNG: 255 or 65535; PGM/PPM: the file's maxval */
+    float *pixels;
+} clconv_image;
+
+/* Does the buffer start like an image clconv reads (PNG, P2, P3, P5, P6)? */
+int clconv_image_sniff(const unsigned char *data, size_t len);
+/* Decode PNG (gray, gray+alpha, RGB, RGBA at 8 or 16 bits; palette and
+ * 1/2/4-bit gray are expanded to 8-bit RGB(A)/gray) or PGM/PPM (binary or
+ * ASCII, maxval 1..65535). */
+clconv_status clconv_image_decode(const unsigned char *data, size_t len,
+                                  clconv_image *out);
+/* Encode in img->format with img->channels and maxval (PNG: 8 bits for
+ * maxval 255, 16 for 65535), each sample rounded to nearest and clamped
+ * to 0..maxval (NaN becomes 0). *buf is malloc'ed. */
+clconv_status clconv_image_encode(const clconv_image *img, unsigned char **buf,
+                                  size_t *len);
+const char *clconv_image_format_name(clconv_image_format f);
+void clconv_image_free(clconv_image *img);
+
+/* ---- masks -------------------------------------------------------------- */
+
+/* A mask of width^dims floats, x fastest (as clconv_convolve takes it). */
+typedef struct clconv_mask {
+    int dims;
+    int width;
+    float *values;
+} clconv_mask;
+
+/* Parse a mask for data of dims dimensions from a spec string:
+ *   named:  box:W, gaussian:W[:sigma], sobel-x, sobel-y, sobel-z,
+ *           laplacian, sharpen, emboss (3 wide; defined for any dims the
+ *           axis exists in);
+ *   inline: W^dims numbers separated by ',' (and optionally ';' between
+ *           rows, each row W numbers), W odd.
+ * A spec naming a .npy file is not handled here (see clconv_mask_load). */
+clconv_status clconv_mask_spec_parse(const char *spec, int dims,
+                                     clconv_mask *out);
+/* A mask from an array: shape W, WxW or WxWxW with W odd, and as many
+ * dimensions as the data (dims). */
+clconv_status clconv_mask_from_array(const clconv_array *a, int dims,
+                                     clconv_mask *out);
+/* Does the spec name a file (ends in ".npy")? */
+int clconv_mask_spec_is_file(const char *spec);
+/* Any spec: a .npy file is read and checked, anything else is parsed. */
+clconv_status clconv_mask_load(const char *spec, int dims, clconv_mask *out);
+void clconv_mask_free(clconv_mask *m);
+
+/* ---- files -------------------------------------------------------------- */
+
+/* Read a whole file (at most max_len bytes, else CLCONV_EINVAL). */
+clconv_status clconv_file_read(const char *path, size_t max_len,
+                               unsigned char **buf, size_t *len);
+
+/* Atomic writes: stage writes the bytes to a temporary file in path's
+ * folder; commit renames it into place; discard removes it. Staging every
+ * output first and committing only when all were staged leaves nothing
+ * behind on an error. */
+typedef struct clconv_staged_file {
+    char *path; /* the destination */
+    char *temp; /* the temporary file, NULL once committed or discarded */
+} clconv_staged_file;
+
+clconv_status clconv_file_stage(const char *path, const unsigned char *buf,
+                                size_t len, clconv_staged_file *out);
+clconv_status clconv_file_commit(clconv_staged_file *f);
+void clconv_file_discard(clconv_staged_file *f);
+/* Do two paths name the same existing file? */
+int clconv_file_same(const char *a, const char *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLCONV_IO_H */

@@ -1,0 +1,150 @@
+#!/bin/sh
+# `clconv apply` without Python: known results on hand-made .npy and PGM
+# files, the sample PNG, malformed inputs and masks (exit 2, one line, no
+# OUT), atomic outputs and an untouched IN.
+# Usage: test/apply_cli.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SAMPLE=$ROOT/assets/sample.png
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+check() { # name expected-exit command...
+    name=$1; want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        fail "$name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
+    else
+        echo "ok   $name"
+    fi
+}
+
+# An error: exit 2, exactly one line on stderr, nothing at OUT.
+check_error() { # name OUT command...
+    name=$1; out=$2; shift 2
+    check "$name" 2 "$@"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || { fail "$name: stderr is not one line"; sed 's/^/  | /' "$tmp/err"; }
+    [ ! -e "$out" ] || fail "$name: $out was left behind"
+}
+
+# A .npy of uint8 bytes: npy_u1 FILE SHAPE BYTES-AS-OCTAL-ESCAPES
+npy_u1() {
+    dict="{'descr': '|u1', 'fortran_order': False, 'shape': $2, }"
+    len=$(( ${#dict} + 1 ))
+    pad=$(( (64 - (10 + len) % 64) % 64 ))
+    hlen=$(( len + pad ))
+    { printf '\223NUMPY\001\000'
+      printf "\\$(printf %03o $((hlen % 256)))\\$(printf %03o $((hlen / 256)))"
+      printf '%s' "$dict"; printf "%${pad}s\n" ''
+      printf "$3"; } >"$1"
+}
+
+# The float32 values of a .npy written by clconv (data after the header).
+npy_values() {
+    off=$(( 10 + $(od -An -tu2 -j8 -N2 "$1" | tr -d ' ') ))
+    od -An -tf4 -v -j"$off" "$1" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
+}
+
+check "apply --help exits 0" 0 "$CLI" apply --help
+
+# --- .npy: known results -------------------------------------------------
+npy_u1 "$tmp/a.npy" "(2, 3)" '\001\002\003\004\005\006'
+check "a 2D uint8 .npy with the identity mask" 0 "$CLI" apply "$tmp/a.npy" "$tmp/id.npy" --mask 1 --verify
+[ "$(npy_values "$tmp/id.npy")" = "1 2 3 4 5 6" ] || fail "identity: got '$(npy_values "$tmp/id.npy")'"
+grep -q "'shape': (2, 3)" "$tmp/id.npy" || fail "identity: shape not kept"
+# P[y][x] = N[y-1][x]: the mask's top-centre tap reads the row above.
+check "a 2D .npy shifted down one row" 0 "$CLI" apply "$tmp/a.npy" "$tmp/down.npy" --mask "0,1,0;0,0,0;0,0,0" --verify
+[ "$(npy_values "$tmp/down.npy")" = "0 0 0 1 2 3" ] || fail "shift: got '$(npy_values "$tmp/down.npy")'"
+npy_u1 "$tmp/b.npy" "(5,)" '\001\002\003\004\005'
+check "a 1D .npy with 1,2,1" 0 "$CLI" apply "$tmp/b.npy" "$tmp/b_out.npy" --mask 1,2,1 --verify
+[ "$(npy_values "$tmp/b_out.npy")" = "4 8 12 16 14" ] || fail "1D: got '$(npy_values "$tmp/b_out.npy")'"
+npy_u1 "$tmp/c.npy" "(2, 2, 2)" '\001\001\001\001\001\001\001\001'
+check "a 3D .npy with box:3" 0 "$CLI" apply "$tmp/c.npy" "$tmp/c_out.npy" --mask box:3 --verify
+# Every voxel of a 2x2x2 cube of ones sees 8 of the 27 taps.
+echo "$(npy_values "$tmp/c_out.npy")" | awk '{ if (NF != 8) exit 1
+    for (i = 1; i <= NF; ++i) { d = $i - 8 / 27; if (d > 1e-6 || d < -1e-6) exit 1 } }' \
+    && echo "ok   3D box values are 8/27" || fail "3D box: got '$(npy_values "$tmp/c_out.npy")'"
+for s in naive output_tile input_tile cached_halo auto; do
+    check "--strategy $s verifies" 0 "$CLI" apply "$tmp/a.npy" "$tmp/s_$s.npy" --mask laplacian --strategy $s --tile 4 --verify
+done
+
+# --- images ---------------------------------------------------------------
+printf 'P5\n3 3\n255\n\012\012\012\012\012\012\012\012\012' >"$tmp/flat.pgm"
+check "a PGM with the identity mask is unchanged" 0 "$CLI" apply "$tmp/flat.pgm" "$tmp/flat_id.pgm" --mask 1
+cmp -s "$tmp/flat.pgm" "$tmp/flat_id.pgm" || fail "PGM identity changed the file"
+check "a PGM box blur rounds each pixel" 0 "$CLI" apply "$tmp/flat.pgm" "$tmp/flat_box.pgm" --mask box:3 --verify
+# 10 * 4/9 = 4.44 -> 4 at corners, 10 * 6/9 = 6.67 -> 7 at edges, 10 centre.
+[ "$(od -An -tu1 -j11 "$tmp/flat_box.pgm" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')" = "4 7 4 7 10 7 4 7 4" ] \
+    || fail "PGM box: got '$(od -An -tu1 -j11 "$tmp/flat_box.pgm")'"
+check "a PGM Laplacian clamps negatives to 0" 0 "$CLI" apply "$tmp/flat.pgm" "$tmp/flat_lap.pgm" --mask laplacian
+[ "$(od -An -tu1 -j11 "$tmp/flat_lap.pgm" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')" = "0 0 0 0 0 0 0 0 0" ] \
+    || fail "PGM laplacian: got '$(od -An -tu1 -j11 "$tmp/flat_lap.pgm")'"
+check "--float keeps the unclamped Laplacian" 0 "$CLI" apply "$tmp/flat.pgm" "$tmp/flat_lap2.pgm" --mask laplacian --float "$tmp/flat_lap.npy"
+[ "$(npy_values "$tmp/flat_lap.npy")" = "-20 -10 -20 -10 0 -10 -20 -10 -20" ] || fail "--float: got '$(npy_values "$tmp/flat_lap.npy")'"
+
+if [ -f "$SAMPLE" ]; then
+    check "the sample PNG with the identity mask" 0 "$CLI" apply "$SAMPLE" "$tmp/s1.png" --mask 1
+    check "its output again with the identity mask" 0 "$CLI" apply "$tmp/s1.png" "$tmp/s2.png" --mask 1
+    cmp -s "$tmp/s1.png" "$tmp/s2.png" || fail "PNG identity is not a fixed point"
+    check "the sample PNG blurred with --float" 0 "$CLI" apply "$SAMPLE" "$tmp/blur.png" --mask gaussian:5 --verify --float "$tmp/blur.npy"
+    grep -q "'shape': (256, 256, 3)" "$tmp/blur.npy" || fail "--float of RGB: shape is not (256, 256, 3)"
+    grep -q "PNG 3 channel" "$tmp/out" || fail "summary does not name the PNG"
+else
+    fail "assets/sample.png is missing"
+fi
+ls -a "$tmp" | grep -q '\.tmp\.' && fail "temporary files left after success"
+
+# --- malformed inputs: exit 2, one line, nothing at OUT -------------------
+: >"$tmp/empty"
+printf 'GIF89a.....' >"$tmp/gif"
+head -c 60 "$tmp/a.npy" >"$tmp/trunc_header.npy"
+head -c 130 "$tmp/a.npy" >"$tmp/trunc_data.npy"
+sed 's/fortran_order/fortran_ordre/' "$tmp/a.npy" >"$tmp/bad_key.npy"
+sed "s/'|u1'/'<c8'/" "$tmp/a.npy" >"$tmp/bad_dtype.npy"
+printf 'P5\n3 3\n0\n\001\001\001\001\001\001\001\001\001' >"$tmp/maxval0.pgm"
+printf 'P6\n3 3\n255\n\001\002' >"$tmp/short.ppm"
+printf 'P4\n8 1\n\377' >"$tmp/bitmap.pbm"
+[ -f "$SAMPLE" ] && head -c 300 "$SAMPLE" >"$tmp/trunc.png"
+for f in missing empty gif trunc_header.npy trunc_data.npy bad_key.npy bad_dtype.npy \
+         maxval0.pgm short.ppm bitmap.pbm trunc.png; do
+    check_error "malformed input '$f' is refused" "$tmp/never" "$CLI" apply "$tmp/$f" "$tmp/never" --mask 1
+done
+
+# --- bad masks and arguments ---------------------------------------------
+npy_u1 "$tmp/m1d.npy" "(3,)" '\001\002\001'
+npy_u1 "$tmp/m22.npy" "(2, 2)" '\001\001\001\001'
+check_error "an even inline mask" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask 1,1
+check_error "a 1D list for 2D data" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1,2,1
+check_error "a 1D .npy mask for 2D data" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/m1d.npy"
+check_error "an even 2x2 .npy mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/m22.npy"
+check_error "a missing mask file" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/nope.npy"
+check_error "an unknown named mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask blur
+check_error "sobel-y on 1D data" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask sobel-y
+check_error "no --mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never"
+check_error "an unknown strategy" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1 --strategy fast
+check_error "an image written as .npy" "$tmp/never.npy" "$CLI" apply "$tmp/flat.pgm" "$tmp/never.npy" --mask 1
+check_error "a .npy written as PNG" "$tmp/never.png" "$CLI" apply "$tmp/a.npy" "$tmp/never.png" --mask 1
+check_error "an unknown device" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1 --device no-such-device-xyz
+check_error "OUT in a missing folder" "$tmp/nodir/out.npy" "$CLI" apply "$tmp/a.npy" "$tmp/nodir/out.npy" --mask 1
+
+# --- IN is never touched; an existing OUT survives an error --------------
+before=$(cksum <"$tmp/a.npy")
+check "OUT equal to IN is refused" 2 "$CLI" apply "$tmp/a.npy" "$tmp/a.npy" --mask 1
+ln -s a.npy "$tmp/alias.npy"
+check "OUT linked to IN is refused" 2 "$CLI" apply "$tmp/a.npy" "$tmp/alias.npy" --mask 1
+[ "$(cksum <"$tmp/a.npy")" = "$before" ] || fail "IN was modified"
+echo keep >"$tmp/kept.npy"
+check "a failed apply" 2 "$CLI" apply "$tmp/a.npy" "$tmp/kept.npy" --mask 1,1
+[ "$(cat "$tmp/kept.npy")" = keep ] || fail "an existing OUT was replaced by a failed apply"
+ls -a "$tmp" "$tmp"/* 2>/dev/null | grep -q '\.tmp\.' && fail "temporary files left after errors"
+
+if [ "$fails" -ne 0 ]; then
+    echo "apply_cli.sh: $fails failure(s)"
+    exit 1
+fi
+echo "apply_cli.sh: all passed"

@@ -1,0 +1,181 @@
+#!/bin/sh
+# `clconv apply` against NumPy and SciPy (Debian's python3-numpy and
+# python3-scipy, in /usr/bin/python3): .npy files of every dtype, version
+# and byte order written by NumPy read back exactly; random arrays of
+# several shapes and masks match scipy.ndimage.correlate(mode='constant');
+# PGM/PPM results match SciPy's, rounded and clamped.
+# Usage: test/apply_scipy.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+PY=/usr/bin/python3
+if ! [ -x "$PY" ] || ! "$PY" -c 'import numpy, scipy.ndimage' 2>/dev/null; then
+    echo "SKIP apply_scipy.sh: $PY with numpy and scipy is not installed" \
+         "(apt-get install python3-numpy python3-scipy, or scripts/deps.sh)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+exec "$PY" - "$CLI" "$tmp" <<'EOF'
+import itertools, subprocess, sys
+import numpy as np
+from numpy.lib import format as npf
+from scipy import ndimage
+
+cli, tmp = sys.argv[1], sys.argv[2]
+rng = np.random.default_rng(20240606)
+failures = 0
+strategies = ["naive", "output_tile", "input_tile", "cached_halo"]
+
+
+def report(ok, name, detail=""):
+    global failures
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+    failures += not ok
+
+
+def apply(inp, out, mask, *extra):
+    r = subprocess.run([cli, "apply", inp, out, "--mask", mask, *extra],
+                       capture_output=True, text=True)
+    return r.returncode, r.stderr.strip()
+
+
+# 1. Every dtype x version x byte order, read back exactly (identity mask).
+dtypes = ["f4", "f8", "i1", "i2", "i4", "u1", "u2", "u4"]
+shapes = [(17,), (4, 6), (3, 2, 5)]
+k = 0
+for code, version in itertools.product(dtypes, [(1, 0), (2, 0), (3, 0)]):
+    for order in ("<", ">") if code[1] != "1" else ("|",):
+        shape = shapes[k % 3]
+        k += 1
+        dt = np.dtype(order + code)
+        if code[0] == "f":
+            a = rng.standard_normal(shape).astype(dt)
+        else:
+            info = np.iinfo(dt)
+            a = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dt)
+        path = f"{tmp}/in_{code}_{version[0]}_{order != '>'}.npy"
+        with open(path, "wb") as f:
+            npf.write_array(f, a, version=version)
+        rc, err = apply(path, f"{tmp}/id.npy", "1")
+        name = f"{dt.str} v{version[0]}.0 {shape} reads back exactly"
+        if rc != 0:
+            report(False, name, err)
+            continue
+        b = np.load(f"{tmp}/id.npy")
+        report(b.dtype == np.float32 and b.shape == a.shape
+               and np.array_equal(b, a.astype(np.float32)), name,
+               f"dtype {b.dtype} shape {b.shape}")
+
+
+# 2. Random arrays and masks against scipy.ndimage.correlate.
+def check_against_scipy(name, a, mask_spec, m, extra=()):
+    np.save(f"{tmp}/x.npy", a)
+    rc, err = apply(f"{tmp}/x.npy", f"{tmp}/y.npy", mask_spec, "--verify", *extra)
+    if rc != 0:
+        report(False, name, f"exit {rc}: {err}")
+        return
+    got = np.load(f"{tmp}/y.npy").astype(np.float64)
+    a64, m64 = a.astype(np.float32).astype(np.float64), m.astype(np.float32).astype(np.float64)
+    want = ndimage.correlate(a64, m64, mode="constant", cval=0.0)
+    scale = ndimage.correlate(np.abs(a64), np.abs(m64), mode="constant", cval=0.0)
+    err = np.abs(got - want)
+    bound = 4 * m.size * np.finfo(np.float32).eps * scale + 1e-30
+    bad = np.argwhere(err > bound)
+    detail = ""
+    if len(bad):
+        i = tuple(bad[0])
+        detail = f"{len(bad)} elements off, first {i}: got {got[i]!r} scipy {want[i]!r}"
+    report(len(bad) == 0 and got.shape == a.shape, name, detail)
+
+
+cases = [((1000,), 9), ((1,), 3), ((37, 53), 5), ((1, 64), 3), ((64, 1), 7),
+         ((100, 80), 1), ((9, 10, 11), 3), ((5, 1, 7), 5), ((12, 13, 14), 7)]
+for n, (shape, w) in enumerate(cases):
+    a = rng.uniform(-1, 1, size=shape).astype(np.float32)
+    m = rng.uniform(-1, 1, size=(w,) * len(shape)).astype(np.float32)
+    np.save(f"{tmp}/m.npy", m)
+    s = strategies[n % 4]
+    check_against_scipy(f"{len(shape)}D {shape} random {w}-wide .npy mask, {s}",
+                        a, f"{tmp}/m.npy", m, ("--strategy", s, "--tile", "4"))
+
+
+def gaussian(w, dims, sigma):
+    r = np.arange(w) - w // 2
+    g = np.exp(-(r ** 2) / (2 * sigma ** 2))
+    out = g
+    for _ in range(dims - 1):
+        out = np.multiply.outer(out, g)
+    return out / out.sum()
+
+
+named = {
+    "sobel-x": np.array([[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]], float),
+    "sobel-y": np.array([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], float),
+    "laplacian": np.array([[0, 1, 0], [1, -4, 1], [0, 1, 0]], float),
+    "sharpen": np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], float),
+    "emboss": np.array([[-2, -1, 0], [-1, 1, 1], [0, 1, 2]], float),
+    "box:5": np.full((5, 5), 1 / 25),
+    "gaussian:7": gaussian(7, 2, 7 / 6),
+    "gaussian:5:0.8": gaussian(5, 2, 0.8),
+    "1,2,1;2,4,2;1,2,1": np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], float),
+}
+a = rng.uniform(0, 255, size=(31, 45)).astype(np.float32)
+for spec, m in named.items():
+    check_against_scipy(f"2D named mask {spec}", a, spec, m)
+check_against_scipy("3D gaussian:3", rng.uniform(-1, 1, size=(6, 7, 8)).astype(np.float32),
+                    "gaussian:3", gaussian(3, 3, 0.5))
+check_against_scipy("1D laplacian", rng.uniform(-1, 1, size=(50,)).astype(np.float32),
+                    "laplacian", np.array([1.0, -2.0, 1.0]))
+
+
+# 3. PGM/PPM: clconv rounds and clamps what SciPy computes.
+def write_pnm(path, img, maxval):
+    magic = b"P5" if img.ndim == 2 else b"P6"
+    h, w = img.shape[:2]
+    dt = ">u1" if maxval < 256 else ">u2"
+    with open(path, "wb") as f:
+        f.write(magic + b"\n%d %d\n%d\n" % (w, h, maxval))
+        f.write(img.astype(dt).tobytes())
+
+
+def read_pnm(path, shape, maxval):
+    data = open(path, "rb").read()
+    # Header: magic, width, height, maxval, then one whitespace byte.
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        start = pos
+        while not data[pos:pos + 1].isspace():
+            pos += 1
+        fields.append(data[start:pos])
+    pos += 1
+    dt = ">u1" if maxval < 256 else ">u2"
+    return np.frombuffer(data[pos:], dtype=dt).reshape(shape).astype(np.float64)
+
+
+for shape, maxval in (((40, 33), 255), ((21, 30), 4095), ((25, 19, 3), 255)):
+    img = rng.integers(0, maxval, size=shape, endpoint=True)
+    path = f"{tmp}/img." + ("pgm" if len(shape) == 2 else "ppm")
+    write_pnm(path, img, maxval)
+    m = rng.uniform(-0.3, 1.0, size=(5, 5)).astype(np.float32)
+    np.save(f"{tmp}/pm.npy", m)
+    rc, err = apply(path, f"{tmp}/out_" + path.split("/")[-1], f"{tmp}/pm.npy", "--verify")
+    name = f"{'PPM' if len(shape) == 3 else 'PGM'} {shape} maxval {maxval} rounds and clamps SciPy's result"
+    if rc != 0:
+        report(False, name, err)
+        continue
+    got = read_pnm(f"{tmp}/out_" + path.split("/")[-1], shape, maxval)
+    planes = [img] if len(shape) == 2 else [img[..., c] for c in range(3)]
+    want = [np.clip(np.floor(ndimage.correlate(p.astype(np.float64), m.astype(np.float64),
+                                               mode="constant") + 0.5), 0, maxval)
+            for p in planes]
+    want = want[0] if len(shape) == 2 else np.stack(want, axis=-1)
+    diff = np.abs(got - want)
+    # float32 sums may land on the other side of a .5 by one level.
+    report(diff.max() <= 1 and (diff == 0).mean() > 0.99, name,
+           f"max diff {diff.max()}, exact {(diff == 0).mean():.4f}")
+
+print(f"apply_scipy.sh: {'all passed' if failures == 0 else f'{failures} failure(s)'}")
+sys.exit(1 if failures else 0)
+EOF

@@ -1,0 +1,208 @@
+/* Mask specs: the named masks hold the textbook values, inline lists keep
+ * their order (x fastest), and every malformed spec is refused with a line
+ * that says what is wrong. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv_io.h"
+
+typedef struct named_case {
+    const char *spec;
+    int dims, width;
+    float values[27];
+} named_case;
+
+/* Rows are y (top to bottom), columns x: values[y * W + x]. */
+static const named_case named_cases[] = {
+    {"sobel-x", 2, 3, {-1, 0, 1, -2, 0, 2, -1, 0, 1}},
+    {"sobel-y", 2, 3, {-1, -2, -1, 0, 0, 0, 1, 2, 1}},
+    {"laplacian", 2, 3, {0, 1, 0, 1, -4, 1, 0, 1, 0}},
+    {"sharpen", 2, 3, {0, -1, 0, -1, 5, -1, 0, -1, 0}},
+    {"emboss", 2, 3, {-2, -1, 0, -1, 1, 1, 0, 1, 2}},
+    {"laplacian", 1, 3, {1, -2, 1}},
+    {"sobel-x", 1, 3, {-1, 0, 1}},
+    {"sharpen", 3, 3, {0, 0, 0, 0, -1, 0, 0, 0, 0,
+                       0, -1, 0, -1, 7, -1, 0, -1, 0,
+                       0, 0, 0, 0, -1, 0, 0, 0, 0}},
+    {"sobel-z", 3, 3, {-1, -2, -1, -2, -4, -2, -1, -2, -1,
+                       0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       1, 2, 1, 2, 4, 2, 1, 2, 1}},
+    {"box:3", 2, 3, {1.f / 9, 1.f / 9, 1.f / 9, 1.f / 9, 1.f / 9, 1.f / 9,
+                     1.f / 9, 1.f / 9, 1.f / 9}},
+    {"1,2,1", 1, 3, {1, 2, 1}},
+    {"1", 3, 1, {1}},
+    {" 1 , 2,3;4 ,5, 6 ;7,8,-9e0 ", 2, 3, {1, 2, 3, 4, 5, 6, 7, 8, -9}},
+    {"0,1,0; 1,-4,1; 0,1,0", 2, 3, {0, 1, 0, 1, -4, 1, 0, 1, 0}},
+    {"1,2,3,4,5,6,7,8,9", 2, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9}},
+};
+
+static void named_and_inline_masks_hold_their_textbook_values(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof named_cases / sizeof named_cases[0]; ++k) {
+        const named_case *c = &named_cases[k];
+        clconv_mask m;
+        if (clconv_mask_spec_parse(c->spec, c->dims, &m) != CLCONV_OK)
+            fail_msg("'%s' %dD: %s", c->spec, c->dims, clconv_last_error());
+        assert_int_equal(m.dims, c->dims);
+        assert_int_equal(m.width, c->width);
+        size_t n = 1;
+        for (int d = 0; d < c->dims; ++d)
+            n *= (size_t)c->width;
+        for (size_t i = 0; i < n; ++i)
+            if (fabsf(m.values[i] - c->values[i]) > 1e-7f)
+                fail_msg("'%s' %dD value %zu: got %g expected %g", c->spec,
+                         c->dims, i, m.values[i], c->values[i]);
+        clconv_mask_free(&m);
+    }
+}
+
+static void gaussian_masks_are_normalised_symmetric_and_peaked(void **state)
+{
+    (void)state;
+    const char *specs[] = {"gaussian:5", "gaussian:7:0.8", "gaussian:3:10"};
+    for (int dims = 1; dims <= 3; ++dims)
+        for (size_t k = 0; k < 3; ++k) {
+            clconv_mask m;
+            assert_int_equal(clconv_mask_spec_parse(specs[k], dims, &m),
+                             CLCONV_OK);
+            size_t n = 1;
+            for (int d = 0; d < dims; ++d)
+                n *= (size_t)m.width;
+            double sum = 0;
+            for (size_t i = 0; i < n; ++i) {
+                sum += m.values[i];
+                /* Symmetric through the centre. */
+                assert_float_equal(m.values[i], m.values[n - 1 - i], 1e-7);
+                assert_true(m.values[i] <= m.values[n / 2]);
+            }
+            assert_float_equal(sum, 1.0, 1e-5);
+            /* sigma 0.8 vs 10: the wide one is nearly flat. */
+            if (k == 2)
+                assert_float_equal(m.values[0], m.values[n / 2],
+                                   0.02 * m.values[n / 2]);
+            clconv_mask_free(&m);
+        }
+    /* Along x, a 2D Gaussian is the 1D one times the centre row weight. */
+    clconv_mask g1, g2;
+    assert_int_equal(clconv_mask_spec_parse("gaussian:5:1.3", 1, &g1), CLCONV_OK);
+    assert_int_equal(clconv_mask_spec_parse("gaussian:5:1.3", 2, &g2), CLCONV_OK);
+    for (int y = 0; y < 5; ++y)
+        for (int x = 0; x < 5; ++x)
+            assert_float_equal(g2.values[y * 5 + x], g1.values[x] * g1.values[y],
+                               1e-7);
+    clconv_mask_free(&g1);
+    clconv_mask_free(&g2);
+}
+
+typedef struct bad_spec {
+    const char *spec;
+    int dims;
+    const char *expect;
+} bad_spec;
+
+static const bad_spec bad_specs[] = {
+    {"1,1", 1, "must be odd"},
+    {"1,2,1", 2, "square mask"},
+    {"1,1,1,1", 2, "must be odd"},
+    {"1,2,3,4,5,6,7,8", 3, "is 2 wide (8 values); the width must be odd"},
+    {"1,2,3,4,5,6,7,8,9,10", 3, "cubic mask"},
+    {"1,2;3,4,5;6,7,8", 2, "different lengths"},
+    {"1,2,3,4,5,6,7,8,9;", 2, "not a finite number"},
+    {"1,,2", 1, "not a finite number"},
+    {"1,x,2", 1, "not a finite number"},
+    {"1,nan,2", 1, "not a finite number"},
+    {"1,1e999,2", 1, "not a finite number"},
+    {"1,2,3;4,5,6;7,8,9;1,2,3;4,5,6;7,8,9;1,2,3;4,5,6;7,8", 3, "different lengths"},
+    {"1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1", 3, "cubic"},
+    {"1,2,3,4,5;6,7,8,9", 2, "different lengths"},
+    {"sobel-y", 1, "along y"},
+    {"sobel-z", 2, "along z"},
+    {"blur", 2, "unknown mask"},
+    {"box", 2, "needs a width"},
+    {"box:4", 2, "even"},
+    {"box:0", 2, "odd integer"},
+    {"box:-3", 2, "odd integer"},
+    {"box:3x", 2, "odd integer"},
+    {"box:3:1", 2, "only a width"},
+    {"box:1025", 1, "odd integer"},
+    {"box:301", 3, "too large"},
+    {"gaussian:5:0", 2, "positive"},
+    {"gaussian:5:-1", 2, "positive"},
+    {"gaussian:5:inf", 2, "positive"},
+    {"laplacian:5", 2, "no parameters"},
+    {"", 2, "empty"},
+};
+
+static void malformed_specs_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof bad_specs / sizeof bad_specs[0]; ++k) {
+        const bad_spec *c = &bad_specs[k];
+        clconv_mask m;
+        clconv_status st = clconv_mask_spec_parse(c->spec, c->dims, &m);
+        if (st != CLCONV_EINVAL || !strstr(clconv_last_error(), c->expect))
+            fail_msg("'%s' %dD: status %d, '%s', expected '%s'", c->spec,
+                     c->dims, (int)st, clconv_last_error(), c->expect);
+        assert_null(m.values);
+    }
+}
+
+static void array_masks_must_be_odd_square_and_match_the_data(void **state)
+{
+    (void)state;
+    struct {
+        int dims;
+        size_t shape[3];
+        int data_dims;
+        const char *expect; /* NULL: accepted */
+    } cases[] = {
+        {2, {3, 3, 1}, 2, NULL},
+        {3, {5, 5, 5}, 3, NULL},
+        {1, {3, 1, 1}, 2, "is 1D but the data is 2D"},
+        {2, {3, 5, 1}, 2, "not square"},
+        {3, {3, 3, 5}, 3, "not cubic"},
+        {2, {4, 4, 1}, 2, "must be odd"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        clconv_array a;
+        assert_int_equal(clconv_array_alloc(&a, cases[k].dims, cases[k].shape),
+                         CLCONV_OK);
+        size_t n = clconv_array_elements(&a);
+        for (size_t i = 0; i < n; ++i)
+            a.data[i] = (float)i;
+        clconv_mask m;
+        clconv_status st = clconv_mask_from_array(&a, cases[k].data_dims, &m);
+        if (!cases[k].expect) {
+            assert_int_equal(st, CLCONV_OK);
+            assert_int_equal(m.width, (int)cases[k].shape[0]);
+            /* C order is x fastest already: copied as is. */
+            assert_memory_equal(m.values, a.data, n * sizeof(float));
+        } else if (st != CLCONV_EINVAL ||
+                   !strstr(clconv_last_error(), cases[k].expect)) {
+            fail_msg("case %zu: status %d, '%s'", k, (int)st,
+                     clconv_last_error());
+        }
+        clconv_mask_free(&m);
+        clconv_array_free(&a);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(named_and_inline_masks_hold_their_textbook_values),
+        cmocka_unit_test(gaussian_masks_are_normalised_symmetric_and_peaked),
+        cmocka_unit_test(malformed_specs_are_refused_with_their_reason),
+        cmocka_unit_test(array_masks_must_be_odd_square_and_match_the_data),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

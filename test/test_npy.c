@@ -1,0 +1,316 @@
+/* The .npy reader and writer: every dtype in every version and byte order
+ * read back exactly, the writer's output read back, and malformed files
+ * (each kind of damage, and every truncation) refused with a line. The
+ * files here are built by this test's own small writer, byte by byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv_io.h"
+
+/* Values every dtype can hold exactly, as doubles, and their float32. */
+static const double sample_values[] = {0, 1, 2, 3, 5, 7, 11, 100, 127, 42};
+static const double signed_values[] = {-128, -1, 0, 1, 127, -100, 5, -7, 3, 0};
+
+typedef struct dtype_case {
+    const char *code;
+    int size;
+    int is_float, is_signed;
+    double extreme; /* a value near the type's range */
+} dtype_case;
+
+static const dtype_case dtype_cases[] = {
+    {"f4", 4, 1, 1, -3.0e38},   {"f8", 8, 1, 1, -1.25e-3},
+    {"i1", 1, 0, 1, -128},      {"i2", 2, 0, 1, -32768},
+    {"i4", 4, 0, 1, -2147483648.0}, {"u1", 1, 0, 0, 255},
+    {"u2", 2, 0, 0, 65535},     {"u4", 4, 0, 0, 4294967295.0},
+};
+
+typedef struct buf {
+    unsigned char *b;
+    size_t n, cap;
+} buf;
+
+static void put(buf *o, const void *p, size_t n)
+{
+    if (o->n + n > o->cap) {
+        o->cap = (o->n + n) * 2 + 64;
+        o->b = realloc(o->b, o->cap);
+        assert_non_null(o->b);
+    }
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
+/* Bytes of v as the dtype, in the given order. */
+static void put_value(buf *o, const dtype_case *t, double v, int big)
+{
+    unsigned char raw[8];
+    uint64_t u = 0;
+    if (t->is_float && t->size == 4) {
+        float f = (float)v;
+        uint32_t w;
+        memcpy(&w, &f, 4);
+        u = w;
+    } else if (t->is_float) {
+        memcpy(&u, &v, 8);
+    } else if (t->is_signed) {
+        u = (uint64_t)(int64_t)v;
+    } else {
+        u = (uint64_t)v;
+    }
+    for (int k = 0; k < t->size; ++k) {
+        unsigned char byte = (unsigned char)(u >> (8 * k));
+        raw[big ? t->size - 1 - k : k] = byte;
+    }
+    put(o, raw, (size_t)t->size);
+}
+
+/* A .npy of the given version with a literal dict (padded as NumPy does). */
+static void put_header(buf *o, int major, const char *dict)
+{
+    size_t pre = major == 1 ? 10 : 12;
+    size_t hlen = strlen(dict) + 1;
+    hlen += (64 - (pre + hlen) % 64) % 64;
+    unsigned char m[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major, 0};
+    for (size_t k = 0; k < (major == 1 ? 2u : 4u); ++k)
+        m[8 + k] = (unsigned char)(hlen >> (8 * k));
+    put(o, m, pre);
+    put(o, dict, strlen(dict));
+    for (size_t k = strlen(dict) + 1; k < hlen; ++k)
+        put(o, " ", 1);
+    put(o, "\n", 1);
+}
+
+static void every_dtype_version_and_byte_order_reads_back_exactly(void **state)
+{
+    (void)state;
+    int cases = 0;
+    for (size_t t = 0; t < sizeof dtype_cases / sizeof dtype_cases[0]; ++t)
+        for (int major = 1; major <= 3; ++major)
+            for (int big = 0; big <= 1; ++big)
+                for (int dims = 1; dims <= 3; ++dims) {
+                    const dtype_case *dt = &dtype_cases[t];
+                    if (dt->size == 1 && big)
+                        continue; /* one order only: '|' */
+                    static const size_t shapes[3][3] = {
+                        {10, 1, 1}, {2, 5, 1}, {1, 2, 5}};
+                    const size_t *sh = shapes[dims - 1];
+                    char shape[64], dict[160];
+                    if (dims == 1)
+                        snprintf(shape, sizeof shape, "(%zu,)", sh[0]);
+                    else if (dims == 2)
+                        snprintf(shape, sizeof shape, "(%zu, %zu)", sh[0], sh[1]);
+                    else
+                        snprintf(shape, sizeof shape, "(%zu, %zu, %zu)", sh[0],
+                                 sh[1], sh[2]);
+                    char order = dt->size == 1 ? '|' : big ? '>' : '<';
+                    snprintf(dict, sizeof dict,
+                             "{'descr': '%c%s', 'fortran_order': False, "
+                             "'shape': %s, }",
+                             order, dt->code, shape);
+                    buf o = {NULL, 0, 0};
+                    put_header(&o, major, dict);
+                    double expect[10];
+                    for (int i = 0; i < 10; ++i) {
+                        expect[i] = dt->is_signed ? signed_values[i]
+                                                  : sample_values[i];
+                        if (i == 9)
+                            expect[i] = dt->extreme;
+                        put_value(&o, dt, expect[i], big);
+                    }
+                    clconv_array a;
+                    clconv_npy_info info;
+                    clconv_status st = clconv_npy_parse(o.b, o.n, &a, &info);
+                    if (st != CLCONV_OK)
+                        fail_msg("%s: %s", dict, clconv_last_error());
+                    assert_int_equal(a.dims, dims);
+                    for (int d = 0; d < dims; ++d)
+                        assert_int_equal(a.shape[d], sh[d]);
+                    assert_int_equal(info.major, major);
+                    assert_int_equal(info.big_endian, big);
+                    assert_string_equal(clconv_dtype_code(info.dtype), dt->code);
+                    for (int i = 0; i < 10; ++i)
+                        if (a.data[i] != (float)expect[i])
+                            fail_msg("%s element %d: got %.9g expected %.9g",
+                                     dict, i, a.data[i], (float)expect[i]);
+                    clconv_array_free(&a);
+                    free(o.b);
+                    ++cases;
+                }
+    /* 3 versions x 3 dims x (2 one-byte dtypes + 6 others x 2 orders). */
+    assert_int_equal(cases, 3 * 3 * (2 + 6 * 2));
+}
+
+static void writer_output_reads_back_with_64_byte_aligned_data(void **state)
+{
+    (void)state;
+    for (int dims = 1; dims <= 3; ++dims) {
+        size_t shape[3] = {3, 4, 5};
+        clconv_array a, b;
+        assert_int_equal(clconv_array_alloc(&a, dims, shape), CLCONV_OK);
+        size_t n = clconv_array_elements(&a);
+        for (size_t i = 0; i < n; ++i)
+            a.data[i] = (float)i * -0.37f + 1e-30f * (float)(i % 3);
+        unsigned char *bytes;
+        size_t len;
+        assert_int_equal(clconv_npy_encode(&a, &bytes, &len), CLCONV_OK);
+        clconv_npy_info info;
+        assert_int_equal(clconv_npy_parse(bytes, len, &b, &info), CLCONV_OK);
+        assert_int_equal(info.data_offset % 64, 0);
+        assert_int_equal(info.big_endian, 0);
+        assert_int_equal(info.dtype, CLCONV_DTYPE_F32);
+        assert_int_equal(b.dims, dims);
+        assert_memory_equal(b.shape, a.shape, sizeof a.shape);
+        assert_memory_equal(b.data, a.data, n * sizeof(float));
+        /* The header is the dict NumPy itself writes. */
+        static const char dict[] = "{'descr': '<f4', 'fortran_order': False";
+        assert_true(len > 10 + sizeof dict);
+        assert_memory_equal(bytes + 10, dict, sizeof dict - 1);
+        free(bytes);
+        clconv_array_free(&a);
+        clconv_array_free(&b);
+    }
+}
+
+static void float64_beyond_float32_range_becomes_infinity(void **state)
+{
+    (void)state;
+    static const dtype_case f8 = {"f8", 8, 1, 1, 0};
+    buf o = {NULL, 0, 0};
+    put_header(&o, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }");
+    put_value(&o, &f8, 1e300, 0);
+    put_value(&o, &f8, -1e300, 0);
+    put_value(&o, &f8, 3.0e38, 0);
+    clconv_array a;
+    assert_int_equal(clconv_npy_parse(o.b, o.n, &a, NULL), CLCONV_OK);
+    assert_true(a.data[0] > 0 && a.data[0] * 0.5f == a.data[0]);
+    assert_true(a.data[1] < 0 && a.data[1] * 0.5f == a.data[1]);
+    assert_true(a.data[2] == 3.0e38f);
+    clconv_array_free(&a);
+    free(o.b);
+}
+
+/* ---- malformed files ---------------------------------------------------- */
+
+typedef struct bad_case {
+    const char *what;
+    int major;
+    const char *dict;     /* NULL: raw bytes below */
+    size_t data_bytes;    /* bytes of data after the header */
+    const char *expect;   /* in the error line */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"unknown dtype", 1, "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", 16, "unsupported dtype"},
+    {"multi-byte with no order", 1, "{'descr': '|f4', 'fortran_order': False, 'shape': (2,), }", 8, "no byte order"},
+    {"structured dtype", 1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", 8, "structured"},
+    {"Fortran order", 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16, "Fortran"},
+    {"4 dimensions", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 2), }", 8, "more than 3"},
+    {"scalar", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 4, "0-dimensional"},
+    {"zero extent", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }", 0, "empty"},
+    {"not a tuple", 2, "{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", 8, "not a tuple"},
+    {"short data", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 8, "needs 12 bytes"},
+    {"long data", 3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 16, "needs 12 bytes"},
+    {"overflowing shape", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }", 8, "overflows"},
+    {"huge extent", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", 8, "overflows"},
+    {"missing key", 1, "{'descr': '<f4', 'shape': (2,), }", 8, "missing key 'fortran_order'"},
+    {"unknown key", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", 8, "unexpected key"},
+    {"duplicate key", 1, "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8, "twice"},
+    {"bad bool", 1, "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", 8, "True or False"},
+    {"no closing brace", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), ", 8, "expected a quoted string"},
+    {"junk after dict", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x", 8, "after the dict"},
+    {"unterminated string", 1, "{'descr: '<f4', 'fortran_order': False, 'shape': (2,)}", 8, "expected ':'"},
+    {"not a dict", 1, "['descr', '<f4']", 8, "expected '{'"},
+    {"negative extent", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", 8, "tuple of integers"},
+};
+
+static void malformed_headers_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof bad_cases / sizeof bad_cases[0]; ++k) {
+        const bad_case *c = &bad_cases[k];
+        buf o = {NULL, 0, 0};
+        put_header(&o, c->major, c->dict);
+        for (size_t i = 0; i < c->data_bytes; ++i)
+            put(&o, "\0", 1);
+        clconv_array a;
+        clconv_status st = clconv_npy_parse(o.b, o.n, &a, NULL);
+        if (st != CLCONV_EINVAL || !strstr(clconv_last_error(), c->expect))
+            fail_msg("%s: status %d, error '%s', expected '%s'", c->what,
+                     (int)st, clconv_last_error(), c->expect);
+        assert_null(a.data);
+        assert_null(strchr(clconv_last_error(), '\n'));
+        free(o.b);
+    }
+}
+
+static void damaged_preambles_are_refused(void **state)
+{
+    (void)state;
+    buf o = {NULL, 0, 0};
+    put_header(&o, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }");
+    put(&o, "\0\0\0\0", 4);
+    clconv_array a;
+    assert_int_equal(clconv_npy_parse(o.b, o.n, &a, NULL), CLCONV_OK);
+    clconv_array_free(&a);
+    struct {
+        size_t at;
+        unsigned char byte;
+        const char *expect;
+    } damage[] = {
+        {0, 0x94, "magic"},        {3, 'X', "magic"},
+        {6, 4, "version 4.0"},     {7, 1, "version 1.1"},
+        {8, 0xff, "runs past"},    {9, 0x7f, "runs past"},
+        {70, '\0', "NUL"},         {o.n - 5, ' ', "newline"},
+    };
+    for (size_t k = 0; k < sizeof damage / sizeof damage[0]; ++k) {
+        unsigned char *copy = malloc(o.n);
+        memcpy(copy, o.b, o.n);
+        copy[damage[k].at] = damage[k].byte;
+        clconv_status st = clconv_npy_parse(copy, o.n, &a, NULL);
+        if (st != CLCONV_EINVAL || !strstr(clconv_last_error(), damage[k].expect))
+            fail_msg("byte %zu = 0x%02x: status %d, '%s'", damage[k].at,
+                     damage[k].byte, (int)st, clconv_last_error());
+        free(copy);
+    }
+    free(o.b);
+}
+
+static void every_truncation_of_a_valid_file_is_refused(void **state)
+{
+    (void)state;
+    buf o = {NULL, 0, 0};
+    put_header(&o, 2, "{'descr': '>i2', 'fortran_order': False, 'shape': (2, 3), }");
+    static const dtype_case i2 = {"i2", 2, 0, 1, 0};
+    for (int i = 0; i < 6; ++i)
+        put_value(&o, &i2, i - 3, 1);
+    for (size_t n = 0; n < o.n; ++n) {
+        clconv_array a;
+        /* A copy of exactly n bytes, so reading past it is caught by ASan. */
+        unsigned char *copy = malloc(n ? n : 1);
+        memcpy(copy, o.b, n);
+        assert_int_equal(clconv_npy_parse(copy, n, &a, NULL), CLCONV_EINVAL);
+        free(copy);
+    }
+    free(o.b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_dtype_version_and_byte_order_reads_back_exactly),
+        cmocka_unit_test(writer_output_reads_back_with_64_byte_aligned_data),
+        cmocka_unit_test(float64_beyond_float32_range_becomes_infinity),
+        cmocka_unit_test(malformed_headers_are_refused_with_their_reason),
+        cmocka_unit_test(damaged_preambles_are_refused),
+        cmocka_unit_test(every_truncation_of_a_valid_file_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
