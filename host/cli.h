@@ -56,6 +56,12 @@ int cli_opt_flag(char **argv, int i, const char *name);
 int cli_parse_int(const char *flag, const char *s, long min, long max,
                   long *out);
 int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
+/* --mask: an odd width in 1..1023, or an error line and -1. */
+int cli_parse_mask_width(const char *s, int *out);
+/* --strategy: a strategy name, "all" (CLI_STRATEGY_ALL) or, with
+ * allow_auto, "auto" (CLI_STRATEGY_AUTO); an error line and -1 else. */
+enum { CLI_STRATEGY_ALL = -1, CLI_STRATEGY_AUTO = -2 };
+int cli_parse_strategy(const char *s, int allow_auto, int *out);
 /* "X[xY[xZ]]" for dims dimensions; a single extent means a cube. */
 int cli_parse_size(const char *s, int dims, size_t size[3]);
 /* Size as "X", "XxY" or "XxYxZ". */

@@ -96,6 +96,35 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t *out)
     return 0;
 }
 
+int cli_parse_mask_width(const char *s, int *out)
+{
+    long x;
+    if (cli_parse_int("--mask", s, 1, 1023, &x))
+        return -1;
+    if (x % 2 == 0) {
+        cli_error("--mask: width must be odd (got %ld)", x);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+int cli_parse_strategy(const char *s, int allow_auto, int *out)
+{
+    clconv_strategy st;
+    if (strcmp(s, "all") == 0) {
+        *out = CLI_STRATEGY_ALL;
+    } else if (allow_auto && strcmp(s, "auto") == 0) {
+        *out = CLI_STRATEGY_AUTO;
+    } else if (clconv_strategy_parse(s, &st) == CLCONV_OK) {
+        *out = (int)st;
+    } else {
+        cli_error("--strategy: %s", clconv_last_error());
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse_size(const char *s, int dims, size_t size[3])
 {
     size_t v[3] = {1, 1, 1};

@@ -93,30 +93,15 @@ static int parse(int argc, char **argv, bench_options *o)
                 return -1;
             size = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
-            if (r < 0 || cli_parse_int("--mask", v, 1, 1023, &x))
+            if (r < 0 || cli_parse_mask_width(v, &o->mask))
                 return -1;
-            if (x % 2 == 0) {
-                cli_error("--mask: width must be odd (got %ld)", x);
-                return -1;
-            }
-            o->mask = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
             if (r < 0)
                 return -1;
             o->device = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
-            if (r < 0)
+            if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
                 return -1;
-            if (strcmp(v, "all") == 0) {
-                o->strategy = -1;
-            } else {
-                clconv_strategy s;
-                if (clconv_strategy_parse(v, &s) != CLCONV_OK) {
-                    cli_error("--strategy: %s", clconv_last_error());
-                    return -1;
-                }
-                o->strategy = (int)s;
-            }
         } else if ((r = cli_opt_value(argc, argv, &i, "--tiles", &v))) {
             if (r < 0)
                 return -1;

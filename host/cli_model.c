@@ -160,13 +160,8 @@ static int parse(int argc, char **argv, model_options *o)
                 }
             }
         } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
-            if (r < 0 || cli_parse_int("--mask", v, 1, 1023, &x))
+            if (r < 0 || cli_parse_mask_width(v, &o->mask))
                 return -1;
-            if (x % 2 == 0) {
-                cli_error("--mask: width must be odd (got %ld)", x);
-                return -1;
-            }
-            o->mask = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
             if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
                 return -1;
@@ -176,18 +171,8 @@ static int parse(int argc, char **argv, model_options *o)
                 return -1;
             o->warp = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
-            if (r < 0)
+            if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
                 return -1;
-            if (strcmp(v, "all") == 0) {
-                o->strategy = -1;
-            } else {
-                clconv_strategy s;
-                if (clconv_strategy_parse(v, &s) != CLCONV_OK) {
-                    cli_error("%s", clconv_last_error());
-                    return -1;
-                }
-                o->strategy = (int)s;
-            }
         } else if ((r = cli_opt_value(argc, argv, &i, "--size", &v))) {
             if (r < 0)
                 return -1;

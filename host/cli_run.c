@@ -6,7 +6,7 @@
 #include "cli.h"
 
 /* --strategy auto: chosen per device by cli_auto_config(). */
-enum { RUN_AUTO = -2 };
+enum { RUN_AUTO = CLI_STRATEGY_AUTO };
 
 typedef struct run_options {
     int dims;          /* 0: the default problem set */
@@ -126,13 +126,8 @@ static int parse(int argc, char **argv, run_options *o)
                 return -1;
             size = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
-            if (r < 0 || cli_parse_int("--mask", v, 1, 1023, &x))
+            if (r < 0 || cli_parse_mask_width(v, &o->mask))
                 return -1;
-            if (x % 2 == 0) {
-                cli_error("--mask: width must be odd (got %ld)", x);
-                return -1;
-            }
-            o->mask = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
             if (r < 0 || parse_list("--tile", v, 1, 65536, o->tile, &o->ntile))
                 return -1;
@@ -145,20 +140,8 @@ static int parse(int argc, char **argv, run_options *o)
                 parse_list("--group-y", v, 1, 1024, o->group_y, &o->ngroup_y))
                 return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
-            if (r < 0)
+            if (r < 0 || cli_parse_strategy(v, 1, &o->strategy))
                 return -1;
-            if (strcmp(v, "all") == 0) {
-                o->strategy = -1;
-            } else if (strcmp(v, "auto") == 0) {
-                o->strategy = RUN_AUTO;
-            } else {
-                clconv_strategy s;
-                if (clconv_strategy_parse(v, &s) != CLCONV_OK) {
-                    cli_error("%s", clconv_last_error());
-                    return -1;
-                }
-                o->strategy = (int)s;
-            }
         } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
             if (r < 0)
                 return -1;

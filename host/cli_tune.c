@@ -84,13 +84,8 @@ static int parse(int argc, char **argv, tune_options *o)
                 return -1;
             size = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
-            if (r < 0 || cli_parse_int("--mask", v, 1, 1023, &x))
+            if (r < 0 || cli_parse_mask_width(v, &o->mask))
                 return -1;
-            if (x % 2 == 0) {
-                cli_error("--mask: width must be odd (got %ld)", x);
-                return -1;
-            }
-            o->mask = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
             const clconv_bench_problem *ps;
             if (r < 0)
