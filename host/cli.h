@@ -56,6 +56,12 @@ int cli_opt_flag(char **argv, int i, const char *name);
 int cli_parse_int(const char *flag, const char *s, long min, long max,
                   long *out);
 int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
+/* --device SEL, --reps N (>= reps_min), --warmup N, --seed S, shared by
+ * the commands that time kernels: 1 if argv[*i] was one of them (value
+ * stored), 0 if it is another option, -1 (error printed) on a bad value. */
+int cli_parse_run_option(int argc, char **argv, int *i, int reps_min,
+                         const char **device, int *reps, int *warmup,
+                         uint64_t *seed);
 /* --mask: an odd width in 1..1023, or an error line and -1. */
 int cli_parse_mask_width(const char *s, int *out);
 /* --strategy: a strategy name, "all" (CLI_STRATEGY_ALL) or, with

@@ -96,6 +96,33 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t *out)
     return 0;
 }
 
+int cli_parse_run_option(int argc, char **argv, int *i, int reps_min,
+                         const char **device, int *reps, int *warmup,
+                         uint64_t *seed)
+{
+    const char *v = NULL;
+    long x;
+    int r;
+    if ((r = cli_opt_value(argc, argv, i, "--device", &v))) {
+        if (r > 0)
+            *device = v;
+    } else if ((r = cli_opt_value(argc, argv, i, "--reps", &v))) {
+        if (r > 0 && cli_parse_int("--reps", v, reps_min, 100000, &x))
+            r = -1;
+        else if (r > 0)
+            *reps = (int)x;
+    } else if ((r = cli_opt_value(argc, argv, i, "--warmup", &v))) {
+        if (r > 0 && cli_parse_int("--warmup", v, 0, 1000, &x))
+            r = -1;
+        else if (r > 0)
+            *warmup = (int)x;
+    } else if ((r = cli_opt_value(argc, argv, i, "--seed", &v))) {
+        if (r > 0 && cli_parse_u64("--seed", v, seed))
+            r = -1;
+    }
+    return r;
+}
+
 int cli_parse_mask_width(const char *s, int *out)
 {
     long x;

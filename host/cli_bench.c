@@ -95,10 +95,11 @@ static int parse(int argc, char **argv, bench_options *o)
         } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
             if (r < 0 || cli_parse_mask_width(v, &o->mask))
                 return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
+        } else if ((r = cli_parse_run_option(argc, argv, &i, 10, &o->device,
+                                             &o->reps, &o->warmup,
+                                             &o->seed))) {
             if (r < 0)
                 return -1;
-            o->device = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
             if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
                 return -1;
@@ -115,17 +116,6 @@ static int parse(int argc, char **argv, bench_options *o)
                 cli_error("--tiles: '%s' is not all, default or gpu", v);
                 return -1;
             }
-        } else if ((r = cli_opt_value(argc, argv, &i, "--reps", &v))) {
-            if (r < 0 || cli_parse_int("--reps", v, 10, 100000, &x))
-                return -1;
-            o->reps = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--warmup", &v))) {
-            if (r < 0 || cli_parse_int("--warmup", v, 0, 1000, &x))
-                return -1;
-            o->warmup = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", &v))) {
-            if (r < 0 || cli_parse_u64("--seed", v, &o->seed))
-                return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--json", &v))) {
             if (r < 0)
                 return -1;

@@ -142,20 +142,10 @@ static int parse(int argc, char **argv, run_options *o)
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
             if (r < 0 || cli_parse_strategy(v, 1, &o->strategy))
                 return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
+        } else if ((r = cli_parse_run_option(argc, argv, &i, 0, &o->device,
+                                             &o->reps, &o->warmup,
+                                             &o->seed))) {
             if (r < 0)
-                return -1;
-            o->device = v;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--reps", &v))) {
-            if (r < 0 || cli_parse_int("--reps", v, 0, 100000, &x))
-                return -1;
-            o->reps = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--warmup", &v))) {
-            if (r < 0 || cli_parse_int("--warmup", v, 0, 1000, &x))
-                return -1;
-            o->warmup = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", &v))) {
-            if (r < 0 || cli_parse_u64("--seed", v, &o->seed))
                 return -1;
         } else if (cli_opt_flag(argv, i, "--json")) {
             o->json = 1;

@@ -99,20 +99,10 @@ static int parse(int argc, char **argv, tune_options *o)
             if (r < 0 || cli_parse_int("--budget", v, 0, 7 * 24 * 3600, &x))
                 return -1;
             o->budget_s = (double)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
+        } else if ((r = cli_parse_run_option(argc, argv, &i, 1, &o->device,
+                                             &o->reps, &o->warmup,
+                                             &o->seed))) {
             if (r < 0)
-                return -1;
-            o->device = v;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--reps", &v))) {
-            if (r < 0 || cli_parse_int("--reps", v, 1, 100000, &x))
-                return -1;
-            o->reps = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--warmup", &v))) {
-            if (r < 0 || cli_parse_int("--warmup", v, 0, 1000, &x))
-                return -1;
-            o->warmup = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--seed", &v))) {
-            if (r < 0 || cli_parse_u64("--seed", v, &o->seed))
                 return -1;
         } else if (cli_opt_flag(argv, i, "--json")) {
             o->json = 1;
