@@ -309,9 +309,9 @@ static void print_table(const run_row *rows, size_t n, const size_t *sel,
         const clconv_problem *p = &rows[i].p;
         char size[64];
         cli_format_size(p->size, p->dims, size, sizeof size);
-        printf("\n%dD %s, mask %d, tile %d (median ms, GB/s)\n", p->dims, size,
-               p->mask_width, p->tile);
-        printf("%-12s", "strategy");
+        printf("\n%dD %s, mask %d (variant/tile: median ms, GB/s)\n", p->dims,
+               size, p->mask_width);
+        printf("%-16s", "variant/tile");
         for (size_t d = 0; d < nsel; ++d) {
             char head[40];
             const clconv_device_info *dev = &list->devices[sel[d]];
@@ -330,7 +330,14 @@ static void print_table(const run_row *rows, size_t n, const size_t *sel,
                 any |= (int)rows[k].p.strategy == s;
             if (!any)
                 continue;
-            printf("%-12s", clconv_strategy_name((clconv_strategy)s));
+            int tile = 0;
+            for (size_t k = i; k < j && !tile; ++k)
+                if ((int)rows[k].p.strategy == s)
+                    tile = rows[k].p.tile;
+            char label[32];
+            snprintf(label, sizeof label, "%s/%d",
+                     clconv_strategy_name((clconv_strategy)s), tile);
+            printf("%-16s", label);
             for (size_t d = 0; d < nsel; ++d) {
                 const run_row *r = NULL;
                 for (size_t k = i; k < j; ++k)
