@@ -98,6 +98,21 @@ static void geo_coarse(const clconv_problem *p, clc_geometry *g)
     }
 }
 
+/* Outputs per work-item of the vector variant: VEC_WIDTH in
+ * cl/conv*d_vector.cl (float16). */
+#define CLC_VECTOR_WIDTH 16
+
+static void geo_vector(const clconv_problem *p, clc_geometry *g)
+{
+    const size_t t = (size_t)p->tile;
+    g->local[0] = t;
+    g->local[1] = g->local[2] = 1;
+    g->global[0] = ceil_div(ceil_div(p->size[0], CLC_VECTOR_WIDTH), t) * t;
+    g->global[1] = p->dims > 1 ? p->size[1] : 1;
+    g->global[2] = p->dims > 2 ? p->size[2] : 1;
+    g->local_floats = 0;
+}
+
 /* Indexed by clconv_strategy. */
 static const clc_variant variants[CLCONV_STRATEGY_COUNT] = {
     {CLCONV_NAIVE, "naive",
@@ -115,6 +130,10 @@ static const clc_variant variants[CLCONV_STRATEGY_COUNT] = {
      "several outputs per work-item from a register queue along the slowest "
      "axis (3D: z-marching)",
      geo_coarse},
+    {CLCONV_VECTOR, "vector",
+     "16 consecutive x outputs per work-item with vload16/vstore16 (SIMD "
+     "within the work-item)",
+     geo_vector},
 };
 
 const clc_variant *clc_variant_get(clconv_strategy s)
@@ -139,7 +158,7 @@ clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out)
         }
     return clc_fail(CLCONV_EINVAL,
                     "unknown strategy '%s' (naive, output_tile, input_tile, "
-                    "cached_halo, coarse, all)",
+                    "cached_halo, coarse, vector, all)",
                     name);
 }
 
@@ -154,7 +173,9 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
     if (dims < 1 || dims > 3)
         return 1;
     static const int coarse[4] = {0, 128, 64, 32};
-    int t = s == CLCONV_COARSE ? coarse[dims] : base[dims];
+    int t = s == CLCONV_COARSE   ? coarse[dims]
+            : s == CLCONV_VECTOR ? 16
+                                 : base[dims];
     if (s == CLCONV_INPUT_TILE) {
         /* Keep (t + W - 1)^dims within 1024 work-items. */
         while (t > 1) {
@@ -171,11 +192,11 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
 
 void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p)
 {
-    /* Measured (bench/results/2026-11-22-h100): coarse is the GPU's best on
-     * all eight standard problems. On PoCL CPUs the textbook kernels win
-     * (naive, output_tile or input_tile, within 2x of each other); naive
-     * needs no barrier and is never the worst. clconv tune refines both. */
-    p->strategy = dev && dev->kind == CLCONV_DEVICE_CPU ? CLCONV_NAIVE
+    /* Measured: coarse is the H100's best on all eight standard problems
+     * (bench/results/2026-11-22-h100); vector is PoCL's best on all eight
+     * quick problems, 2.7-12.5x ahead of the others on 2 cores
+     * (bench/results/2026-11-22-local-2core). clconv tune refines both. */
+    p->strategy = dev && dev->kind == CLCONV_DEVICE_CPU ? CLCONV_VECTOR
                                                         : CLCONV_COARSE;
     p->tile = clconv_default_tile(p->strategy, p->dims, p->mask_width);
     p->coarsen = 0;

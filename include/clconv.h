@@ -102,6 +102,9 @@ typedef enum clconv_strategy {
     CLCONV_COARSE,      /* several outputs per work-item along the slowest
                            axis from a register window (3D: z-marching);
                            neighbours through the cache, no barrier */
+    CLCONV_VECTOR,      /* 16 consecutive x outputs per work-item with
+                           explicit vload16/vstore16 (SIMD within the
+                           work-item, for CPUs) */
     CLCONV_STRATEGY_COUNT
 } clconv_strategy;
 
