@@ -47,7 +47,8 @@ static void usage(FILE *f)
         "                  or a .npy file of shape W, WxW or WxWxW (W odd)\n"
         "  --device SEL    P:D, cpu, gpu or a name substring; the first match\n"
         "                  runs (default $CLCONV_DEVICE, else the first device)\n"
-        "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse\n"
+        "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse,\n"
+        "                  vector
         "                  or auto (default: the device's tuning from\n"
         "                  clconv tune, else a safe choice)\n"
         "  --tile T        TILE_WIDTH (default: the strategy's default)\n"
