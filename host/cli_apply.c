@@ -48,8 +48,7 @@ static void usage(FILE *f)
         "  --device SEL    P:D, cpu, gpu or a name substring; the first match\n"
         "                  runs (default $CLCONV_DEVICE, else the first device)\n"
         "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse,\n"
-        "                  vector
-        "                  or auto (default: the device's tuning from\n"
+        "                  vector or auto (default: the device's tuning from\n"
         "                  clconv tune, else a safe choice)\n"
         "  --tile T        TILE_WIDTH (default: the strategy's default)\n"
         "  --verify        compare with the double-precision CPU reference\n"

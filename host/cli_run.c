@@ -59,8 +59,7 @@ static void usage(FILE *f)
         "  --mask W        odd mask width (default 9, 5, 3 for 1D, 2D, 3D)\n"
         "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
         "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse,\n"
-        "                  vector
-        "                  or all (default); auto: the device's tuning from\n"
+        "                  vector or all (default); auto: the device's tuning from\n"
         "                  clconv tune, else the default heuristic\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
