@@ -62,6 +62,11 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
 int cli_parse_run_option(int argc, char **argv, int *i, int reps_min,
                          const char **device, int *reps, int *warmup,
                          uint64_t *seed);
+/* --dims D, --size X[xY[xZ]] (kept as text: it is parsed once --dims is
+ * known) and --mask W, shared by the commands that take a problem: 1 if
+ * argv[*i] was one of them, 0 if another option, -1 (error printed). */
+int cli_parse_problem_option(int argc, char **argv, int *i, int *dims,
+                             const char **size, int *mask);
 /* --mask: an odd width in 1..1023, or an error line and -1. */
 int cli_parse_mask_width(const char *s, int *out);
 /* --strategy: a strategy name, "all" (CLI_STRATEGY_ALL) or, with

@@ -96,6 +96,27 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t *out)
     return 0;
 }
 
+int cli_parse_problem_option(int argc, char **argv, int *i, int *dims,
+                             const char **size, int *mask)
+{
+    const char *v = NULL;
+    long x;
+    int r;
+    if ((r = cli_opt_value(argc, argv, i, "--dims", &v))) {
+        if (r > 0 && cli_parse_int("--dims", v, 1, 3, &x))
+            r = -1;
+        else if (r > 0)
+            *dims = (int)x;
+    } else if ((r = cli_opt_value(argc, argv, i, "--size", &v))) {
+        if (r > 0)
+            *size = v;
+    } else if ((r = cli_opt_value(argc, argv, i, "--mask", &v))) {
+        if (r > 0 && cli_parse_mask_width(v, mask))
+            r = -1;
+    }
+    return r;
+}
+
 int cli_parse_run_option(int argc, char **argv, int *i, int reps_min,
                          const char **device, int *reps, int *warmup,
                          uint64_t *seed)

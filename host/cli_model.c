@@ -144,10 +144,10 @@ static int parse(int argc, char **argv, model_options *o)
         const char *v = NULL;
         long x;
         int r;
-        if ((r = cli_opt_value(argc, argv, &i, "--dims", &v))) {
-            if (r < 0 || cli_parse_int("--dims", v, 1, 3, &x))
+        if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
+                                              &size, &o->mask))) {
+            if (r < 0)
                 return -1;
-            o->dims = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--masks", &v))) {
             double m[MODEL_MAX_LIST];
             if (r < 0 || parse_list("--masks", v, m, &o->nmasks))
@@ -159,9 +159,6 @@ static int parse(int argc, char **argv, model_options *o)
                     return -1;
                 }
             }
-        } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
-            if (r < 0 || cli_parse_mask_width(v, &o->mask))
-                return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
             if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
                 return -1;
@@ -173,10 +170,6 @@ static int parse(int argc, char **argv, model_options *o)
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
             if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
                 return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--size", &v))) {
-            if (r < 0)
-                return -1;
-            size = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--block", &v))) {
             if (r < 0)
                 return -1;

@@ -75,16 +75,9 @@ static int parse(int argc, char **argv, tune_options *o)
         const char *v = NULL;
         long x;
         int r;
-        if ((r = cli_opt_value(argc, argv, &i, "--dims", &v))) {
-            if (r < 0 || cli_parse_int("--dims", v, 1, 3, &x))
-                return -1;
-            o->dims = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--size", &v))) {
+        if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
+                                              &size, &o->mask))) {
             if (r < 0)
-                return -1;
-            size = v;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
-            if (r < 0 || cli_parse_mask_width(v, &o->mask))
                 return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
             const clconv_bench_problem *ps;
