@@ -7,11 +7,5 @@ void conv1d_naive(const __global float *restrict N, __global float *restrict P,
     const int i = get_global_id(0);
     if (i >= nx)
         return;
-    float acc = 0.0f;
-    for (int j = 0; j < MASK_WIDTH; ++j) {
-        const int k = i - RADIUS + j;
-        if (k >= 0 && k < nx)
-            acc += LOAD_N(k) * M[j];
-    }
-    P[i] = acc;
+    P[i] = conv1d_at(N, M, nx, i COUNTERS_ARG);
 }

@@ -17,14 +17,6 @@ void conv1d_vector(const __global float *restrict N, __global float *restrict P,
         vstore16(acc, 0, P + x0);
         return;
     }
-    for (int k = 0; k < VEC_WIDTH && x0 + k < nx; ++k) {
-        const int x = x0 + k;
-        float acc = 0.0f;
-        for (int j = 0; j < MASK_WIDTH; ++j) {
-            const int g = x - RADIUS + j;
-            if (g >= 0 && g < nx)
-                acc += N[g] * M[j];
-        }
-        P[x] = acc;
-    }
+    for (int x = x0; x < x0 + VEC_WIDTH && x < nx; ++x)
+        P[x] = conv1d_at(N, M, nx, x COUNTERS_ARG);
 }

@@ -8,16 +8,5 @@ void conv2d_naive(const __global float *restrict N, __global float *restrict P,
     const int y = get_global_id(1);
     if (x >= nx || y >= ny)
         return;
-    float acc = 0.0f;
-    for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-        const int gy = y - RADIUS + jy;
-        if (gy < 0 || gy >= ny)
-            continue;
-        for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-            const int gx = x - RADIUS + jx;
-            if (gx >= 0 && gx < nx)
-                acc += LOAD_N(gy * nx + gx) * M[jy * MASK_WIDTH + jx];
-        }
-    }
-    P[y * nx + x] = acc;
+    P[y * nx + x] = conv2d_at(N, M, nx, ny, x, y COUNTERS_ARG);
 }

@@ -25,19 +25,6 @@ void conv2d_vector(const __global float *restrict N, __global float *restrict P,
         vstore16(acc, 0, P + y * nx + x0);
         return;
     }
-    for (int k = 0; k < VEC_WIDTH && x0 + k < nx; ++k) {
-        const int x = x0 + k;
-        float acc = 0.0f;
-        for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-            const int gy = y - RADIUS + jy;
-            if (gy < 0 || gy >= ny)
-                continue;
-            for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-                const int gx = x - RADIUS + jx;
-                if (gx >= 0 && gx < nx)
-                    acc += N[gy * nx + gx] * M[jy * MASK_WIDTH + jx];
-            }
-        }
-        P[y * nx + x] = acc;
-    }
+    for (int x = x0; x < x0 + VEC_WIDTH && x < nx; ++x)
+        P[y * nx + x] = conv2d_at(N, M, nx, ny, x, y COUNTERS_ARG);
 }

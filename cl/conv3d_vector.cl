@@ -26,25 +26,7 @@ void conv3d_vector(const __global float *restrict N, __global float *restrict P,
         vstore16(acc, 0, P + (z * ny + y) * nx + x0);
         return;
     }
-    for (int k = 0; k < VEC_WIDTH && x0 + k < nx; ++k) {
-        const int x = x0 + k;
-        float acc = 0.0f;
-        for (int jz = 0; jz < MASK_WIDTH; ++jz) {
-            const int gz = z - RADIUS + jz;
-            if (gz < 0 || gz >= nz)
-                continue;
-            for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-                const int gy = y - RADIUS + jy;
-                if (gy < 0 || gy >= ny)
-                    continue;
-                for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-                    const int gx = x - RADIUS + jx;
-                    if (gx >= 0 && gx < nx)
-                        acc += N[(gz * ny + gy) * nx + gx] *
-                               M[(jz * MASK_WIDTH + jy) * MASK_WIDTH + jx];
-                }
-            }
-        }
-        P[(z * ny + y) * nx + x] = acc;
-    }
+    for (int x = x0; x < x0 + VEC_WIDTH && x < nx; ++x)
+        P[(z * ny + y) * nx + x] =
+            conv3d_at(N, M, nx, ny, nz, x, y, z COUNTERS_ARG);
 }
