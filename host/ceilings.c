@@ -117,13 +117,11 @@ static clconv_status measure_copy(clconv_session *s, double *gbs)
     st = clc_program_get(s, "bench_copy", "-cl-std=CL1.2", 0, &prog);
     if (st != CLCONV_OK)
         return st;
-    k = clCreateKernel(prog, "bench_copy", &err);
-    CLC_CHECK_GOTO(err);
-    in = clCreateBuffer(s->context, CL_MEM_READ_ONLY, (size_t)bytes, NULL, &err);
-    CLC_CHECK_GOTO(err);
-    out_buf = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY, (size_t)bytes,
-                             NULL, &err);
-    CLC_CHECK_GOTO(err);
+    CLC_CREATE_GOTO(k, clCreateKernel(prog, "bench_copy", &err));
+    CLC_CREATE_GOTO(in, clCreateBuffer(s->context, CL_MEM_READ_ONLY,
+                                       (size_t)bytes, NULL, &err));
+    CLC_CREATE_GOTO(out_buf, clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
+                                            (size_t)bytes, NULL, &err));
     /* Touch the input so no driver can skip pages it never wrote. */
     const float one = 1.0f;
     CLC_CHECK_GOTO(clEnqueueFillBuffer(s->queue, in, &one, sizeof one, 0,
@@ -178,11 +176,10 @@ static clconv_status measure_fma(clconv_session *s, double *gflops)
     st = clc_program_get(s, "bench_fma", options, 0, &prog);
     if (st != CLCONV_OK)
         return st;
-    k = clCreateKernel(prog, "bench_fma", &err);
-    CLC_CHECK_GOTO(err);
-    out_buf = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
-                             max_groups * local * sizeof(float), NULL, &err);
-    CLC_CHECK_GOTO(err);
+    CLC_CREATE_GOTO(k, clCreateKernel(prog, "bench_fma", &err));
+    CLC_CREATE_GOTO(out_buf, clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
+                                            max_groups * local * sizeof(float),
+                                            NULL, &err));
     CLC_CHECK_GOTO(clSetKernelArg(k, 0, sizeof out_buf, &out_buf));
     CLC_CHECK_GOTO(clSetKernelArg(k, 1, sizeof a, &a));
     CLC_CHECK_GOTO(clSetKernelArg(k, 2, sizeof b, &b));

@@ -115,7 +115,7 @@ clconv_status clconv_devices_discover(clconv_device_list *list)
         err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
         if (err == CL_DEVICE_NOT_FOUND || ndev == 0)
             continue; /* a platform without devices is not an error */
-        CLC_CHECK_GOTO(err);
+        CLC_CHECK_CALL_GOTO("clGetDeviceIDs", err);
         cl_device_id *ids = calloc(ndev, sizeof *ids);
         clconv_device_info *grown =
             realloc(list->devices, (list->count + ndev) * sizeof *grown);

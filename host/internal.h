@@ -45,6 +45,27 @@ clconv_status clc_cl_fail(const char *call, cl_int err, const char *file,
         }                                                                     \
     } while (0)
 
+/* Create an object with a call whose last argument is &err, in a function
+ * that releases at `out:`; on failure the error names the call. */
+#define CLC_CREATE_GOTO(lhs, call)                                            \
+    do {                                                                      \
+        (lhs) = (call);                                                       \
+        if (err != CL_SUCCESS) {                                              \
+            st = clc_cl_fail(#call, err, __FILE__, __LINE__);                 \
+            goto out;                                                         \
+        }                                                                     \
+    } while (0)
+
+/* Check a code the named call returned, once the caller has looked at it
+ * (a code that is not an error there, a refusal reported otherwise). */
+#define CLC_CHECK_CALL_GOTO(name, code)                                       \
+    do {                                                                      \
+        if ((code) != CL_SUCCESS) {                                           \
+            st = clc_cl_fail(name, (code), __FILE__, __LINE__);               \
+            goto out;                                                         \
+        }                                                                     \
+    } while (0)
+
 /* ---- variants.c: geometry of each strategy, as a table ---- */
 typedef struct clc_geometry {
     size_t local[3];     /* work-group size per dimension */

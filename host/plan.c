@@ -169,25 +169,22 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
     st = clc_program_get(s, stem, options, 1, &prog);
     if (st != CLCONV_OK)
         goto out;
-    pl->kernel = clCreateKernel(prog, stem, &err);
-    CLC_CHECK_GOTO(err);
+    CLC_CREATE_GOTO(pl->kernel, clCreateKernel(prog, stem, &err));
     st = check_kernel_limits(s, pl->kernel, &pl->g);
     if (st != CLCONV_OK)
         goto out;
 
-    pl->in = clCreateBuffer(s->context, CL_MEM_READ_ONLY,
-                            pl->n * sizeof(float), NULL, &err);
-    CLC_CHECK_GOTO(err);
-    pl->out = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
-                             pl->n * sizeof(float), NULL, &err);
-    CLC_CHECK_GOTO(err);
-    pl->mask = clCreateBuffer(s->context, CL_MEM_READ_ONLY,
-                              pl->m * sizeof(float), NULL, &err);
-    CLC_CHECK_GOTO(err);
+    CLC_CREATE_GOTO(pl->in, clCreateBuffer(s->context, CL_MEM_READ_ONLY,
+                                           pl->n * sizeof(float), NULL, &err));
+    CLC_CREATE_GOTO(pl->out, clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
+                                            pl->n * sizeof(float), NULL, &err));
+    CLC_CREATE_GOTO(pl->mask,
+                    clCreateBuffer(s->context, CL_MEM_READ_ONLY,
+                                   pl->m * sizeof(float), NULL, &err));
     if (count_loads) {
-        pl->counters = clCreateBuffer(s->context, CL_MEM_READ_WRITE,
-                                      2 * sizeof(cl_int), NULL, &err);
-        CLC_CHECK_GOTO(err);
+        CLC_CREATE_GOTO(pl->counters,
+                        clCreateBuffer(s->context, CL_MEM_READ_WRITE,
+                                       2 * sizeof(cl_int), NULL, &err));
     }
     st = set_args(pl);
     if (st != CLCONV_OK)
@@ -267,7 +264,7 @@ clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
                       clconv_cl_error_name(err));
         goto out;
     }
-    CLC_CHECK_GOTO(err);
+    CLC_CHECK_CALL_GOTO("clEnqueueNDRangeKernel", err);
     CLC_CHECK_GOTO(clWaitForEvents(1, &ev));
     cl_int exec = 0;
     CLC_CHECK_GOTO(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,

@@ -133,8 +133,8 @@ static clconv_status build(clconv_session *s, const char *stem,
         prog = NULL;
         goto out;
     }
-    prog = clCreateProgramWithSource(s->context, 3, parts, NULL, &err);
-    CLC_CHECK_GOTO(err);
+    CLC_CREATE_GOTO(
+        prog, clCreateProgramWithSource(s->context, 3, parts, NULL, &err));
     err = clBuildProgram(prog, 1, &s->device, opts, NULL, NULL);
     if (err != CL_SUCCESS) {
         log = build_log(prog, s->device);

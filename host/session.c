@@ -21,11 +21,11 @@ clconv_status clconv_session_create(const clconv_device_info *dev,
     }
     cl_context_properties props[] = {
         CL_CONTEXT_PLATFORM, (cl_context_properties)dev->opaque_platform, 0};
-    s->context = clCreateContext(props, 1, &s->device, NULL, NULL, &err);
-    CLC_CHECK_GOTO(err);
-    s->queue = clCreateCommandQueue(s->context, s->device,
-                                    CL_QUEUE_PROFILING_ENABLE, &err);
-    CLC_CHECK_GOTO(err);
+    CLC_CREATE_GOTO(s->context,
+                    clCreateContext(props, 1, &s->device, NULL, NULL, &err));
+    CLC_CREATE_GOTO(s->queue,
+                    clCreateCommandQueue(s->context, s->device,
+                                         CL_QUEUE_PROFILING_ENABLE, &err));
     *out = s;
     s = NULL;
 out:

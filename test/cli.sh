@@ -50,5 +50,12 @@ grep -q 'unsupported: work-group' "$tmp/out" || { echo "FAIL: no unsupported rea
 n=$(wc -l <"$tmp/err")
 [ "$n" -le 1 ] || { echo "FAIL: usage errors must be one line, got $n"; fails=$((fails + 1)); }
 
+# An OpenCL failure names the call that failed: a kernel file whose kernel
+# has another name makes clCreateKernel fail.
+cp -rL "$(dirname "$0")/../cl" "$tmp/cl" # -L: never edit the real kernels through a link
+sed -i 's/void conv1d_naive(/void conv1d_naive_renamed(/' "$tmp/cl/conv1d_naive.cl"
+CLCONV_NO_CACHE=1 CLCONV_KERNEL_DIR="$tmp/cl" check "an OpenCL error is exit 3" 3 "$CLI" run --dims 1 --size 100 --strategy naive --device 0:0 --reps 1
+grep -q 'clCreateKernel failed: CL_INVALID_KERNEL_NAME' "$tmp/out" || { echo "FAIL: the OpenCL error does not name clCreateKernel"; fails=$((fails + 1)); }
+
 if [ "$fails" -ne 0 ]; then echo "cli.sh: $fails failure(s)"; exit 1; fi
 echo "cli.sh: all passed"
