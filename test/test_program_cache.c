@@ -18,31 +18,13 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "support.h"
 #include "internal.h"
 
 static char cache_home[256];
 static char programs[512];
 static clconv_device_list devices;
 static const clconv_device_info *dev;
-
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char sub[1024];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            remove_tree(sub);
-        }
-        closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 /* The .bin entries in the programs folder: count, and the name of the
  * newest one not in `except` (may be NULL). */
@@ -68,28 +50,19 @@ static int entries(char *newest, size_t len, const char *except)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(cache_home, sizeof cache_home, "/tmp/clconv-test-cache-XXXXXX");
-    if (!mkdtemp(cache_home))
+    if (support_cache_home_create(cache_home, sizeof cache_home,
+                                  "/tmp/clconv-test-cache-XXXXXX"))
         return -1;
-    setenv("XDG_CACHE_HOME", cache_home, 1);
     unsetenv("CLCONV_NO_CACHE");
     unsetenv("CLCONV_BUILD_OPTIONS");
     snprintf(programs, sizeof programs, "%s/clconv/programs", cache_home);
-    if (clconv_devices_discover(&devices) != CLCONV_OK)
-        return -1;
-    size_t sel[64], nsel = 0;
-    if (clconv_devices_select(&devices, getenv("CLCONV_DEVICE"), sel,
-                              &nsel) != CLCONV_OK ||
-        nsel == 0)
-        return -1;
-    dev = &devices.devices[sel[0]];
-    return 0;
+    return support_first_device(&devices, &dev);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(cache_home);
+    support_remove_tree(cache_home);
     clconv_devices_free(&devices);
     return 0;
 }
@@ -98,7 +71,7 @@ static int teardown(void **state)
 static int empty_cache(void **state)
 {
     (void)state;
-    remove_tree(programs);
+    support_remove_tree(programs);
     unsetenv("CLCONV_NO_CACHE");
     unsetenv("CLCONV_BUILD_OPTIONS");
     return 0;
@@ -231,7 +204,7 @@ static void no_cache_env_neither_reads_nor_writes(void **state)
     setenv("CLCONV_NO_CACHE", "1", 1);
     clc_program_disk_stats d = run_once(5);
     assert_int_equal(d.hits + d.misses + d.rejected + d.stored, 0);
-    remove_tree(programs);
+    support_remove_tree(programs);
     d = run_once(5);
     assert_int_equal(d.hits + d.misses + d.rejected + d.stored, 0);
     assert_int_equal(entries(NULL, 0, NULL), 0);

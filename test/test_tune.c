@@ -16,55 +16,28 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "support.h"
 #include "clconv_tune.h"
 
 static char cache_home[256];
 static clconv_device_list devices;
 static const clconv_device_info *dev;
 
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char sub[1024];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            remove_tree(sub);
-        }
-        closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(cache_home, sizeof cache_home, "/tmp/clconv-test-tune-XXXXXX");
-    if (!mkdtemp(cache_home))
+    if (support_cache_home_create(cache_home, sizeof cache_home,
+                                  "/tmp/clconv-test-tune-XXXXXX"))
         return -1;
-    setenv("XDG_CACHE_HOME", cache_home, 1);
     /* Determinism: every build from source. */
     setenv("CLCONV_NO_CACHE", "1", 1);
-    if (clconv_devices_discover(&devices) != CLCONV_OK)
-        return -1;
-    size_t sel[64], nsel = 0;
-    if (clconv_devices_select(&devices, getenv("CLCONV_DEVICE"), sel,
-                              &nsel) != CLCONV_OK ||
-        nsel == 0)
-        return -1;
-    dev = &devices.devices[sel[0]];
-    return 0;
+    return support_first_device(&devices, &dev);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(cache_home);
+    support_remove_tree(cache_home);
     clconv_devices_free(&devices);
     return 0;
 }
@@ -75,7 +48,7 @@ static int empty_cache(void **state)
     (void)state;
     char dir[512];
     snprintf(dir, sizeof dir, "%s/clconv", cache_home);
-    remove_tree(dir);
+    support_remove_tree(dir);
     return 0;
 }
 
