@@ -18,6 +18,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv1d_coarse(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     __local float tile[PAD(TILE_LEN) + 1];
     float m[MASK_WIDTH];
     for (int j = 0; j < MASK_WIDTH; ++j)

@@ -4,6 +4,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv1d_naive(const __global float *restrict N, __global float *restrict P,
                   __constant float *M, const int nx COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     const int i = get_global_id(0);
     if (i >= nx)
         return;

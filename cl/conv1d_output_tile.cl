@@ -6,6 +6,7 @@ void conv1d_output_tile(const __global float *restrict N,
                         __global float *restrict P, __constant float *M,
                         const int nx COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     __local float tile[IN_TILE];
     const int lx = get_local_id(0);
     const int out0 = get_group_id(0) * TILE_WIDTH;

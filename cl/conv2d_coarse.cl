@@ -51,6 +51,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, 1)))
 void conv2d_coarse(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     /* The mask in private registers: read once, reused COARSEN times. */
     float m[MASK_WIDTH * MASK_WIDTH];
     for (int k = 0; k < MASK_WIDTH * MASK_WIDTH; ++k)

@@ -6,6 +6,7 @@ void conv2d_input_tile(const __global float *restrict N,
                        __global float *restrict P, __constant float *M,
                        const int nx, const int ny COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     __local float tile[IN_TILE][IN_TILE];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int ox = get_group_id(0) * TILE_WIDTH;

@@ -4,6 +4,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, TILE_WIDTH, 1)))
 void conv2d_naive(const __global float *restrict N, __global float *restrict P,
                   __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= nx || y >= ny)

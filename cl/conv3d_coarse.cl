@@ -78,6 +78,7 @@ void conv3d_coarse(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx, const int ny,
                    const int nz COUNTERS_PARAM)
 {
+    BIND_MASK(M);
 #ifdef MASK_IN_REGISTERS
     float m[MASK3];
     for (int k = 0; k < MASK3; ++k)

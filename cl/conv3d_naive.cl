@@ -5,6 +5,7 @@ void conv3d_naive(const __global float *restrict N, __global float *restrict P,
                   __constant float *M, const int nx, const int ny,
                   const int nz COUNTERS_PARAM)
 {
+    BIND_MASK(M);
     const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
     if (x >= nx || y >= ny || z >= nz)
         return;

@@ -102,6 +102,10 @@ static void json_row(FILE *f, const clconv_bench_row *w)
     json_number(f, w->m.roofline_pct, timed && w->m.roofline_pct > 0);
     fputs(", \"model_reduction\": ", f);
     json_number(f, w->model_reduction, w->model_reduction > 0);
+    fprintf(f, ", \"mask_mode\": \"%s\"", clconv_mask_mode_name(w->p.mask_mode));
+    if (w->p.strategy == CLCONV_COARSE)
+        fprintf(f, ", \"coarsen\": %d, \"group_y\": %d", w->p.coarsen,
+                w->p.group_y);
     if (w->res.status != CLCONV_OK) {
         fputs(", \"reason\": ", f);
         json_string(f, w->res.reason);
@@ -183,7 +187,7 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
     fputs("clconv_version,date,device,device_name,driver,copy_gbs,"
           "fp32_gflops,dims,nx,ny,nz,mask,implementation,variant,tile,status,"
           "max_err,reps,median_ms,min_ms,max_ms,gbs,gflops,floor_ms,"
-          "roofline_pct,model_reduction,reason\n",
+          "roofline_pct,model_reduction,reason,mask_mode\n",
           f);
     for (size_t i = 0; i < r->nrows; ++i) {
         const clconv_bench_row *w = &r->rows[i];
@@ -227,6 +231,7 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
         csv_string(f, ran && w->res.verdict.ok ? ""
                       : ran                    ? "verification failed"
                                                : w->res.reason);
+        fprintf(f, ",%s", clconv_mask_mode_name(w->p.mask_mode));
         fputc('\n', f);
     }
     if (fflush(f) != 0 || ferror(f))

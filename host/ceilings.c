@@ -15,7 +15,26 @@ enum { CEIL_WARMUP = 2, CEIL_REPS = 10 };
  * what makes the FMAs full-width (measured on a 2-core AVX-512 EPYC: 8
  * scalar chains vectorized 8-wide across work-items gave 57-113 GFLOP/s,
  * float16 chains 217 GFLOP/s); GPUs prefer 1 (scalar). */
-enum { FMA_CHAINS = 8, FMA_STEPS = 64 };
+/* 256 steps rather than 64: on the H100 the kernel's fixed part (seeds,
+ * sum, sentinel test) cost 5% at 64 steps (61.7 vs 65.1 TFLOP/s;
+ * bench/PERF.md item 10). */
+enum { FMA_CHAINS = 8, FMA_STEPS = 256 };
+
+/* $CLCONV_FMA_SHAPE="chains,steps" overrides the shape, for measuring
+ * other shapes of the ceiling kernel (doc/bench.md); anything else there
+ * is ignored. */
+static void fma_shape(int *chains, int *steps)
+{
+    const char *env = getenv("CLCONV_FMA_SHAPE");
+    int c = 0, n = 0;
+    *chains = FMA_CHAINS;
+    *steps = FMA_STEPS;
+    if (env && sscanf(env, "%d,%d", &c, &n) == 2 && c >= 1 && c <= 64 &&
+        n >= 1 && n <= 4096) {
+        *chains = c;
+        *steps = n;
+    }
+}
 
 /* Copy buffer size per buffer: far beyond any cache, capped by the device's
  * allocation limit and a quarter of its memory. */
@@ -169,10 +188,12 @@ static clconv_status measure_fma(clconv_session *s, double *gflops)
                               sizeof vec, &vec, NULL));
     if (vec != 2 && vec != 4 && vec != 8 && vec != 16)
         vec = 1;
-    const double flop_per_item = 2.0 * FMA_CHAINS * FMA_STEPS * vec;
+    int chains, steps;
+    fma_shape(&chains, &steps);
+    const double flop_per_item = 2.0 * chains * steps * vec;
     snprintf(options, sizeof options,
              "-cl-std=CL1.2 -D FMA_CHAINS=%d -D FMA_STEPS=%d -D FMA_VEC=%u",
-             FMA_CHAINS, FMA_STEPS, vec);
+             chains, steps, vec);
     st = clc_program_get(s, "bench_fma", options, 0, &prog);
     if (st != CLCONV_OK)
         return st;

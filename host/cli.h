@@ -73,6 +73,8 @@ int cli_parse_mask_width(const char *s, int *out);
  * allow_auto, "auto" (CLI_STRATEGY_AUTO); an error line and -1 else. */
 enum { CLI_STRATEGY_ALL = -1, CLI_STRATEGY_AUTO = -2 };
 int cli_parse_strategy(const char *s, int allow_auto, int *out);
+/* A comma list of mask modes (auto, argument, baked) into modes[0..2]. */
+int cli_parse_mask_modes(const char *s, int modes[3], int *n);
 /* "X[xY[xZ]]" for dims dimensions; a single extent means a cube. */
 int cli_parse_size(const char *s, int dims, size_t size[3]);
 /* Size as "X", "XxY" or "XxYxZ". */

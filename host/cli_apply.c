@@ -265,7 +265,8 @@ static void plane_put(apply_data *d, int k, const float *src, size_t n)
 /* Plan on the session: the given strategy, or auto (the device's tuning
  * from clconv tune, else its default; then naive if that does not fit). */
 static clconv_status make_plan(clconv_session *s, const apply_options *o,
-                               clconv_problem *p, clconv_plan **plan)
+                               const float *mask, clconv_problem *p,
+                               clconv_plan **plan)
 {
     if (o->strategy >= 0) {
         p->strategy = (clconv_strategy)o->strategy;
@@ -280,12 +281,12 @@ static clconv_status make_plan(clconv_session *s, const apply_options *o,
     clconv_status st = clconv_problem_validate(p);
     if (st != CLCONV_OK)
         return st;
-    st = clconv_plan_create(s, p, plan);
+    st = clconv_plan_create_with_mask(s, p, mask, plan);
     if (st == CLCONV_EUNSUPPORTED && o->strategy < 0 &&
         p->strategy != CLCONV_NAIVE) {
         p->strategy = CLCONV_NAIVE;
         p->tile = clconv_default_tile(CLCONV_NAIVE, p->dims, p->mask_width);
-        st = clconv_plan_create(s, p, plan);
+        st = clconv_plan_create_with_mask(s, p, mask, plan);
     }
     return st;
 }
@@ -454,7 +455,7 @@ int cli_apply_main(int argc, char **argv)
     code = CLI_EXIT_UNSUPPORTED;
     st = clconv_session_create(dev, &session);
     if (st == CLCONV_OK)
-        st = make_plan(session, &o, &p, &plan);
+        st = make_plan(session, &o, mask.values, &p, &plan);
     if (st != CLCONV_OK) {
         cli_error("%s: %s", dev->name, clconv_last_error());
         code = cli_exit_code(st);

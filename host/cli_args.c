@@ -173,6 +173,35 @@ int cli_parse_strategy(const char *s, int allow_auto, int *out)
     return 0;
 }
 
+int cli_parse_mask_modes(const char *s, int modes[3], int *n)
+{
+    char buf[64];
+    *n = 0;
+    if (strlen(s) >= sizeof buf) {
+        cli_error("--mask-mode: '%s' is too long", s);
+        return -1;
+    }
+    strcpy(buf, s);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        clconv_mask_mode m;
+        if (*n == 3) {
+            cli_error("--mask-mode: at most 3 modes");
+            return -1;
+        }
+        if (clconv_mask_mode_parse(t, &m) != CLCONV_OK) {
+            cli_error("--mask-mode: %s", clconv_last_error());
+            return -1;
+        }
+        modes[(*n)++] = (int)m;
+    }
+    if (*n == 0) {
+        cli_error("--mask-mode: empty list");
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse_size(const char *s, int dims, size_t size[3])
 {
     size_t v[3] = {1, 1, 1};

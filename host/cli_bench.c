@@ -20,6 +20,7 @@ typedef struct bench_options {
     int mask;
     const char *device;
     int strategy;       /* -1: all */
+    clconv_mask_mode mask_mode;
     int all_tiles;      /* 0: only each strategy's default tile; 2: all
                            tiles on GPUs, the default tile elsewhere */
     int reps, warmup;
@@ -47,6 +48,8 @@ static void usage(FILE *f)
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --strategy S    naive, output_tile, ... or all (default all)\n"
+        "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
+        "                  and vector on GPUs, argument otherwise)\n"
         "  --tiles T       all: 1D 64..512, 2D 8..32, 3D 4, 8 (default);\n"
         "                  default: each strategy's default tile only;\n"
         "                  gpu: all on GPUs, default elsewhere\n"
@@ -92,6 +95,15 @@ static int parse(int argc, char **argv, bench_options *o)
                                              &o->seed))) {
             if (r < 0)
                 return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--mask-mode", &v))) {
+            int modes[3], n = 0;
+            if (r < 0 || cli_parse_mask_modes(v, modes, &n))
+                return -1;
+            if (n != 1) {
+                cli_error("bench: --mask-mode takes one mode");
+                return -1;
+            }
+            o->mask_mode = (clconv_mask_mode)modes[0];
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
             if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
                 return -1;
@@ -296,6 +308,8 @@ static int run_problem_on_device(const bench_options *o,
             clconv_bench_shape(b, &w.p);
             w.p.tile = tiles[t];
             w.p.strategy = strat;
+            w.p.mask_mode = o->mask_mode;
+            clconv_problem_apply_defaults(&r->devices[d].info, &w.p);
             clconv_run_verified(s, &w.p, data, o->warmup, o->reps, &w.res);
             if (w.res.status == CLCONV_OK && w.res.verdict.ok)
                 clconv_bench_metrics_of(&w.p, w.res.timing.median_ms,

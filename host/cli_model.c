@@ -444,11 +444,9 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
         long long got[2] = {0, 0};
         st = clconv_session_create(d, &s);
         if (st == CLCONV_OK)
-            st = clc_plan_create(s, p, 1, &plan);
+            st = clc_plan_create(s, p, mask, 1, &plan);
         if (st == CLCONV_OK)
             st = clconv_plan_set_input(plan, in);
-        if (st == CLCONV_OK)
-            st = clconv_plan_set_mask(plan, mask);
         if (st == CLCONV_OK)
             st = clconv_plan_execute(plan, NULL);
         if (st == CLCONV_OK)

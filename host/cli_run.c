@@ -18,6 +18,7 @@ typedef struct run_options {
     int tile[8], ntile;
     int coarsen[8], ncoarsen;
     int group_y[8], ngroup_y;
+    int mask_mode[3], nmask_mode;
     int strategy;      /* -1: all, RUN_AUTO: auto */
     const char *device;
     int reps, warmup;
@@ -47,7 +48,8 @@ static void usage(FILE *f)
 {
     fputs(
         "usage: clconv run [--dims D --size X[xY[xZ]] --mask W --tile T]\n"
-        "                  [--strategy S|all] [--device SEL] [--reps N]\n"
+        "                  [--strategy S|all] [--coarsen C] [--group-y G]\n"
+        "                  [--mask-mode M] [--device SEL] [--reps N]\n"
         "                  [--warmup N] [--seed S] [--json | --table]\n"
         "Build each variant from its .cl at run time, run it once on random\n"
         "data in [-1, 1] (seed printed), verify every element against the\n"
@@ -65,6 +67,8 @@ static void usage(FILE *f)
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --coarsen C     coarse: outputs per work-item (default 8, 8, 16)\n"
         "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
+        "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
+        "                  and vector, argument for the others)\n"
         "  --reps N        timed launches after warm-up (default 10; 0: verify only)\n"
         "  --warmup N      untimed launches first (default 2)\n"
         "  --seed S        random seed (default $CLCONV_SEED, else the clock)\n"
@@ -130,6 +134,9 @@ static int parse(int argc, char **argv, run_options *o)
         } else if ((r = cli_opt_value(argc, argv, &i, "--group-y", &v))) {
             if (r < 0 ||
                 parse_list("--group-y", v, 1, 1024, o->group_y, &o->ngroup_y))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--mask-mode", &v))) {
+            if (r < 0 || cli_parse_mask_modes(v, o->mask_mode, &o->nmask_mode))
                 return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
             if (r < 0 || cli_parse_strategy(v, 1, &o->strategy))
@@ -233,6 +240,7 @@ static void print_line(const run_row *r)
            r->p.mask_width, r->p.tile);
     if (r->p.strategy == CLCONV_COARSE)
         printf("C=%-2d G=%-2d ", r->p.coarsen, r->p.group_y);
+    printf("%-5s ", r->p.mask_mode == CLCONV_MASK_BAKED ? "baked" : "arg");
     const clconv_verdict *v = &r->res.verdict;
     if (r->res.status == CLCONV_EUNSUPPORTED) {
         printf("unsupported: %s\n", r->res.reason);
@@ -267,6 +275,7 @@ static void print_json(const run_row *rows, size_t n)
                "\"mask\": %d, \"tile\": %d, \"status\": \"%s\"",
                clconv_strategy_name(r->p.strategy), r->p.dims, size,
                r->p.mask_width, r->p.tile, status_word(r));
+        printf(", \"mask_mode\": \"%s\"", clconv_mask_mode_name(r->p.mask_mode));
         if (r->p.strategy == CLCONV_COARSE)
             printf(", \"coarsen\": %d, \"group_y\": %d", r->p.coarsen,
                    r->p.group_y);
@@ -386,6 +395,61 @@ static int fits_some_device(const clconv_problem *p,
     return 0;
 }
 
+/* The rows one strategy gets on one problem: the cross product of the
+ * --tile, --coarsen, --group-y (coarse only) and --mask-mode lists. */
+static int variant_count(const run_options *o, int s)
+{
+    const int coarse = s == CLCONV_COARSE;
+    if (o->strategy == RUN_AUTO)
+        return o->nmask_mode ? o->nmask_mode : 1;
+    return (o->ntile ? o->ntile : 1) *
+           (coarse && o->ncoarsen ? o->ncoarsen : 1) *
+           (coarse && o->ngroup_y ? o->ngroup_y : 1) *
+           (o->nmask_mode ? o->nmask_mode : 1);
+}
+
+/* Row vi of variant_count(o, s): the problem with its knobs set (0 for
+ * the defaults). */
+static void variant_of(const run_options *o, const clconv_problem *base, int s,
+                       int vi, clconv_problem *p)
+{
+    const int coarse = s == CLCONV_COARSE;
+    *p = *base;
+    p->strategy = (clconv_strategy)s;
+    if (o->nmask_mode) {
+        p->mask_mode = (clconv_mask_mode)o->mask_mode[vi % o->nmask_mode];
+        vi /= o->nmask_mode;
+    }
+    if (coarse && o->ngroup_y) {
+        p->group_y = o->group_y[vi % o->ngroup_y];
+        vi /= o->ngroup_y;
+    }
+    if (coarse && o->ncoarsen) {
+        p->coarsen = o->coarsen[vi % o->ncoarsen];
+        vi /= o->ncoarsen;
+    }
+    p->tile = o->ntile ? o->tile[vi % o->ntile]
+                       : clconv_default_tile(p->strategy, p->dims,
+                                             p->mask_width);
+}
+
+/* Verify and time one row; its exit code (0 ok, 1 wrong, 3 unsupported or
+ * an OpenCL error). */
+static int run_row_once(clconv_session *s, const clconv_dataset *data,
+                        const run_options *o, run_row *r)
+{
+    clconv_run_verified(s, &r->p, data, o->warmup, o->reps, &r->res);
+    /* The row keeps one line; the build log (file, options, compiler
+     * output) goes to stderr. */
+    if (r->res.status == CLCONV_EBUILD)
+        fprintf(stderr, "clconv: %s\n", clconv_last_error());
+    if (!o->json && !o->table)
+        print_line(r);
+    return r->res.status != CLCONV_OK ? cli_exit_code(r->res.status)
+           : r->res.verdict.ok        ? CLI_EXIT_OK
+                                      : CLI_EXIT_VERIFY;
+}
+
 int cli_run_main(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -468,50 +532,30 @@ int cli_run_main(int argc, char **argv)
                     continue;
                 if (o.strategy == RUN_AUTO && s != (int)autop.strategy)
                     continue;
-                const int coarse = s == CLCONV_COARSE;
-                const int nt = o.ntile ? o.ntile : 1;
-                const int nc = coarse && o.ncoarsen ? o.ncoarsen : 1;
-                const int ng = coarse && o.ngroup_y ? o.ngroup_y : 1;
-                for (int ti = 0; ti < nt; ++ti)
-                    for (int ci = 0; ci < nc; ++ci)
-                        for (int gi = 0; gi < ng; ++gi) {
-                            run_row *r = push_row(&rows, &nrows, &cap);
-                            if (!r) {
-                                cli_error("out of memory");
-                                code = CLI_EXIT_UNSUPPORTED;
-                                clconv_dataset_destroy(data);
-                                goto out;
-                            }
-                            r->dev = &list.devices[sel[d]];
-                            r->p = problems[k];
-                            r->p.strategy = (clconv_strategy)s;
-                            r->p.tile = o.ntile ? o.tile[ti]
-                                                : clconv_default_tile(
-                                                      r->p.strategy, r->p.dims,
-                                                      r->p.mask_width);
-                            r->p.coarsen = coarse && o.ncoarsen ? o.coarsen[ci] : 0;
-                            r->p.group_y = coarse && o.ngroup_y ? o.group_y[gi] : 0;
-                            clconv_problem_apply_defaults(&r->p);
-                            if (o.strategy == RUN_AUTO)
-                                r->p = autop;
-                            clconv_run_verified(sessions[d], &r->p, data,
-                                                o.warmup, o.reps, &r->res);
-                            /* The row keeps one line; the build log (file,
-                             * options, compiler output) goes to stderr. */
-                            if (r->res.status == CLCONV_EBUILD)
-                                fprintf(stderr, "clconv: %s\n",
-                                        clconv_last_error());
-                            if (!o.json && !o.table)
-                                print_line(r);
-                            int c = r->res.status != CLCONV_OK
-                                        ? cli_exit_code(r->res.status)
-                                    : r->res.verdict.ok ? CLI_EXIT_OK
-                                                        : CLI_EXIT_VERIFY;
-                            /* A wrong result outranks an unsupported one. */
-                            if (c == CLI_EXIT_VERIFY ||
-                                (c && code == CLI_EXIT_OK))
-                                code = c;
-                        }
+                const int nv = variant_count(&o, s);
+                for (int vi = 0; vi < nv; ++vi) {
+                    run_row *r = push_row(&rows, &nrows, &cap);
+                    if (!r) {
+                        cli_error("out of memory");
+                        code = CLI_EXIT_UNSUPPORTED;
+                        clconv_dataset_destroy(data);
+                        goto out;
+                    }
+                    r->dev = &list.devices[sel[d]];
+                    if (o.strategy == RUN_AUTO) {
+                        r->p = autop;
+                        if (o.nmask_mode)
+                            r->p.mask_mode =
+                                (clconv_mask_mode)o.mask_mode[vi % o.nmask_mode];
+                    } else {
+                        variant_of(&o, &problems[k], s, vi, &r->p);
+                    }
+                    clconv_problem_apply_defaults(r->dev, &r->p);
+                    int c = run_row_once(sessions[d], data, &o, r);
+                    /* A wrong result outranks an unsupported one. */
+                    if (c == CLI_EXIT_VERIFY || (c && code == CLI_EXIT_OK))
+                        code = c;
+                }
             }
         }
         clconv_dataset_destroy(data);

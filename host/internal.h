@@ -87,14 +87,20 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
 /* The coarse variant's knobs with defaults applied. */
 int clc_coarsen_of(const clconv_problem *p);
 int clc_group_y_of(const clconv_problem *p);
+/* The problem's mask mode on a device: auto resolved (stays auto when dev
+ * is NULL). */
+clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,
+                                   const clconv_problem *p);
 
 /* ---- program.c ---- */
 typedef struct clc_program_cache clc_program_cache;
 clc_program_cache *clc_program_cache_new(void);
 void clc_program_cache_free(clc_program_cache *cache);
-/* The build options of a problem, in a fixed order. */
-void clc_build_options(const clconv_problem *p, int count_loads, char *buf,
-                       size_t len);
+/* The build options of a problem, in a fixed order (malloc'd; NULL and the
+ * last error set when out of memory). mask (W^dims floats) is compiled in
+ * as -D CLCONV_MASK_VALUES when the problem's mask is baked. */
+char *clc_build_options(const clconv_problem *p, int count_loads,
+                        const float *mask);
 /* Build (or fetch from the session's cache) the program of cl/<stem>.cl
  * ("conv2d_output_tile") with the given options; the program stays owned by
  * the cache. Convolution kernels get cl/common.clh prepended (with_common);
@@ -159,7 +165,8 @@ struct clconv_session {
 /* Like clconv_plan_create; with count_loads the kernel is built with
  * -D CLCONV_COUNT_LOADS and counts its global loads of N and local reads. */
 clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
-                              int count_loads, clconv_plan **out);
+                              const float *mask, int count_loads,
+                              clconv_plan **out);
 /* The counters of the last execute: [0] global loads of N, [1] local reads. */
 clconv_status clc_plan_counters(clconv_plan *plan, long long counts[2]);
 #endif

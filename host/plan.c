@@ -15,6 +15,7 @@ struct clconv_plan {
     cl_kernel kernel;
     cl_mem in, out, mask, counters;
     size_t n, m; /* elements of data and mask */
+    float *baked; /* the mask compiled into the program, or NULL */
 };
 
 static clconv_status unsupported(const char *fmt, ...) CLC_PRINTF(1, 2);
@@ -136,11 +137,12 @@ static clconv_status set_args(clconv_plan *pl)
 }
 
 clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
-                              int count_loads, clconv_plan **out)
+                              const float *mask, int count_loads,
+                              clconv_plan **out)
 {
     clconv_status st;
     cl_int err;
-    char options[256], stem[64];
+    char *options = NULL, stem[64];
     cl_program prog = NULL;
     *out = NULL;
 
@@ -158,6 +160,21 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
     pl->n = clconv_problem_elements(&pl->p);
     pl->m = clconv_problem_mask_elements(&pl->p);
     clc_geometry_of(&pl->p, &pl->g);
+    pl->p.mask_mode = clc_mask_mode_for(&s->dev, p);
+    if (pl->p.mask_mode == CLCONV_MASK_BAKED) {
+        if (!mask) {
+            st = clc_fail(CLCONV_EINVAL,
+                          "mask mode baked needs the mask when the plan is "
+                          "made (clconv_plan_create_with_mask)");
+            goto out;
+        }
+        pl->baked = malloc(pl->m * sizeof *pl->baked);
+        if (!pl->baked) {
+            st = clc_fail(CLCONV_ENOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(pl->baked, mask, pl->m * sizeof *pl->baked);
+    }
 
     st = check_device_limits(&s->dev, &pl->p, &pl->g);
     if (st != CLCONV_OK)
@@ -165,7 +182,11 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
 
     snprintf(stem, sizeof stem, "conv%dd_%s", p->dims,
              clconv_strategy_name(p->strategy));
-    clc_build_options(&pl->p, count_loads, options, sizeof options);
+    options = clc_build_options(&pl->p, count_loads, pl->baked);
+    if (!options) {
+        st = CLCONV_ENOMEM;
+        goto out;
+    }
     st = clc_program_get(s, stem, options, 1, &prog);
     if (st != CLCONV_OK)
         goto out;
@@ -187,11 +208,14 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
                                        2 * sizeof(cl_int), NULL, &err));
     }
     st = set_args(pl);
+    if (st == CLCONV_OK && mask)
+        st = clconv_plan_set_mask(pl, mask);
     if (st != CLCONV_OK)
         goto out;
     *out = pl;
     pl = NULL;
 out:
+    free(options);
     clconv_plan_destroy(pl);
     return st;
 }
@@ -199,7 +223,19 @@ out:
 clconv_status clconv_plan_create(clconv_session *s, const clconv_problem *p,
                                  clconv_plan **out)
 {
-    return clc_plan_create(s, p, 0, out);
+    return clc_plan_create(s, p, NULL, 0, out);
+}
+
+clconv_status clconv_plan_create_with_mask(clconv_session *s,
+                                           const clconv_problem *p,
+                                           const float *mask,
+                                           clconv_plan **out)
+{
+    if (!mask) {
+        *out = NULL;
+        return clc_fail(CLCONV_EINVAL, "no mask given");
+    }
+    return clc_plan_create(s, p, mask, 0, out);
 }
 
 void clconv_plan_destroy(clconv_plan *pl)
@@ -216,6 +252,7 @@ void clconv_plan_destroy(clconv_plan *pl)
         clReleaseMemObject(pl->in);
     if (pl->kernel)
         clReleaseKernel(pl->kernel);
+    free(pl->baked);
     free(pl);
 }
 
@@ -228,6 +265,11 @@ clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
 
 clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
 {
+    /* Bit-for-bit, so a NaN coefficient equals itself. */
+    if (pl->baked && memcmp(pl->baked, mask, pl->m * sizeof *mask) != 0)
+        return clc_fail(CLCONV_EINVAL,
+                        "this plan's mask is compiled into its program "
+                        "(mask mode baked): make a new plan for another mask");
     CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, pl->mask, CL_TRUE, 0,
                                    pl->m * sizeof(float), mask, 0, NULL, NULL));
     return CLCONV_OK;
@@ -317,11 +359,9 @@ clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
                               const float *in, const float *mask, float *out)
 {
     clconv_plan *pl = NULL;
-    clconv_status st = clconv_plan_create(s, p, &pl);
+    clconv_status st = clconv_plan_create_with_mask(s, p, mask, &pl);
     if (st == CLCONV_OK)
         st = clconv_plan_set_input(pl, in);
-    if (st == CLCONV_OK)
-        st = clconv_plan_set_mask(pl, mask);
     if (st == CLCONV_OK)
         st = clconv_plan_execute(pl, NULL);
     if (st == CLCONV_OK)

@@ -37,6 +37,9 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
                         p->tile);
     if (!clc_variant_get(p->strategy))
         return clc_fail(CLCONV_EINVAL, "unknown strategy %d", (int)p->strategy);
+    if ((unsigned)p->mask_mode > (unsigned)CLCONV_MASK_BAKED)
+        return clc_fail(CLCONV_EINVAL, "unknown mask mode %d",
+                        (int)p->mask_mode);
     if (p->strategy == CLCONV_COARSE &&
         (p->coarsen < 0 || p->coarsen > 64 || p->group_y < 0 ||
          p->group_y > 1024))

@@ -1,4 +1,5 @@
 /* Build options, loading .cl sources, building, the in-process cache. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +38,49 @@ void clc_program_cache_free(clc_program_cache *cache)
     free(cache);
 }
 
-void clc_build_options(const clconv_problem *p, int count_loads, char *buf,
-                       size_t len)
+/* One mask value as an OpenCL C float literal that reads back exactly
+ * (9 significant digits round-trip a float), or a constant expression for
+ * a non-finite value (the NAN and INFINITY macros are not constant
+ * expressions in every compiler's headers). */
+static int mask_literal(float v, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d",
-                     p->mask_width, p->tile);
-    if (n > 0 && (size_t)n < len && p->strategy == CLCONV_COARSE)
-        n += snprintf(buf + n, len - (size_t)n, " -D COARSEN=%d -D GROUP_Y=%d",
-                      clc_coarsen_of(p), clc_group_y_of(p));
-    if (n > 0 && (size_t)n < len && count_loads)
-        snprintf(buf + n, len - (size_t)n, " -D CLCONV_COUNT_LOADS");
+    if (isnan(v))
+        return snprintf(buf, len, "(0.0f/0.0f)");
+    if (isinf(v))
+        return snprintf(buf, len, v < 0 ? "(-1.0f/0.0f)" : "(1.0f/0.0f)");
+    return snprintf(buf, len, "%.9ef", (double)v);
+}
+
+char *clc_build_options(const clconv_problem *p, int count_loads,
+                        const float *mask)
+{
+    const int baked = mask && p->mask_mode == CLCONV_MASK_BAKED;
+    const size_t m = baked ? clconv_problem_mask_elements(p) : 0;
+    const size_t len = 256 + m * 24; /* a literal is at most 17 */
+    char *buf = malloc(len);
+    if (!buf) {
+        clc_fail(CLCONV_ENOMEM, "out of memory");
+        return NULL;
+    }
+    size_t n = (size_t)snprintf(buf, len,
+                                "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d",
+                                p->mask_width, p->tile);
+    if (p->strategy == CLCONV_COARSE)
+        n += (size_t)snprintf(buf + n, len - n, " -D COARSEN=%d -D GROUP_Y=%d",
+                              clc_coarsen_of(p), clc_group_y_of(p));
+    if (count_loads)
+        n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_COUNT_LOADS");
+    if (baked) {
+        n += (size_t)snprintf(buf + n, len - n,
+                              " -D CLCONV_MASK_COUNT=%zu -D CLCONV_MASK_VALUES=",
+                              m);
+        for (size_t i = 0; i < m; ++i) {
+            if (i)
+                buf[n++] = ',';
+            n += (size_t)mask_literal(mask[i], buf + n, len - n);
+        }
+    }
+    return buf;
 }
 
 /* Read a whole file; NULL and the last error set on failure. */

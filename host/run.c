@@ -101,7 +101,7 @@ clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
                                     "dataset does not match the problem"));
     clconv_plan *plan = NULL;
     float *got = NULL;
-    clconv_status st = clconv_plan_create(s, p, &plan);
+    clconv_status st = clconv_plan_create_with_mask(s, p, data->mask, &plan);
     if (st != CLCONV_OK)
         goto out;
     got = malloc(clconv_problem_elements(p) * sizeof *got);
@@ -110,7 +110,6 @@ clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
         goto out;
     }
     if ((st = clconv_plan_set_input(plan, data->in)) != CLCONV_OK ||
-        (st = clconv_plan_set_mask(plan, data->mask)) != CLCONV_OK ||
         (st = clconv_plan_poison_output(plan)) != CLCONV_OK ||
         (st = clconv_plan_execute(plan, NULL)) != CLCONV_OK ||
         (st = clconv_plan_get_output(plan, got)) != CLCONV_OK)

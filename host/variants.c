@@ -99,7 +99,7 @@ static void geo_coarse(const clconv_problem *p, clc_geometry *g)
 }
 
 /* Outputs per work-item of the vector variant: VEC_WIDTH in
- * cl/conv*d_vector.cl (float16). */
+ * cl/common.clh (float16). */
 #define CLC_VECTOR_WIDTH 16
 
 static void geo_vector(const clconv_problem *p, clc_geometry *g)
@@ -203,8 +203,43 @@ void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p)
     p->group_y = 0;
 }
 
-void clconv_problem_apply_defaults(clconv_problem *p)
+static const char *const mask_mode_names[] = {"auto", "argument", "baked"};
+
+const char *clconv_mask_mode_name(clconv_mask_mode m)
 {
+    return (unsigned)m < 3 ? mask_mode_names[m] : "?";
+}
+
+clconv_status clconv_mask_mode_parse(const char *name, clconv_mask_mode *out)
+{
+    for (int m = 0; m < 3; ++m)
+        if (strcmp(name, mask_mode_names[m]) == 0) {
+            *out = (clconv_mask_mode)m;
+            return CLCONV_OK;
+        }
+    return clc_fail(CLCONV_EINVAL,
+                    "unknown mask mode '%s' (auto, argument, baked)", name);
+}
+
+clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,
+                                   const clconv_problem *p)
+{
+    if (p->mask_mode != CLCONV_MASK_AUTO || !dev)
+        return p->mask_mode;
+    /* On GPUs the fast variants take the mask as constants (immediates on
+     * NVIDIA: bench/PERF.md item 9); the notes' strategies keep the notes'
+     * __constant argument. On CPUs (PoCL) baking did not pay and costs a
+     * JIT of about 2 s per mask. */
+    return dev->kind != CLCONV_DEVICE_CPU &&
+                   (p->strategy == CLCONV_COARSE || p->strategy == CLCONV_VECTOR)
+               ? CLCONV_MASK_BAKED
+               : CLCONV_MASK_ARGUMENT;
+}
+
+void clconv_problem_apply_defaults(const clconv_device_info *dev,
+                                   clconv_problem *p)
+{
+    p->mask_mode = clc_mask_mode_for(dev, p);
     if (p->strategy != CLCONV_COARSE || p->dims < 1 || p->dims > 3)
         return;
     p->coarsen = clc_coarsen_of(p);

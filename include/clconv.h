@@ -116,6 +116,21 @@ clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out);
  * 3D; the input tile's group is shrunk to fit 1024 work-items). */
 int clconv_default_tile(clconv_strategy s, int dims, int mask_width);
 
+/* Where the kernel finds the mask. */
+typedef enum clconv_mask_mode {
+    CLCONV_MASK_AUTO = 0,  /* baked for coarse and vector on GPUs, argument
+                              otherwise (CPUs, the notes' strategies) */
+    CLCONV_MASK_ARGUMENT,  /* a __constant buffer argument, uploaded by
+                              clconv_plan_set_mask: one program per shape */
+    CLCONV_MASK_BAKED      /* the values compiled into the program as a
+                              program-scope __constant array, so they
+                              become constants: one program per mask */
+} clconv_mask_mode;
+
+const char *clconv_mask_mode_name(clconv_mask_mode m);
+/* Parse "auto", "argument" or "baked"; CLCONV_EINVAL if unknown. */
+clconv_status clconv_mask_mode_parse(const char *name, clconv_mask_mode *out);
+
 typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */
     size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
@@ -128,11 +143,15 @@ typedef struct clconv_problem {
      * work-group's y extent (2D/3D). Ignored by the other strategies. */
     int coarsen;
     int group_y;
+    clconv_mask_mode mask_mode; /* 0 (auto): the variant's default */
 } clconv_problem;
 
-/* Replace the coarse variant's 0 ("default") knobs by the values the
- * kernel will be built with, so reports show what really ran. */
-void clconv_problem_apply_defaults(clconv_problem *p);
+/* Replace the 0 ("default") knobs (the coarse variant's coarsen and
+ * group_y, every variant's mask mode on dev) by the values the kernel will
+ * be built with, so reports show what really ran. With dev NULL the mask
+ * mode stays auto. */
+void clconv_problem_apply_defaults(const clconv_device_info *dev,
+                                   clconv_problem *p);
 
 /* Elements of the data (nx * ny * nz) and of the mask (W^dims). */
 size_t clconv_problem_elements(const clconv_problem *p);
@@ -163,8 +182,17 @@ typedef struct clconv_plan clconv_plan;
 
 clconv_status clconv_plan_create(clconv_session *s, const clconv_problem *p,
                                  clconv_plan **out);
+/* The same with the mask known at plan time, required when the mask mode
+ * resolves to baked (the values are compiled into the program); for the
+ * argument mode it also uploads the mask. */
+clconv_status clconv_plan_create_with_mask(clconv_session *s,
+                                           const clconv_problem *p,
+                                           const float *mask,
+                                           clconv_plan **out);
 void clconv_plan_destroy(clconv_plan *plan);
 clconv_status clconv_plan_set_input(clconv_plan *plan, const float *in);
+/* Upload the mask. A baked plan's mask is part of its program: another
+ * mask than the one it was created with is CLCONV_EINVAL. */
 clconv_status clconv_plan_set_mask(clconv_plan *plan, const float *mask);
 /* Fill the device output with NaN, so a kernel that skips an element
  * cannot pass verification. */

@@ -48,7 +48,7 @@ static int count_one(counted_test *t, const clconv_problem *p,
                      long long counts[2], char *why, size_t why_len)
 {
     clconv_plan *plan = NULL;
-    clconv_status st = clc_plan_create(t->session, p, 1, &plan);
+    clconv_status st = clc_plan_create(t->session, p, NULL, 1, &plan);
     if (st == CLCONV_EUNSUPPORTED) {
         snprintf(why, why_len, "%s", clconv_last_error());
         return 1;

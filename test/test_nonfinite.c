@@ -236,7 +236,7 @@ static void device_variants_propagate_nan_and_inf_like_the_reference(
             }
             assert_true(nan_ref > 0 && inf_ref > 0);
             clconv_plan *plan = NULL;
-            clconv_status st = clconv_plan_create(f->session, &p, &plan);
+            clconv_status st = clconv_plan_create_with_mask(f->session, &p, mask, &plan);
             if (st == CLCONV_EUNSUPPORTED) {
                 print_message("%dD %s: unsupported: %s\n", p.dims,
                               clconv_strategy_name(p.strategy),
