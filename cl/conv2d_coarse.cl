@@ -35,9 +35,15 @@ static inline void conv2d_coarse_march(const __global float *restrict N,
                         ? LOAD_N(p * nx + gx)
                         : 0.0f;
         }
-        for (int s = 0; s < MASK_WIDTH; ++s)
+        for (int s = 0; s < MASK_WIDTH; ++s) {
+            /* Slot s now holds output row y0 + k + s - (W-1): skip the
+             * slots of rows outside this work-item's COARSEN (at the
+             * march's two ends; the unrolled loop folds the test). */
+            if (k + s < MASK_WIDTH - 1 || k + s >= MARCH_ROWS)
+                continue;
             for (int jx = 0; jx < MASK_WIDTH; ++jx)
                 q[s] += v[jx] * m[(MASK_WIDTH - 1 - s) * MASK_WIDTH + jx];
+        }
         const int y = p - RADIUS; /* the row slot 0 completed */
         if (k >= MASK_WIDTH - 1 && (!checked || (y < ny && x < nx)))
             P[y * nx + x] = q[0];

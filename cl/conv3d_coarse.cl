@@ -1,22 +1,31 @@
 /* 3D coarse (z-marching, "2.5D"): a TILE_WIDTH x GROUP_Y work-group covers
- * an x-y patch; each work-item computes COARSEN consecutive planes of one
- * (x, y) column. It marches through the input planes z0-R .. z0+COARSEN-1+R
- * once, loading each plane's MASK_WIDTH^2 in-plane neighbours (through the
- * cache) and adding them into a queue of MASK_WIDTH accumulators: slot s
- * holds output plane p-R+s, which input plane p meets with mask plane
- * W-1-s. After plane p the slot-0 plane is complete and stored. No local
- * memory, no barrier. Interior work-groups skip the bounds checks. */
+ * an x-y patch; each work-item computes COARSEN consecutive planes of ROWS
+ * adjacent (x, y) columns. It marches through the input planes
+ * z0-R .. z0+COARSEN-1+R once, loading each plane's in-plane neighbours
+ * (through the cache) and adding them into a queue of MASK_WIDTH
+ * accumulators per row: slot s holds output plane p-R+s, which input plane
+ * p meets with mask plane W-1-s. After plane p the slot-0 plane is
+ * complete and stored. No local memory, no barrier. Interior work-groups
+ * skip the bounds checks. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
 #ifndef GROUP_Y
 #error "build with -D GROUP_Y=<work-group y extent>"
 #endif
+#ifndef ROWS
+#error "build with -D ROWS=<adjacent y rows per work-item>"
+#endif
 
 #define MARCH_PLANES (COARSEN + MASK_WIDTH - 1)
 #define MASK3 (MASK_WIDTH * MASK_WIDTH * MASK_WIDTH)
+/* Input rows a work-item loads per plane: its ROWS output rows share
+ * MASK_WIDTH - 1 of them, so loads per output fall from W^2 to
+ * (ROWS + W - 1) W / ROWS. */
+#define IN_ROWS (ROWS + MASK_WIDTH - 1)
 /* Masks up to 5^3 live in registers (read once, reused for every plane);
- * larger ones are read from __constant. */
+ * larger ones are read from __constant. A baked mask (common.clh) is
+ * constants either way. */
 #if MASK3 <= 125
 #define MASK_IN_REGISTERS 1
 #endif
@@ -30,14 +39,16 @@
 static inline void conv3d_coarse_march(const __global float *restrict N,
                                        __global float *restrict P, MASK_T m,
                                        const int nx, const int ny,
-                                       const int nz, const int x, const int y,
+                                       const int nz, const int x, const int y0,
                                        const int z0,
                                        const bool checked COUNTERS_PARAM)
 {
-    float q[MASK_WIDTH];
-    for (int s = 0; s < MASK_WIDTH; ++s)
-        q[s] = 0.0f;
-#if MARCH_PLANES * MASK3 <= 2048
+    /* q[o][s]: output row y0+o, slot s holds output plane p-R+s. */
+    float q[ROWS][MASK_WIDTH];
+    for (int o = 0; o < ROWS; ++o)
+        for (int s = 0; s < MASK_WIDTH; ++s)
+            q[o][s] = 0.0f;
+#if COARSEN * MASK3 * ROWS <= 4096
 #pragma unroll
 #else
 #pragma unroll 1
@@ -45,31 +56,44 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
     for (int k = 0; k < MARCH_PLANES; ++k) {
         const int p = z0 - RADIUS + k;
         const bool plane_ok = !checked || (p >= 0 && p < nz);
-        float v[MASK_WIDTH][MASK_WIDTH];
-        for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-            const int gy = y - RADIUS + jy;
+        for (int r = 0; r < IN_ROWS; ++r) {
+            const int gy = y0 - RADIUS + r;
             const bool row_ok = !checked || (plane_ok && gy >= 0 && gy < ny);
+            float v[MASK_WIDTH];
             for (int jx = 0; jx < MASK_WIDTH; ++jx) {
                 const int gx = x - RADIUS + jx;
-                v[jy][jx] = (!checked || (row_ok && gx >= 0 && gx < nx))
-                                ? LOAD_N((p * ny + gy) * nx + gx)
-                                : 0.0f;
+                v[jx] = (!checked || (row_ok && gx >= 0 && gx < nx))
+                            ? LOAD_N((p * ny + gy) * nx + gx)
+                            : 0.0f;
+            }
+            /* Input row r meets mask row jy = r - o of output row o. */
+            for (int o = 0; o < ROWS; ++o) {
+                const int jy = r - o;
+                if (jy < 0 || jy >= MASK_WIDTH)
+                    continue;
+                for (int s = 0; s < MASK_WIDTH; ++s) {
+                    /* Slot s holds output plane z0 + k + s - (W-1): skip
+                     * planes outside this work-item's COARSEN. */
+                    if (k + s < MASK_WIDTH - 1 || k + s >= MARCH_PLANES)
+                        continue;
+                    for (int jx = 0; jx < MASK_WIDTH; ++jx)
+                        q[o][s] += v[jx] *
+                                   m[((MASK_WIDTH - 1 - s) * MASK_WIDTH + jy) *
+                                         MASK_WIDTH +
+                                     jx];
+                }
             }
         }
-        for (int s = 0; s < MASK_WIDTH; ++s)
-            for (int jy = 0; jy < MASK_WIDTH; ++jy)
-                for (int jx = 0; jx < MASK_WIDTH; ++jx)
-                    q[s] += v[jy][jx] *
-                            m[((MASK_WIDTH - 1 - s) * MASK_WIDTH + jy) *
-                                  MASK_WIDTH +
-                              jx];
         const int z = p - RADIUS; /* the plane slot 0 completed */
-        if (k >= MASK_WIDTH - 1 &&
-            (!checked || (z < nz && y < ny && x < nx)))
-            P[(z * ny + y) * nx + x] = q[0];
-        for (int s = 0; s < MASK_WIDTH - 1; ++s)
-            q[s] = q[s + 1];
-        q[MASK_WIDTH - 1] = 0.0f;
+        for (int o = 0; o < ROWS; ++o) {
+            const int y = y0 + o;
+            if (k >= MASK_WIDTH - 1 &&
+                (!checked || (z < nz && y < ny && x < nx)))
+                P[(z * ny + y) * nx + x] = q[o][0];
+            for (int s = 0; s < MASK_WIDTH - 1; ++s)
+                q[o][s] = q[o][s + 1];
+            q[o][MASK_WIDTH - 1] = 0.0f;
+        }
     }
 }
 
@@ -87,15 +111,15 @@ void conv3d_coarse(const __global float *restrict N, __global float *restrict P,
     __constant float *m = M;
 #endif
     const int ox = get_group_id(0) * TILE_WIDTH;
-    const int oy = get_group_id(1) * GROUP_Y;
+    const int oy = get_group_id(1) * GROUP_Y * ROWS;
     const int z0 = get_group_id(2) * COARSEN;
-    const int x = ox + get_local_id(0), y = oy + get_local_id(1);
+    const int x = ox + get_local_id(0), y0 = oy + get_local_id(1) * ROWS;
     const bool interior =
         ox >= RADIUS && ox + TILE_WIDTH + RADIUS <= nx && oy >= RADIUS &&
-        oy + GROUP_Y + RADIUS <= ny && z0 >= RADIUS &&
+        oy + GROUP_Y * ROWS + RADIUS <= ny && z0 >= RADIUS &&
         z0 + COARSEN + RADIUS <= nz;
     if (interior)
-        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y, z0, false COUNTERS_ARG);
+        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, z0, false COUNTERS_ARG);
     else
-        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y, z0, true COUNTERS_ARG);
+        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, z0, true COUNTERS_ARG);
 }

@@ -87,6 +87,8 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
 /* The coarse variant's knobs with defaults applied. */
 int clc_coarsen_of(const clconv_problem *p);
 int clc_group_y_of(const clconv_problem *p);
+/* Adjacent y rows per work-item of the 3D coarse kernel (1 elsewhere). */
+int clc_rows_of(const clconv_problem *p);
 /* The problem's mask mode on a device: auto resolved (stays auto when dev
  * is NULL). */
 clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,

@@ -68,6 +68,8 @@ char *clc_build_options(const clconv_problem *p, int count_loads,
     if (p->strategy == CLCONV_COARSE)
         n += (size_t)snprintf(buf + n, len - n, " -D COARSEN=%d -D GROUP_Y=%d",
                               clc_coarsen_of(p), clc_group_y_of(p));
+    if (p->strategy == CLCONV_COARSE && p->dims == 3)
+        n += (size_t)snprintf(buf + n, len - n, " -D ROWS=%d", clc_rows_of(p));
     if (count_loads)
         n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_COUNT_LOADS");
     if (baked) {

@@ -1,4 +1,5 @@
 /* The tiling strategies as a table: name, work-group shape, local memory. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -46,14 +47,14 @@ int clc_coarsen_of(const clconv_problem *p)
 {
     if (p->coarsen > 0)
         return p->coarsen;
-    /* Defaults from the H100 sweep (bench/PERF.md): 1D 4 outputs for small
-     * masks, 8 for large; 2D 8 rows, 16 from mask 7 on; 3D 16 planes, 8
-     * from mask 5 on. */
+    /* Defaults from the H100 sweeps (bench/PERF.md): 1D 4 outputs for small
+     * masks, 8 for large; 2D 8 rows, 16 from mask 7 on; 3D (with the rows
+     * of clc_rows_of) 8 planes for mask 3, 16 from mask 5 on. */
     if (p->dims == 1)
         return p->mask_width <= 15 ? 4 : 8;
     if (p->dims == 2)
         return p->mask_width >= 7 ? 16 : 8;
-    return p->mask_width <= 3 ? 16 : 8;
+    return p->mask_width <= 3 ? 8 : 16;
 }
 
 int clc_group_y_of(const clconv_problem *p)
@@ -62,10 +63,24 @@ int clc_group_y_of(const clconv_problem *p)
         return 1;
     if (p->group_y > 0)
         return p->group_y;
-    /* H100 sweep: 2D 64x4 (64x2 from mask 7), 3D 32x8 (32x4 from mask 5). */
+    /* H100 sweeps: 2D 64x4 (64x2 from mask 7), 3D 32x4. */
     if (p->dims == 2)
         return p->mask_width >= 7 ? 2 : 4;
-    return p->mask_width <= 3 ? 8 : 4;
+    return 4;
+}
+
+int clc_rows_of(const clconv_problem *p)
+{
+    if (p->dims != 3)
+        return 1;
+    /* $CLCONV_COARSE_ROWS (1..8) overrides, for measuring (bench/PERF.md
+     * item 11). */
+    const char *env = getenv("CLCONV_COARSE_ROWS");
+    if (env && *env >= '1' && *env <= '8' && env[1] == '\0')
+        return *env - '0';
+    /* H100 sweep: mask 3 best with 3 rows (0.452 ms against 0.533 with
+     * one), mask 5 with 2 (1.03 against 1.29; 3 rows spill). */
+    return p->mask_width <= 3 ? 3 : 2;
 }
 
 /* Padded length of the 1D coarse tile (one float of padding per 32, so
@@ -90,10 +105,11 @@ static void geo_coarse(const clconv_problem *p, clc_geometry *g)
         g->global[0] = ceil_div(p->size[0], t) * t;
         g->global[1] = ceil_div(p->size[1], gy * c) * gy;
     } else {
-        /* t x gy work-items, each marching c planes along z. */
+        /* t x gy work-items, each marching c planes of `rows` rows. */
+        const size_t rows = (size_t)clc_rows_of(p);
         g->local[1] = gy;
         g->global[0] = ceil_div(p->size[0], t) * t;
-        g->global[1] = ceil_div(p->size[1], gy) * gy;
+        g->global[1] = ceil_div(p->size[1], gy * rows) * gy;
         g->global[2] = ceil_div(p->size[2], c);
     }
 }
