@@ -48,7 +48,9 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
     for (int o = 0; o < ROWS; ++o)
         for (int s = 0; s < MASK_WIDTH; ++s)
             q[o][s] = 0.0f;
-#if COARSEN * MASK3 * ROWS <= 4096
+/* Fully unrolled up to 2048 FMAs: beyond, the H100 ran slower unrolled
+ * (mask 5, 16 planes, 2 rows: 1.37 ms against 1.03 ms; bench/PERF.md). */
+#if COARSEN * MASK3 * ROWS <= 2048
 #pragma unroll
 #else
 #pragma unroll 1

@@ -17,16 +17,20 @@ problems=("1 67108864 5" "1 67108864 9" "2 8192x8192 3" "2 8192x8192 5"
           "2 8192x8192 9" "3 512x512x512 3" "1 67108864 55" "3 512x512x512 5")
 case ${STAGE:-gpu} in
 gpu)
-    make -j16 SKIP_DEPS=1 build/test_matrix >/dev/null 2>&1
-    CLCONV_DEVICE=gpu CLCONV_SEED=11 timeout 200 build/test_matrix >"$R/test-matrix-gpu.log" 2>&1
-    el "gpu matrix: exit $?"; grep -A6 "summary" "$R/test-matrix-gpu.log"
     timeout 240 build/clconv bench --device gpu --suite full --tiles all --seed 1 \
         --json "$R/bench-gpu.json" --csv "$R/bench-gpu.csv" >"$R/bench-gpu.txt" 2>"$R/bench-gpu.err"
     el "gpu bench: exit $?"; cat "$R/bench-gpu.txt"
     OPENCV_OPENCL_DEVICE=:GPU:0 timeout 100 python3 bench/peers.py --suite full \
         --peers opencv-ocl,opencv-cpu,torch-cudnn,cupyx --seed 1 \
         --json "$R/peers.json" 2>"$R/peers.err"
-    el "peers: exit $?" ;;
+    el "peers: exit $?"
+    for i in ${CPU_PROBLEMS:-}; do
+        set -- ${problems[$((i - 1))]}
+        timeout ${CPU_TIMEOUT:-500} build/clconv bench --device cpu --dims $1 --size $2 --mask $3 \
+            --tiles default --seed 1 --json "$R/bench-cpu-$i.json" \
+            >"$R/bench-cpu-$i.txt" 2>"$R/bench-cpu-$i.err"
+        el "cpu $i ($*): exit $?"; tail -2 "$R/bench-cpu-$i.txt"
+    done ;;
 cpu)
     for i in ${CPU_PROBLEMS:-1 2 3 4 5 6 7 8}; do
         set -- ${problems[$((i - 1))]}
@@ -40,3 +44,5 @@ plot)
         $( [ -s "$RESULTS_IN/peers.json" ] && echo "$RESULTS_IN/peers.json" ) 2>&1 | tail -3
     cat "$R/table.md" ;;
 esac
+# Only a few files come back from a call: everything travels as one tarball.
+tar -C "$OUT" -czf "$OUT/results-${STAGE:-gpu}.tar.gz" results && rm -rf "$R"
