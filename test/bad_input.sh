@@ -71,6 +71,8 @@ check "negative mask width" 2 'mask.*-3' $R --dims 1 --size 100 --mask -3
 check "absurd mask width 1025" 2 'mask.*(range|absurd)' $R --dims 1 --size 100 --mask 1025
 check "absurd mask width beyond long" 2 'mask' $R --dims 1 --size 100 --mask 99999999999999999999999
 check "non-numeric mask width" 2 'mask.*not an integer' $R --dims 1 --size 100 --mask three
+check "unknown mask mode" 2 "mask-mode.*unknown mask mode" $R --dims 1 --size 100 --mask 3 --mask-mode register
+check "one mask mode for bench" 2 "one mode" $CLI bench --dims 1 --size 100 --mask 3 --mask-mode argument,baked
 
 # --- tiles -------------------------------------------------------------------
 check "tile 0" 2 'tile.*(0|range)' $R --dims 2 --size 10 --tile 0
