@@ -15,6 +15,24 @@ t0=$(date +%s)
 el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 problems=("1 67108864 5" "1 67108864 9" "2 8192x8192 3" "2 8192x8192 5"
           "2 8192x8192 9" "3 512x512x512 3" "1 67108864 55" "3 512x512x512 5")
+# The full suite's problems numbered 1-8 on the CPU, one process each; each
+# gets $CPU_TIMEOUT seconds, or with $deadline_s (epoch seconds) what is
+# left before it (none under 30 s).
+cpu_problems() {
+    local i left
+    for i in "$@"; do
+        set -- ${problems[$((i - 1))]}
+        left=${CPU_TIMEOUT:-500}
+        if [ -n "${deadline_s:-}" ]; then
+            left=$((deadline_s - $(date +%s)))
+            if [ "$left" -lt 30 ]; then el "cpu $i: no time left"; continue; fi
+        fi
+        timeout "$left" build/clconv bench --device cpu --dims $1 --size $2 --mask $3 \
+            --tiles default --seed 1 --json "$R/bench-cpu-$i.json" \
+            >"$R/bench-cpu-$i.txt" 2>"$R/bench-cpu-$i.err"
+        el "cpu $i ($*): exit $?"; tail -2 "$R/bench-cpu-$i.txt"
+    done
+}
 case ${STAGE:-gpu} in
 gpu)
     timeout 240 build/clconv bench --device gpu --suite full --tiles all --seed 1 \
@@ -24,21 +42,9 @@ gpu)
         --peers opencv-ocl,opencv-cpu,torch-cudnn,cupyx --seed 1 \
         --json "$R/peers.json" 2>"$R/peers.err"
     el "peers: exit $?"
-    for i in ${CPU_PROBLEMS:-}; do
-        set -- ${problems[$((i - 1))]}
-        timeout ${CPU_TIMEOUT:-500} build/clconv bench --device cpu --dims $1 --size $2 --mask $3 \
-            --tiles default --seed 1 --json "$R/bench-cpu-$i.json" \
-            >"$R/bench-cpu-$i.txt" 2>"$R/bench-cpu-$i.err"
-        el "cpu $i ($*): exit $?"; tail -2 "$R/bench-cpu-$i.txt"
-    done ;;
+    cpu_problems ${CPU_PROBLEMS:-} ;;
 cpu)
-    for i in ${CPU_PROBLEMS:-1 2 3 4 5 6 7 8}; do
-        set -- ${problems[$((i - 1))]}
-        timeout ${CPU_TIMEOUT:-500} build/clconv bench --device cpu --dims $1 --size $2 --mask $3 \
-            --tiles default --seed 1 --json "$R/bench-cpu-$i.json" \
-            >"$R/bench-cpu-$i.txt" 2>"$R/bench-cpu-$i.err"
-        el "cpu $i ($*): exit $?"; tail -2 "$R/bench-cpu-$i.txt"
-    done ;;
+    cpu_problems ${CPU_PROBLEMS:-1 2 3 4 5 6 7 8} ;;
 last)
     # A GPU problem whose kernel changed after the suite (GPU_EXTRA), then
     # CPU problems until a deadline, then the plots of everything.
@@ -50,15 +56,7 @@ last)
             >"$R/extra-gpu.txt" 2>&1
         el "gpu extra: exit $?"; tail -2 "$R/extra-gpu.txt"
     fi
-    for i in ${CPU_PROBLEMS:-}; do
-        set -- ${problems[$((i - 1))]}
-        left=$((deadline - 45 - $(date +%s)))
-        if [ "$left" -lt 30 ]; then el "cpu $i: no time left"; continue; fi
-        timeout "$left" build/clconv bench --device cpu --dims $1 --size $2 --mask $3 \
-            --tiles default --seed 1 --json "$R/bench-cpu-$i.json" \
-            >"$R/bench-cpu-$i.txt" 2>"$R/bench-cpu-$i.err"
-        el "cpu $i ($*): exit $?"; tail -2 "$R/bench-cpu-$i.txt"
-    done
+    deadline_s=$((deadline - 45)) cpu_problems ${CPU_PROBLEMS:-}
     cp "$RESULTS_IN"/bench-*.json "$RESULTS_IN"/peers.json "$R"/
     python3 bench/plot --out "$R" --markdown "$R/table.md" "$R"/bench-*.json \
         "$R/peers.json" 2>&1 | tail -3
