@@ -1,16 +1,43 @@
-/* 1D vector: each work-item computes VEC_WIDTH consecutive outputs with
- * explicit vector loads and stores (vec_row in common.clh), so the
- * arithmetic is SIMD within the work-item whether or not the compiler
- * vectorizes across work-items (PoCL on CPUs does not for these kernels:
- * bench/PERF.md). */
+/* 1D vector: each work-item computes COARSEN blocks of VEC_WIDTH
+ * consecutive outputs with explicit vector loads and stores (vec_row in
+ * common.clh), so the arithmetic is SIMD within the work-item whether or
+ * not the compiler vectorizes across work-items (PoCL on CPUs does not for
+ * these kernels: bench/PERF.md). In the interior each mask coefficient is
+ * read once per tap for all COARSEN blocks (bench/PERF.md item 14). */
+#ifndef COARSEN
+#error "build with -D COARSEN=<float16 blocks per work-item>"
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv1d_vector(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    const int x0 = get_global_id(0) * VEC_WIDTH;
+    const int x0 = get_global_id(0) * (VEC_WIDTH * COARSEN);
     if (x0 >= nx)
         return;
-    const bool x_inside = x0 >= RADIUS && x0 + VEC_WIDTH + RADIUS <= nx;
-    vec_store(vec_row(N, M, x0, nx, x_inside), P, x0, nx);
+    if (x0 >= RADIUS && x0 + VEC_WIDTH * COARSEN + RADIUS <= nx) {
+        float16 acc[COARSEN];
+#pragma unroll
+        for (int b = 0; b < COARSEN; ++b)
+            acc[b] = (float16)(0.0f);
+        const __global float *in = N + x0 - RADIUS;
+        for (int j = 0; j < MASK_WIDTH; ++j) {
+            const float m = M[j];
+#pragma unroll
+            for (int b = 0; b < COARSEN; ++b)
+                acc[b] += vload16(0, in + b * VEC_WIDTH + j) * m;
+        }
+#pragma unroll
+        for (int b = 0; b < COARSEN; ++b)
+            vstore16(acc[b], 0, P + x0 + b * VEC_WIDTH);
+        return;
+    }
+    for (int b = 0; b < COARSEN; ++b) {
+        const int xb = x0 + b * VEC_WIDTH;
+        if (xb >= nx)
+            break;
+        const bool inside = xb >= RADIUS && xb + VEC_WIDTH + RADIUS <= nx;
+        vec_store(vec_row(N, M, xb, nx, inside), P, xb, nx);
+    }
 }

@@ -1,31 +1,34 @@
-/* 2D vector: each work-item computes VEC_WIDTH consecutive outputs of one
- * row with explicit vector loads and stores (vec_row in common.clh), so
- * the arithmetic is SIMD within the work-item whether or not the compiler
- * vectorizes across work-items (PoCL on CPUs does not for these kernels:
- * bench/PERF.md). Interior work-items take a path without any check;
- * border ones skip the rows outside the input and window the x borders. */
+/* 2D vector, y-marching: each work-item computes VEC_WIDTH consecutive x
+ * outputs for COARSEN consecutive rows y0.. . It marches once through the
+ * input rows y0-R .. y0+COARSEN-1+R; each row's MASK_WIDTH shifted vectors
+ * (vec_taps in common.clh) feed all MASK_WIDTH output rows that the input
+ * row meets, kept as a queue of float16 accumulators: slot s holds output
+ * row r-R+s, which input row r meets with mask row W-1-s. After row r the
+ * slot-0 row is complete and stored. So each vector load feeds MASK_WIDTH
+ * FMAs instead of one (bench/PERF.md item 13). Rows outside the input are
+ * skipped, x borders go through vec_taps' window. */
+#ifndef COARSEN
+#error "build with -D COARSEN=<rows per work-item>"
+#endif
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv2d_vector(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
     const int x0 = get_global_id(0) * VEC_WIDTH;
-    const int y = get_global_id(1);
-    if (x0 >= nx)
+    const int y0 = get_global_id(1) * COARSEN;
+    if (x0 >= nx || y0 >= ny)
         return;
     const bool x_inside = x0 >= RADIUS && x0 + VEC_WIDTH + RADIUS <= nx;
-    float16 acc = (float16)(0.0f);
-    if (x_inside && y >= RADIUS && y + RADIUS < ny) {
-        for (int jy = 0; jy < MASK_WIDTH; ++jy)
-            acc += vec_row(N + (y - RADIUS + jy) * nx, M + jy * MASK_WIDTH, x0,
-                           nx, true);
-    } else {
-        for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-            const int gy = y - RADIUS + jy;
-            if (gy >= 0 && gy < ny)
-                acc += vec_row(N + gy * nx, M + jy * MASK_WIDTH, x0, nx,
-                               x_inside);
-        }
+    const int y_end = min(y0 + COARSEN, ny);
+    float16 q[MASK_WIDTH];
+    vec_queue_clear(q);
+    for (int r = y0 - RADIUS; r < y_end + RADIUS; ++r) {
+        if (r >= 0 && r < ny)
+            vec_queue_add(q, N + r * nx, M, MASK_WIDTH, x0, nx, x_inside);
+        const int y = r - RADIUS; /* slot 0's row, now complete */
+        if (y >= y0)
+            vec_store(q[0], P + y * nx, x0, nx);
+        vec_queue_shift(q);
     }
-    vec_store(acc, P + y * nx, x0, nx);
 }

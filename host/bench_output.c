@@ -103,9 +103,11 @@ static void json_row(FILE *f, const clconv_bench_row *w)
     fputs(", \"model_reduction\": ", f);
     json_number(f, w->model_reduction, w->model_reduction > 0);
     fprintf(f, ", \"mask_mode\": \"%s\"", clconv_mask_mode_name(w->p.mask_mode));
-    if (w->p.strategy == CLCONV_COARSE)
-        fprintf(f, ", \"coarsen\": %d, \"group_y\": %d", w->p.coarsen,
-                w->p.group_y);
+    const int knobs = clconv_strategy_knobs(w->p.strategy, w->p.dims);
+    if (knobs & CLCONV_KNOB_COARSEN)
+        fprintf(f, ", \"coarsen\": %d", w->p.coarsen);
+    if (knobs & CLCONV_KNOB_GROUP_Y)
+        fprintf(f, ", \"group_y\": %d", w->p.group_y);
     if (w->res.status != CLCONV_OK) {
         fputs(", \"reason\": ", f);
         json_string(f, w->res.reason);

@@ -65,7 +65,9 @@ static void usage(FILE *f)
         "                  clconv tune, else the default heuristic\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
-        "  --coarsen C     coarse: outputs per work-item (default 8, 8, 16)\n"
+        "  --coarsen C     coarse: outputs per work-item (default 4-8, 8-16,\n"
+        "                  8-16 for 1D, 2D, 3D); vector: float16 blocks\n"
+        "                  (1D), rows (2D) or planes (3D) per work-item\n"
         "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
         "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
         "                  and vector, argument for the others)\n"
@@ -238,8 +240,11 @@ static void print_line(const run_row *r)
            r->dev->platform_index, r->dev->device_index, r->dev->name,
            clconv_strategy_name(r->p.strategy), r->p.dims, size,
            r->p.mask_width, r->p.tile);
-    if (r->p.strategy == CLCONV_COARSE)
+    const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
+    if (knobs & CLCONV_KNOB_GROUP_Y)
         printf("C=%-2d G=%-2d ", r->p.coarsen, r->p.group_y);
+    else if (knobs & CLCONV_KNOB_COARSEN)
+        printf("C=%-2d      ", r->p.coarsen);
     printf("%-5s ", r->p.mask_mode == CLCONV_MASK_BAKED ? "baked" : "arg");
     const clconv_verdict *v = &r->res.verdict;
     if (r->res.status == CLCONV_EUNSUPPORTED) {
@@ -276,9 +281,11 @@ static void print_json(const run_row *rows, size_t n)
                clconv_strategy_name(r->p.strategy), r->p.dims, size,
                r->p.mask_width, r->p.tile, status_word(r));
         printf(", \"mask_mode\": \"%s\"", clconv_mask_mode_name(r->p.mask_mode));
-        if (r->p.strategy == CLCONV_COARSE)
-            printf(", \"coarsen\": %d, \"group_y\": %d", r->p.coarsen,
-                   r->p.group_y);
+        const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
+        if (knobs & CLCONV_KNOB_COARSEN)
+            printf(", \"coarsen\": %d", r->p.coarsen);
+        if (knobs & CLCONV_KNOB_GROUP_Y)
+            printf(", \"group_y\": %d", r->p.group_y);
         int ran = r->res.status == CLCONV_OK;
         int timed = ran && r->res.verdict.ok && r->res.timing.reps;
         if (ran && r->res.verdict.max_err < 1e300)
@@ -396,15 +403,18 @@ static int fits_some_device(const clconv_problem *p,
 }
 
 /* The rows one strategy gets on one problem: the cross product of the
- * --tile, --coarsen, --group-y (coarse only) and --mask-mode lists. */
-static int variant_count(const run_options *o, int s)
+ * --tile, --coarsen, --group-y (each where the strategy reads it) and
+ * --mask-mode lists. */
+static int variant_count(const run_options *o, int s, int dims)
 {
-    const int coarse = s == CLCONV_COARSE;
+    const int knobs = clconv_strategy_knobs((clconv_strategy)s, dims);
+    const int coarsen = knobs & CLCONV_KNOB_COARSEN;
+    const int group_y = knobs & CLCONV_KNOB_GROUP_Y;
     if (o->strategy == RUN_AUTO)
         return o->nmask_mode ? o->nmask_mode : 1;
     return (o->ntile ? o->ntile : 1) *
-           (coarse && o->ncoarsen ? o->ncoarsen : 1) *
-           (coarse && o->ngroup_y ? o->ngroup_y : 1) *
+           (coarsen && o->ncoarsen ? o->ncoarsen : 1) *
+           (group_y && o->ngroup_y ? o->ngroup_y : 1) *
            (o->nmask_mode ? o->nmask_mode : 1);
 }
 
@@ -413,18 +423,18 @@ static int variant_count(const run_options *o, int s)
 static void variant_of(const run_options *o, const clconv_problem *base, int s,
                        int vi, clconv_problem *p)
 {
-    const int coarse = s == CLCONV_COARSE;
+    const int knobs = clconv_strategy_knobs((clconv_strategy)s, base->dims);
     *p = *base;
     p->strategy = (clconv_strategy)s;
     if (o->nmask_mode) {
         p->mask_mode = (clconv_mask_mode)o->mask_mode[vi % o->nmask_mode];
         vi /= o->nmask_mode;
     }
-    if (coarse && o->ngroup_y) {
+    if ((knobs & CLCONV_KNOB_GROUP_Y) && o->ngroup_y) {
         p->group_y = o->group_y[vi % o->ngroup_y];
         vi /= o->ngroup_y;
     }
-    if (coarse && o->ncoarsen) {
+    if ((knobs & CLCONV_KNOB_COARSEN) && o->ncoarsen) {
         p->coarsen = o->coarsen[vi % o->ncoarsen];
         vi /= o->ncoarsen;
     }
@@ -532,7 +542,7 @@ int cli_run_main(int argc, char **argv)
                     continue;
                 if (o.strategy == RUN_AUTO && s != (int)autop.strategy)
                     continue;
-                const int nv = variant_count(&o, s);
+                const int nv = variant_count(&o, s, problems[k].dims);
                 for (int vi = 0; vi < nv; ++vi) {
                     run_row *r = push_row(&rows, &nrows, &cap);
                     if (!r) {

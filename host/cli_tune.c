@@ -166,7 +166,7 @@ static void format_candidate(const clconv_tune_candidate *c, char *buf,
         snprintf(buf, len, "%s T=%d C=%d GY=%d",
                  clconv_strategy_name(c->strategy), c->tile, c->coarsen,
                  c->group_y);
-    else if (c->strategy == CLCONV_COARSE)
+    else if (c->strategy == CLCONV_COARSE || c->coarsen)
         snprintf(buf, len, "%s T=%d C=%d", clconv_strategy_name(c->strategy),
                  c->tile, c->coarsen);
     else

@@ -40,7 +40,7 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
     if ((unsigned)p->mask_mode > (unsigned)CLCONV_MASK_BAKED)
         return clc_fail(CLCONV_EINVAL, "unknown mask mode %d",
                         (int)p->mask_mode);
-    if (p->strategy == CLCONV_COARSE &&
+    if (clconv_strategy_knobs(p->strategy, p->dims) &&
         (p->coarsen < 0 || p->coarsen > 64 || p->group_y < 0 ||
          p->group_y > 1024))
         return clc_fail(CLCONV_EINVAL,

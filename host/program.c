@@ -65,9 +65,13 @@ char *clc_build_options(const clconv_problem *p, int count_loads,
     size_t n = (size_t)snprintf(buf, len,
                                 "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d",
                                 p->mask_width, p->tile);
-    if (p->strategy == CLCONV_COARSE)
-        n += (size_t)snprintf(buf + n, len - n, " -D COARSEN=%d -D GROUP_Y=%d",
-                              clc_coarsen_of(p), clc_group_y_of(p));
+    const int knobs = clconv_strategy_knobs(p->strategy, p->dims);
+    if (knobs & CLCONV_KNOB_COARSEN)
+        n += (size_t)snprintf(buf + n, len - n, " -D COARSEN=%d",
+                              clc_coarsen_of(p));
+    if (knobs & CLCONV_KNOB_GROUP_Y)
+        n += (size_t)snprintf(buf + n, len - n, " -D GROUP_Y=%d",
+                              clc_group_y_of(p));
     if (p->strategy == CLCONV_COARSE && p->dims == 3)
         n += (size_t)snprintf(buf + n, len - n, " -D ROWS=%d", clc_rows_of(p));
     if (count_loads)

@@ -35,6 +35,15 @@ static const struct {
     {KNOB(coarse_tiles_3d), KNOB(coarse_gy_3d), KNOB(coarse_c_3d)},
 };
 
+/* The vector variant's grid per dims: work-group size, and float16 blocks
+ * (1D), rows (2D) or planes (3D) per work-item. */
+static const int vector_tiles_v[] = {8, 16, 32};
+static const int vector_c_1d[] = {1, 2, 4, 8};
+static const int vector_c_23d[] = {4, 8, 16, 32};
+static const knob vector_tiles = KNOB(vector_tiles_v);
+static const knob vector_coarsen[3] = {KNOB(vector_c_1d), KNOB(vector_c_23d),
+                                       KNOB(vector_c_23d)};
+
 /* The i-th index of 0..n-1 visited from the middle outwards: for n = 5,
  * 2 1 3 0 4; for n = 4, 2 1 3 0. */
 static size_t middle_out(size_t i, size_t n)
@@ -59,11 +68,14 @@ typedef struct cand_list {
     size_t n, max;
 } cand_list;
 
-static void add(cand_list *l, clconv_strategy s, int tile, int coarsen,
-                int group_y)
+static void add(cand_list *l, int dims, clconv_strategy s, int tile,
+                int coarsen, int group_y)
 {
-    if (s != CLCONV_COARSE)
-        coarsen = group_y = 0; /* the knobs only the coarse variant reads */
+    const int knobs = clconv_strategy_knobs(s, dims);
+    if (!(knobs & CLCONV_KNOB_COARSEN))
+        coarsen = 0; /* only knobs the strategy reads tell candidates apart */
+    if (!(knobs & CLCONV_KNOB_GROUP_Y))
+        group_y = 0;
     const clconv_tune_candidate c = {s, tile, coarsen, group_y};
     for (size_t i = 0; i < l->n; ++i)
         if (memcmp(&l->out[i], &c, sizeof c) == 0)
@@ -87,10 +99,10 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
     clconv_problem d = *p;
     clconv_pick_default(dev, &d);
     if (have[d.strategy])
-        add(&l, d.strategy, d.tile, 0, 0);
+        add(&l, p->dims, d.strategy, d.tile, 0, 0);
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
         if (have[s])
-            add(&l, (clconv_strategy)s,
+            add(&l, p->dims, (clconv_strategy)s,
                 clconv_default_tile((clconv_strategy)s, p->dims,
                                     p->mask_width),
                 0, 0);
@@ -99,7 +111,7 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
         if (have[s] && s != CLCONV_COARSE)
             for (size_t t = 0; t < ntiles; ++t)
-                add(&l, (clconv_strategy)s, tiles[t], 0, 0);
+                add(&l, p->dims, (clconv_strategy)s, tiles[t], 0, 0);
     if (have[CLCONV_COARSE]) {
         /* Middle-out along each knob, so that a search the budget cuts
          * short has seen the likely values of every knob first. */
@@ -109,9 +121,16 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
         for (size_t c = 0; c < kc->n; ++c)
             for (size_t g = 0; g < kg->n; ++g)
                 for (size_t t = 0; t < kt->n; ++t)
-                    add(&l, CLCONV_COARSE, kt->v[middle_out(t, kt->n)],
+                    add(&l, p->dims, CLCONV_COARSE, kt->v[middle_out(t, kt->n)],
                         kc->v[middle_out(c, kc->n)],
                         kg->v[middle_out(g, kg->n)]);
+    }
+    if (have[CLCONV_VECTOR]) {
+        const knob *kt = &vector_tiles, *kc = &vector_coarsen[p->dims - 1];
+        for (size_t c = 0; c < kc->n; ++c)
+            for (size_t t = 0; t < kt->n; ++t)
+                add(&l, p->dims, CLCONV_VECTOR, kt->v[middle_out(t, kt->n)],
+                    kc->v[middle_out(c, kc->n)], 0);
     }
     if (out && max)
         memcpy(out, all, (l.n < max ? l.n : max) * sizeof *out);

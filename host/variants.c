@@ -43,10 +43,35 @@ static void geo_cached_halo(const clconv_problem *p, clc_geometry *g)
     tiled(p, g, (size_t)p->tile, (size_t)p->tile);
 }
 
+/* vector's coarsen default (2 local cores, bench/PERF.md item 13): 1D
+ * float16 blocks per work-item, 1 up to mask 15 (memory-bound, flat) and
+ * 4 beyond (2^25 W=55: 30 -> 19 ms); 2D rows and 3D planes per work-item,
+ * more for larger masks (4096^2 W=3/5/9 best at 8/16/32 rows; 256^3 W=3
+ * at 8 planes, W=5 at 16-32). */
+static int clc_vector_coarsen_default(const clconv_problem *p)
+{
+    if (p->dims == 1)
+        return p->mask_width <= 15 ? 1 : 4;
+    if (p->dims == 2)
+        return p->mask_width <= 3 ? 8 : p->mask_width <= 7 ? 16 : 32;
+    return p->mask_width <= 3 ? 8 : 16;
+}
+
+int clconv_strategy_knobs(clconv_strategy s, int dims)
+{
+    if (s == CLCONV_COARSE)
+        return CLCONV_KNOB_COARSEN | CLCONV_KNOB_GROUP_Y;
+    if (s == CLCONV_VECTOR && dims >= 1 && dims <= 3)
+        return CLCONV_KNOB_COARSEN;
+    return 0;
+}
+
 int clc_coarsen_of(const clconv_problem *p)
 {
     if (p->coarsen > 0)
         return p->coarsen;
+    if (p->strategy == CLCONV_VECTOR)
+        return clc_vector_coarsen_default(p);
     /* Defaults from the H100 sweeps (bench/PERF.md): 1D 4 outputs for small
      * masks, 8 for large; 2D 8 rows, 16 from mask 7 on; 3D (with the rows
      * of clc_rows_of) 8 planes for mask 3, 16 from mask 5 on. */
@@ -115,17 +140,21 @@ static void geo_coarse(const clconv_problem *p, clc_geometry *g)
 }
 
 /* Outputs per work-item of the vector variant: VEC_WIDTH in
- * cl/common.clh (float16). */
+ * cl/common.clh (float16), times COARSEN blocks in 1D. */
 #define CLC_VECTOR_WIDTH 16
 
 static void geo_vector(const clconv_problem *p, clc_geometry *g)
 {
     const size_t t = (size_t)p->tile;
+    const size_t c = (size_t)clc_coarsen_of(p);
+    const size_t per_item = CLC_VECTOR_WIDTH * (p->dims == 1 ? c : 1);
     g->local[0] = t;
     g->local[1] = g->local[2] = 1;
-    g->global[0] = ceil_div(ceil_div(p->size[0], CLC_VECTOR_WIDTH), t) * t;
-    g->global[1] = p->dims > 1 ? p->size[1] : 1;
-    g->global[2] = p->dims > 2 ? p->size[2] : 1;
+    g->global[0] = ceil_div(ceil_div(p->size[0], per_item), t) * t;
+    g->global[1] = p->dims == 2   ? ceil_div(p->size[1], c)
+                   : p->dims == 3 ? p->size[1]
+                                  : 1;
+    g->global[2] = p->dims == 3 ? ceil_div(p->size[2], c) : 1;
     g->local_floats = 0;
 }
 
@@ -256,8 +285,11 @@ void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p)
 {
     p->mask_mode = clc_mask_mode_for(dev, p);
-    if (p->strategy != CLCONV_COARSE || p->dims < 1 || p->dims > 3)
+    if (p->dims < 1 || p->dims > 3)
         return;
-    p->coarsen = clc_coarsen_of(p);
-    p->group_y = clc_group_y_of(p);
+    const int knobs = clconv_strategy_knobs(p->strategy, p->dims);
+    if (knobs & CLCONV_KNOB_COARSEN)
+        p->coarsen = clc_coarsen_of(p);
+    if (knobs & CLCONV_KNOB_GROUP_Y)
+        p->group_y = clc_group_y_of(p);
 }

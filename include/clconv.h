@@ -116,6 +116,14 @@ clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out);
  * 3D; the input tile's group is shrunk to fit 1024 work-items). */
 int clconv_default_tile(clconv_strategy s, int dims, int mask_width);
 
+/* The tuning knobs of clconv_problem that strategy s reads for dims: an OR
+ * of these bits (0: none). Coarse reads both; vector reads coarsen
+ * (float16 blocks per work-item in 1D, rows or planes marched per
+ * work-item in 2D and 3D). */
+#define CLCONV_KNOB_COARSEN 1
+#define CLCONV_KNOB_GROUP_Y 2
+int clconv_strategy_knobs(clconv_strategy s, int dims);
+
 /* Where the kernel finds the mask. */
 typedef enum clconv_mask_mode {
     CLCONV_MASK_AUTO = 0,  /* baked for coarse and vector on GPUs, argument
@@ -138,9 +146,11 @@ typedef struct clconv_problem {
     int tile;          /* TILE_WIDTH of the variant (for coarse: the
                           work-group's x extent) */
     clconv_strategy strategy;
-    /* Tuning knobs of the coarse variant (0: the variant's default):
-     * outputs per work-item along y (2D), z (3D) or x (1D), and the
-     * work-group's y extent (2D/3D). Ignored by the other strategies. */
+    /* Tuning knobs (0: the variant's default; clconv_strategy_knobs says
+     * which a strategy reads, the others ignore them). coarsen: coarse's
+     * outputs per work-item along y (2D), z (3D) or x (1D); vector's
+     * float16 blocks (1D), rows (2D) or planes (3D) per work-item.
+     * group_y: coarse's work-group y extent (2D/3D). */
     int coarsen;
     int group_y;
     clconv_mask_mode mask_mode; /* 0 (auto): the variant's default */

@@ -3,7 +3,9 @@
  *
  * dims {1,2,3} x strategies x masks {1,3,5,7,9} (1D also 15, 55) x tiles
  * (1D 4/32/256, 2D 4/8/16/32, 3D 2/4/8) x sizes (1 element, tile-1, tile+1,
- * a prime, several tiles; unequal extents in 2D/3D). Each case poisons the
+ * a prime, several tiles; unequal extents in 2D/3D), and for the strategies
+ * that read the coarsen / group_y knobs also non-default knob values at
+ * the largest tile and masks 3 and 5. Each case poisons the
  * output with NaN, uses random data from a printed seed, and compares every
  * element. Unsupported cases are counted and listed with their reason. */
 #include <setjmp.h>
@@ -110,11 +112,65 @@ static void add_note(device_tally *t, const char *line)
     t->notes[t->notes_len] = '\0';
 }
 
+/* Verify one case and count it; 1 if it failed. */
+static int run_case(device_tally *t, const clconv_problem *p,
+                    const char *size_kind, uint64_t case_seed)
+{
+    clconv_dataset *data = NULL;
+    clconv_status st = clconv_dataset_create(p, case_seed, &data);
+    assert_int_equal(st, CLCONV_OK);
+    clconv_result res;
+    clconv_run_verified(t->session, p, data, 0, 0, &res);
+    clconv_dataset_destroy(data);
+
+    char knobs[40] = "";
+    if (p->coarsen || p->group_y)
+        snprintf(knobs, sizeof knobs, " coarsen %d group_y %d", p->coarsen,
+                 p->group_y);
+    char what[200];
+    snprintf(what, sizeof what, "%dD %s mask %d tile %d%s size %zux%zux%zu (%s)",
+             p->dims, clconv_strategy_name(p->strategy), p->mask_width,
+             p->tile, knobs, p->size[0], p->size[1], p->size[2], size_kind);
+    if (res.status == CLCONV_EUNSUPPORTED) {
+        t->unsupported++;
+        char line[1400];
+        snprintf(line, sizeof line, "  unsupported: %dD %s mask %d tile %d%s: %s",
+                 p->dims, clconv_strategy_name(p->strategy), p->mask_width,
+                 p->tile, knobs, res.reason);
+        add_note(t, line);
+        return 0;
+    }
+    if (res.status != CLCONV_OK) {
+        t->failed++;
+        print_error("FAIL %s seed %llu: %s\n", what,
+                    (unsigned long long)case_seed, res.reason);
+        return 1;
+    }
+    if (!res.verdict.ok) {
+        t->failed++;
+        print_error("FAIL %s seed %llu: %zu elements out of bound, "
+                    "worst at %zu: got %.9g expected %.9g\n",
+                    what, (unsigned long long)case_seed, res.verdict.failures,
+                    res.verdict.worst_index, res.verdict.worst_got,
+                    res.verdict.worst_expected);
+        return 1;
+    }
+    t->passed++;
+    return 0;
+}
+
+/* Knob cases: besides its defaults, a strategy that reads coarsen runs
+ * these values (odd, so that no extent is a multiple) at the largest tile
+ * and masks 3 and 5; coarse also with these work-group y extents. */
+static const int knob_coarsen[] = {1, 3};
+static const int knob_group_y[] = {1, 3};
+
 static void run_cases(void **state)
 {
     matrix_test *mt = *state;
     device_tally *t = mt->tally;
     const dims_config *cfg = mt->cfg;
+    const int knobs = clconv_strategy_knobs(mt->strategy, cfg->dims);
     long failures = 0;
     uint64_t case_seed = seed;
     for (int mi = 0; mi < cfg->nmasks; ++mi)
@@ -127,46 +183,21 @@ static void run_cases(void **state)
                 p.tile = cfg->tiles[ti];
                 p.strategy = mt->strategy;
                 case_size(p.dims, k, p.tile, p.size);
-                ++case_seed;
+                failures += run_case(t, &p, size_kind_names[k], ++case_seed);
 
-                clconv_dataset *data = NULL;
-                clconv_status st = clconv_dataset_create(&p, case_seed, &data);
-                assert_int_equal(st, CLCONV_OK);
-                clconv_result res;
-                clconv_run_verified(t->session, &p, data, 0, 0, &res);
-                clconv_dataset_destroy(data);
-
-                char what[160];
-                snprintf(what, sizeof what,
-                         "%dD %s mask %d tile %d size %zux%zux%zu (%s)",
-                         p.dims, clconv_strategy_name(p.strategy),
-                         p.mask_width, p.tile, p.size[0], p.size[1], p.size[2],
-                         size_kind_names[k]);
-                if (res.status == CLCONV_EUNSUPPORTED) {
-                    t->unsupported++;
-                    char line[1400];
-                    snprintf(line, sizeof line,
-                             "  unsupported: %dD %s mask %d tile %d: %s",
-                             p.dims, clconv_strategy_name(p.strategy),
-                             p.mask_width, p.tile, res.reason);
-                    add_note(t, line);
-                } else if (res.status != CLCONV_OK) {
-                    t->failed++;
-                    failures++;
-                    print_error("FAIL %s seed %llu: %s\n", what,
-                                (unsigned long long)case_seed, res.reason);
-                } else if (!res.verdict.ok) {
-                    t->failed++;
-                    failures++;
-                    print_error("FAIL %s seed %llu: %zu elements out of bound, "
-                                "worst at %zu: got %.9g expected %.9g\n",
-                                what, (unsigned long long)case_seed,
-                                res.verdict.failures, res.verdict.worst_index,
-                                res.verdict.worst_got,
-                                res.verdict.worst_expected);
-                } else {
-                    t->passed++;
-                }
+                const int knob_case = ti == cfg->ntiles - 1 &&
+                                      (p.mask_width == 3 || p.mask_width == 5);
+                if (!knob_case || !(knobs & CLCONV_KNOB_COARSEN))
+                    continue;
+                const int ngy = knobs & CLCONV_KNOB_GROUP_Y && p.dims > 1 ? 2 : 1;
+                for (size_t c = 0; c < sizeof knob_coarsen / sizeof *knob_coarsen;
+                     ++c)
+                    for (int g = 0; g < ngy; ++g) {
+                        p.coarsen = knob_coarsen[c];
+                        p.group_y = ngy > 1 ? knob_group_y[g] : 0;
+                        failures +=
+                            run_case(t, &p, size_kind_names[k], ++case_seed);
+                    }
             }
     assert_int_equal(failures, 0);
 }
