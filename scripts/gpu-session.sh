@@ -15,7 +15,9 @@ for f in .deps-carry/*.deb; do dpkg -x "$f" $D; done
 L=$D/usr/lib/x86_64-linux-gnu
 export CMOCKA_CFLAGS="-I$D/usr/include" CMOCKA_LIBS="-L$L -lcmocka -Wl,-rpath,$L"
 export C_INCLUDE_PATH=$D/usr/include LIBRARY_PATH=$L LD_LIBRARY_PATH=$L
-MK="make -j16 SKIP_DEPS=1"
+# $CLCONV_GIT_VERSION names the commit (the copy on that machine may
+# carry a stale .git, so bench output would name the wrong one).
+MK="make -j16 SKIP_DEPS=1 ${CLCONV_GIT_VERSION:+CLCONV_GIT_VERSION=$CLCONV_GIT_VERSION}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 $MK all >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 build/clconv devices | tee "$OUT/devices.txt"
