@@ -43,18 +43,20 @@ static void geo_cached_halo(const clconv_problem *p, clc_geometry *g)
     tiled(p, g, (size_t)p->tile, (size_t)p->tile);
 }
 
-/* vector's coarsen default (2 local cores, bench/PERF.md item 13): 1D
- * float16 blocks per work-item, 1 up to mask 15 (memory-bound, flat) and
- * 4 beyond (2^25 W=55: 30 -> 19 ms); 2D rows and 3D planes per work-item,
- * more for larger masks (4096^2 W=3/5/9 best at 8/16/32 rows; 256^3 W=3
- * at 8 planes, W=5 at 16-32). */
+/* vector's coarsen default, from the 16-core Xeon through PoCL at the
+ * suite's sizes (bench/PERF.md item 15; the 2 local cores agree within
+ * 15%): 1D float16 blocks per work-item, 1 up to mask 15 (memory-bound,
+ * flat) and 8 beyond (W=55: 28.6 ms at 1, 15.2 at 8); 2D rows per
+ * work-item, 4 up to mask 7 and 16 beyond (W=5 7.6 ms at 4, 9.4 at 16;
+ * W=9 18.7 at 16, 47 at 32); 3D planes per work-item, 8 (W=3 25.6 ms,
+ * W=5 65.9 against 95 at 16). */
 static int clc_vector_coarsen_default(const clconv_problem *p)
 {
     if (p->dims == 1)
-        return p->mask_width <= 15 ? 1 : 4;
+        return p->mask_width <= 15 ? 1 : 8;
     if (p->dims == 2)
-        return p->mask_width <= 3 ? 8 : p->mask_width <= 7 ? 16 : 32;
-    return p->mask_width <= 3 ? 8 : 16;
+        return p->mask_width <= 7 ? 4 : 16;
+    return 8;
 }
 
 int clconv_strategy_knobs(clconv_strategy s, int dims)
