@@ -1,16 +1,21 @@
 #!/bin/bash
 # The committed benchmark run on the GPU machine, in stages that each fit
 # one 10-minute call on the same held machine (STAGE=gpu, then cpu with
-# CPU_PROBLEMS naming the problems 1-8 of the full suite, then plot):
+# CPU_PROBLEMS naming the problems 1-8 of the full suite, then plot).
+# Results gather in $RESULTS_DIR on that machine (default
+# /tmp/clconv-results), which outlives a call while the machine is held, so
+# every stage adds to the same run; each call returns all of it so far:
 #   gpu   the full suite on the GPU (every
 #         tile), the peers
 #   cpu   the full suite on the CPU (PoCL), one problem per process
 #   matrix the test matrix on the GPU alone, then what plot does
-#   plot  the PNGs and the markdown table from every JSON in $RESULTS_IN
-# Everything goes into $OUT/results.
+#   last  CPU problems, then what plot does
+#   plot  the PNGs and the markdown table from every JSON of the run
+# Everything returns as $OUT/results-$STAGE.tar.gz (folder results/).
 set -u
 OUT=${OUT:-/tmp/out}
-R=$OUT/results
+RD=${RESULTS_DIR:-/tmp/clconv-results}
+R=$RD/results
 mkdir -p "$R"
 t0=$(date +%s)
 el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
@@ -35,6 +40,12 @@ cpu_problems() {
         el "cpu $i ($*): exit $?"; tail -2 "$R/bench-cpu-$i.txt"
     done
 }
+# The plots and the markdown table from every JSON gathered so far.
+plot() {
+    python3 bench/plot --out "$R" --markdown "$R/table.md" "$R"/bench-*.json \
+        $( [ -s "$R/peers.json" ] && echo "$R/peers.json" ) 2>&1 | tail -3
+    cat "$R/table.md"
+}
 case ${STAGE:-gpu} in
 gpu)
     timeout 240 build/clconv bench --device gpu --suite full --tiles all --seed 1 \
@@ -52,9 +63,7 @@ matrix)
     CLCONV_DEVICE=gpu timeout ${MATRIX_TIMEOUT:-420} build/test_matrix \
         >"$R/test-matrix-gpu.log" 2>&1
     el "gpu test matrix: exit $?"; grep -E "FAIL|passed|unsupported" "$R/test-matrix-gpu.log" | head -40
-    python3 bench/plot --out "$R" --markdown "$R/table.md" "$RESULTS_IN"/bench-*.json \
-        $( [ -s "$RESULTS_IN/peers.json" ] && echo "$RESULTS_IN/peers.json" ) 2>&1 | tail -3
-    cat "$R/table.md" ;;
+    plot ;;
 last)
     # A GPU problem whose kernel changed after the suite (GPU_EXTRA), then
     # CPU problems until a deadline, then the plots of everything.
@@ -66,14 +75,10 @@ last)
         el "gpu extra: exit $?"; tail -2 "$R/extra-gpu.txt"
     fi
     deadline_s=$((deadline_s - 45)) cpu_problems ${CPU_PROBLEMS:-}
-    cp "$RESULTS_IN"/bench-*.json "$RESULTS_IN"/peers.json "$R"/
-    python3 bench/plot --out "$R" --markdown "$R/table.md" "$R"/bench-*.json \
-        "$R/peers.json" 2>&1 | tail -3
-    cat "$R/table.md" ;;
+    plot ;;
 plot)
-    python3 bench/plot --out "$R" --markdown "$R/table.md" "$RESULTS_IN"/bench-*.json \
-        $( [ -s "$RESULTS_IN/peers.json" ] && echo "$RESULTS_IN/peers.json" ) 2>&1 | tail -3
-    cat "$R/table.md" ;;
+    plot ;;
 esac
-# Only a few files come back from a call: everything travels as one tarball.
-tar -C "$OUT" -czf "$OUT/results-${STAGE:-gpu}.tar.gz" results && rm -rf "$R"
+# Only a few files come back from a call: the whole run so far travels as
+# one tarball.
+tar -C "$RD" -czf "$OUT/results-${STAGE:-gpu}.tar.gz" results
