@@ -15,20 +15,20 @@ void conv2d_vector(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    const int x0 = get_global_id(0) * VEC_WIDTH;
+    const int x0 = get_global_id(0) * VEC_SPAN;
     const int y0 = get_global_id(1) * COARSEN;
     if (x0 >= nx || y0 >= ny)
         return;
-    const bool x_inside = x0 >= RADIUS && x0 + VEC_WIDTH + RADIUS <= nx;
+    const bool x_inside = x0 >= RADIUS && x0 + VEC_SPAN + RADIUS <= nx;
     const int y_end = min(y0 + COARSEN, ny);
-    float16 q[MASK_WIDTH];
+    float16 q[VEC_QUEUE];
     vec_queue_clear(q);
     for (int r = y0 - RADIUS; r < y_end + RADIUS; ++r) {
         if (r >= 0 && r < ny)
             vec_queue_add(q, N + r * nx, M, MASK_WIDTH, x0, nx, x_inside);
         const int y = r - RADIUS; /* slot 0's row, now complete */
         if (y >= y0)
-            vec_store(q[0], P + y * nx, x0, nx);
+            vec_queue_store(q, P + y * nx, x0, nx);
         vec_queue_shift(q);
     }
 }

@@ -18,14 +18,14 @@ void conv3d_vector(const __global float *restrict N, __global float *restrict P,
                    const int nz COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    const int x0 = get_global_id(0) * VEC_WIDTH;
+    const int x0 = get_global_id(0) * VEC_SPAN;
     const int y = get_global_id(1), z0 = get_global_id(2) * COARSEN;
     if (x0 >= nx || z0 >= nz)
         return;
-    const bool x_inside = x0 >= RADIUS && x0 + VEC_WIDTH + RADIUS <= nx;
+    const bool x_inside = x0 >= RADIUS && x0 + VEC_SPAN + RADIUS <= nx;
     const bool y_inside = y >= RADIUS && y + RADIUS < ny;
     const int z_end = min(z0 + COARSEN, nz);
-    float16 q[MASK_WIDTH];
+    float16 q[VEC_QUEUE];
     vec_queue_clear(q);
     for (int p = z0 - RADIUS; p < z_end + RADIUS; ++p) {
         if (p >= 0 && p < nz) {
@@ -40,7 +40,7 @@ void conv3d_vector(const __global float *restrict N, __global float *restrict P,
         }
         const int z = p - RADIUS; /* slot 0's plane, now complete */
         if (z >= z0)
-            vec_store(q[0], P + (z * ny + y) * nx, x0, nx);
+            vec_queue_store(q, P + (z * ny + y) * nx, x0, nx);
         vec_queue_shift(q);
     }
 }

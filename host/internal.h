@@ -89,6 +89,8 @@ int clc_coarsen_of(const clconv_problem *p);
 int clc_group_y_of(const clconv_problem *p);
 /* Adjacent y rows per work-item of the 3D coarse kernel (1 elsewhere). */
 int clc_rows_of(const clconv_problem *p);
+/* vector 2D/3D: float16 blocks side by side in x per work-item. */
+int clc_vector_blocks_of(const clconv_problem *p);
 /* The problem's mask mode on a device: auto resolved (stays auto when dev
  * is NULL). */
 clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,

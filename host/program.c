@@ -74,6 +74,9 @@ char *clc_build_options(const clconv_problem *p, int count_loads,
                               clc_group_y_of(p));
     if (p->strategy == CLCONV_COARSE && p->dims == 3)
         n += (size_t)snprintf(buf + n, len - n, " -D ROWS=%d", clc_rows_of(p));
+    if (p->strategy == CLCONV_VECTOR && p->dims >= 2)
+        n += (size_t)snprintf(buf + n, len - n, " -D VEC_BLOCKS=%d",
+                              clc_vector_blocks_of(p));
     if (count_loads)
         n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_COUNT_LOADS");
     if (baked) {

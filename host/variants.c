@@ -110,6 +110,18 @@ int clc_rows_of(const clconv_problem *p)
     return p->mask_width <= 3 ? 3 : 2;
 }
 
+int clc_vector_blocks_of(const clconv_problem *p)
+{
+    if (p->strategy != CLCONV_VECTOR || p->dims == 1)
+        return 1; /* 1D: COARSEN is the number of blocks */
+    /* $CLCONV_VECTOR_BLOCKS (1..4) overrides, for measuring (bench/PERF.md
+     * item 16). */
+    const char *env = getenv("CLCONV_VECTOR_BLOCKS");
+    if (env && *env >= '1' && *env <= '4' && env[1] == '\0')
+        return *env - '0';
+    return p->mask_width <= 5 ? 2 : 1;
+}
+
 /* Padded length of the 1D coarse tile (one float of padding per 32, so
  * work-items reading COARSEN apart hit different banks). */
 static size_t padded(size_t n) { return n + n / 32 + 1; }
@@ -141,15 +153,17 @@ static void geo_coarse(const clconv_problem *p, clc_geometry *g)
     }
 }
 
-/* Outputs per work-item of the vector variant: VEC_WIDTH in
- * cl/common.clh (float16), times COARSEN blocks in 1D. */
+/* x outputs per work-item of the vector variant: VEC_WIDTH in
+ * cl/common.clh (float16), times COARSEN blocks in 1D and VEC_BLOCKS in
+ * 2D/3D. */
 #define CLC_VECTOR_WIDTH 16
 
 static void geo_vector(const clconv_problem *p, clc_geometry *g)
 {
     const size_t t = (size_t)p->tile;
     const size_t c = (size_t)clc_coarsen_of(p);
-    const size_t per_item = CLC_VECTOR_WIDTH * (p->dims == 1 ? c : 1);
+    const size_t per_item =
+        CLC_VECTOR_WIDTH * (p->dims == 1 ? c : (size_t)clc_vector_blocks_of(p));
     g->local[0] = t;
     g->local[1] = g->local[2] = 1;
     g->global[0] = ceil_div(ceil_div(p->size[0], per_item), t) * t;
@@ -178,8 +192,8 @@ static const clc_variant variants[CLCONV_STRATEGY_COUNT] = {
      "axis (3D: z-marching)",
      geo_coarse},
     {CLCONV_VECTOR, "vector",
-     "16 consecutive x outputs per work-item with vload16/vstore16 (SIMD "
-     "within the work-item)",
+     "float16 blocks of x outputs with vload16/vstore16 (SIMD within the "
+     "work-item); 2D/3D march a queue of accumulators along y/z",
      geo_vector},
 };
 

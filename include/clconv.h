@@ -102,9 +102,9 @@ typedef enum clconv_strategy {
     CLCONV_COARSE,      /* several outputs per work-item along the slowest
                            axis from a register window (3D: z-marching);
                            neighbours through the cache, no barrier */
-    CLCONV_VECTOR,      /* 16 consecutive x outputs per work-item with
+    CLCONV_VECTOR,      /* float16 blocks of consecutive x outputs with
                            explicit vload16/vstore16 (SIMD within the
-                           work-item, for CPUs) */
+                           work-item, for CPUs); 2D/3D march along y/z */
     CLCONV_STRATEGY_COUNT
 } clconv_strategy;
 

@@ -5,7 +5,9 @@
  * (1D 4/32/256, 2D 4/8/16/32, 3D 2/4/8) x sizes (1 element, tile-1, tile+1,
  * a prime, several tiles; unequal extents in 2D/3D), and for the strategies
  * that read the coarsen / group_y knobs also non-default knob values at
- * the largest tile and masks 3 and 5. Each case poisons the
+ * the largest tile and masks 3 and 5, where every strategy also runs one
+ * wide case (x 101, y 7, z 5: interior x spans between border ones even
+ * for vector's 32 outputs per work-item in 2D/3D). Each case poisons the
  * output with NaN, uses random data from a printed seed, and compares every
  * element. Unsupported cases are counted and listed with their reason. */
 #include <setjmp.h>
@@ -187,6 +189,13 @@ static void run_cases(void **state)
 
                 const int knob_case = ti == cfg->ntiles - 1 &&
                                       (p.mask_width == 3 || p.mask_width == 5);
+                if (knob_case && k == SIZE_SEVERAL) {
+                    const size_t wide[3] = {101, 7, 5};
+                    clconv_problem w = p;
+                    for (int d = 0; d < p.dims; ++d)
+                        w.size[d] = wide[d];
+                    failures += run_case(t, &w, "wide", ++case_seed);
+                }
                 if (!knob_case || !(knobs & CLCONV_KNOB_COARSEN))
                     continue;
                 const int ngy = knobs & CLCONV_KNOB_GROUP_Y && p.dims > 1 ? 2 : 1;
