@@ -6,8 +6,9 @@
 #
 # The matrix: dims 1, 2, 3; masks 1, 3, 5; two tiles per dims that fit
 # Oclgrind's 1024 work-items for every strategy; sizes that are not a
-# multiple of the tile (partial boundary tiles on every side) plus one size
-# smaller than the mask (halo wider than the data). Each `clconv run` runs
+# multiple of the tile (partial boundary tiles on every side), one size
+# smaller than the mask (halo wider than the data), and in 2D/3D one wide
+# size (x 77: interior x spans of vector's 32 outputs between border ones). Each `clconv run` runs
 # every strategy and verifies every element against the reference.
 #
 # Every case runs twice:
@@ -43,7 +44,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # dims:size:tile, each run with masks 1, 3 and 5.
-cases='1:37:4 1:37:16 1:3:4 2:13x11:4 2:13x11:8 2:2x3:4 3:7x6x5:2 3:7x6x5:4 3:2x1x3:2'
+cases='1:37:4 1:37:16 1:3:4 2:13x11:4 2:13x11:8 2:2x3:4 2:77x5:8 3:7x6x5:2 3:7x6x5:4 3:2x1x3:2 3:77x4x3:2'
 masks='1 3 5'
 if [ "${CHECK_KERNELS_QUICK:-0}" = 1 ]; then
     cases='1:37:4'
