@@ -96,15 +96,25 @@ int clc_group_y_of(const clconv_problem *p)
     return 4;
 }
 
+/* A measuring override: the variable's value if it is one digit 1..max,
+ * else 0 (unset or not such a digit: the default applies). */
+static int env_digit(const char *name, int max)
+{
+    const char *env = getenv(name);
+    if (env && *env >= '1' && *env <= '0' + max && env[1] == '\0')
+        return *env - '0';
+    return 0;
+}
+
 int clc_rows_of(const clconv_problem *p)
 {
     if (p->dims != 3)
         return 1;
     /* $CLCONV_COARSE_ROWS (1..8) overrides, for measuring (bench/PERF.md
      * item 11). */
-    const char *env = getenv("CLCONV_COARSE_ROWS");
-    if (env && *env >= '1' && *env <= '8' && env[1] == '\0')
-        return *env - '0';
+    const int env = env_digit("CLCONV_COARSE_ROWS", 8);
+    if (env)
+        return env;
     /* H100 sweep: mask 3 best with 3 rows (0.452 ms against 0.533 with
      * one), mask 5 with 2 (1.03 against 1.29; 3 rows spill). */
     return p->mask_width <= 3 ? 3 : 2;
@@ -116,9 +126,9 @@ int clc_vector_blocks_of(const clconv_problem *p)
         return 1; /* 1D: COARSEN is the number of blocks */
     /* $CLCONV_VECTOR_BLOCKS (1..4) overrides, for measuring (bench/PERF.md
      * item 16). */
-    const char *env = getenv("CLCONV_VECTOR_BLOCKS");
-    if (env && *env >= '1' && *env <= '4' && env[1] == '\0')
-        return *env - '0';
+    const int env = env_digit("CLCONV_VECTOR_BLOCKS", 4);
+    if (env)
+        return env;
     return p->mask_width <= 5 ? 2 : 1;
 }
 

@@ -8,8 +8,9 @@
 # Oclgrind's 1024 work-items for every strategy; sizes that are not a
 # multiple of the tile (partial boundary tiles on every side), one size
 # smaller than the mask (halo wider than the data), and in 2D/3D one wide
-# size (x 77: interior x spans of vector's 32 outputs between border ones). Each `clconv run` runs
-# every strategy and verifies every element against the reference.
+# size (x 77: interior x spans of vector's 32 outputs between border ones).
+# Each `clconv run` runs every strategy and verifies every element against
+# the reference.
 #
 # Every case runs twice:
 #   1. the kernels as the driver compiles them (optimised), with
