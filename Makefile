@@ -10,7 +10,7 @@ OPENMP ?= -fopenmp
 WARNINGS := -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
             -Wshadow -Wvla $(WERROR)
 ALL_CFLAGS := -std=c11 -D_DEFAULT_SOURCE $(WARNINGS) $(OPENMP) \
-              -Iinclude -Ihost -DCLCONV_PREFIX='"$(PREFIX)"' $(CFLAGS)
+              -Iinclude -DCLCONV_PREFIX='"$(PREFIX)"' $(CFLAGS)
 LDLIBS_CL := -lOpenCL -lpng -lm $(OPENMP)
 CMOCKA_CFLAGS ?=
 CMOCKA_LIBS ?= -lcmocka
@@ -21,8 +21,10 @@ else
 Q := @
 endif
 
-LIB_SRC := $(filter-out host/main.c host/cli%.c,$(wildcard host/*.c))
-CLI_SRC := host/main.c $(wildcard host/cli*.c)
+# host/lib/ is the library (the only code that includes internal.h);
+# host/cli/ the commands, on the public headers of include/ alone.
+LIB_SRC := $(wildcard host/lib/*.c)
+CLI_SRC := $(wildcard host/cli/*.c)
 # Each test/test_*.c is one cmocka program; test/support_*.c is linked into
 # every one of them; test/*.sh are shell tests given the CLI's path.
 TEST_SRC := $(wildcard test/test_*.c)
@@ -131,8 +133,8 @@ BENCH_VERSION_STAMP := $(BUILD)/.git-version
 $(BENCH_VERSION_STAMP): FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CLCONV_GIT_VERSION)' | cmp -s - $@ || echo '$(CLCONV_GIT_VERSION)' > $@
-$(BUILD)/host/cli_bench.o: $(BENCH_VERSION_STAMP)
-$(BUILD)/host/cli_bench.o: ALL_CFLAGS += -DCLCONV_GIT_VERSION='"$(CLCONV_GIT_VERSION)"'
+$(BUILD)/host/cli/cli_bench.o: $(BENCH_VERSION_STAMP)
+$(BUILD)/host/cli/cli_bench.o: ALL_CFLAGS += -DCLCONV_GIT_VERSION='"$(CLCONV_GIT_VERSION)"'
 .PHONY: bench
 bench: $(BIN)
 	@mkdir -p $(BENCH_RESULTS)
@@ -174,8 +176,8 @@ fuzz:
 	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 # Built only through `make fuzz` (BUILD and CC set to the fuzz build).
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
-$(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/host/cli_args.o $(LIB)
+$(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/host/cli/cli_args.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< \
-	  $(BUILD)/host/cli_args.o $(LIB) $(LDFLAGS) $(LDLIBS_CL)
+	  $(BUILD)/host/cli/cli_args.o $(LIB) $(LDFLAGS) $(LDLIBS_CL)
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o)

@@ -2,7 +2,7 @@
  * rest is the string. Accepted sizes must be what the parser promises. */
 #include <stdio.h>
 
-#include "cli.h"
+#include "../host/cli/cli.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

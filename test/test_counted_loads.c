@@ -19,7 +19,7 @@
 
 #include "clconv.h"
 #include "clconv_model.h"
-#include "internal.h"
+#include "../host/lib/internal.h"
 
 typedef struct dims_case {
     int dims;

@@ -19,7 +19,7 @@
 
 #include "clconv.h"
 #include "support.h"
-#include "internal.h"
+#include "../host/lib/internal.h"
 
 static char cache_home[256];
 static char programs[512];

@@ -8,7 +8,7 @@
 #include "clconv_bench.h"
 #include "clconv_model.h"
 #include "cli.h"
-#include "internal.h" /* clc_plan_create, clc_plan_counters */
+#include "../lib/internal.h" /* clc_plan_create, clc_plan_counters */
 
 #define MODEL_MAX_LIST 16
 #define MODEL_MAX_KINDS 1024
