@@ -36,12 +36,20 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRC:test/%.c=$(BUILD)/%)
 LIB := $(BUILD)/libclconv.a
+# The shared library: libclconv.so.MAJOR is the soname, .so.VERSION the
+# file; the version comes from include/clconv.h (CLCONV_VERSION_STRING).
+VERSION := $(shell sed -n 's/^\#define CLCONV_VERSION_STRING "\(.*\)"/\1/p' include/clconv.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libclconv.so.$(SOMAJOR)
+SHLIB := $(BUILD)/libclconv.so.$(VERSION)
+PC := $(BUILD)/clconv.pc
+LIBDIR ?= $(PREFIX)/lib
 BIN := $(BUILD)/clconv
 DEPS_OK := $(BUILD)/.deps-ok
 FLAGS_STAMP := $(BUILD)/.cflags
 
-.PHONY: all test run install clean deps
-all: $(BIN) $(LIB)
+.PHONY: all test run install uninstall clean deps
+all: $(BIN) $(LIB) $(SHLIB) $(PC)
 
 # Install the Debian/Ubuntu packages when the headers, loader or cmocka are
 # missing (scripts/deps.sh says what it does).
@@ -66,9 +74,26 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter test/%,$<),$(CMOCKA_CFLAGS)) -MMD -MP -c $< -o $@
 
+# The library's objects are position-independent: one set serves the
+# static and the shared library.
+$(LIB_OBJ): ALL_CFLAGS += -fPIC
+
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(SHLIB): $(LIB_OBJ) scripts/libclconv.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+	  -Wl,--version-script=scripts/libclconv.map -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS_CL)
+	$(Q)ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	$(Q)ln -sf $(notdir $@) $(BUILD)/libclconv.so
+
+# pkg-config: `pkg-config --cflags --libs clconv` (add --static for the
+# static library and its dependencies).
+$(PC): scripts/clconv.pc.in $(FLAGS_STAMP)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(LDLIBS_CL)|' $< > $@
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
@@ -87,13 +112,29 @@ test: $(BIN) $(TEST_BINS)
 	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done; \
 	for t in $(TEST_SH); do echo "== $$t"; $$t $(BIN); done
 
-install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/clconv/cl
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/clconv
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libclconv.a
-	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 cl/*.cl cl/*.clh $(DESTDIR)$(PREFIX)/share/clconv/cl/
+# `make install PREFIX=.. DESTDIR=..`: the command, both libraries (with
+# the soname link), the public headers, the kernels and clconv.pc;
+# `make uninstall` with the same PREFIX/DESTDIR removes exactly those.
+HEADERS := $(notdir $(wildcard include/*.h))
+KERNELS := $(notdir $(wildcard cl/*.cl cl/*.clh))
+I := $(DESTDIR)$(PREFIX)
+L := $(DESTDIR)$(LIBDIR)
+install: $(BIN) $(LIB) $(SHLIB) $(PC)
+	install -d $(I)/bin $(L)/pkgconfig $(I)/include $(I)/share/clconv/cl
+	install -m 755 $(BIN) $(I)/bin/clconv
+	install -m 644 $(LIB) $(L)/libclconv.a
+	install -m 755 $(SHLIB) $(L)/
+	ln -sf $(notdir $(SHLIB)) $(L)/$(SONAME)
+	ln -sf $(SONAME) $(L)/libclconv.so
+	install -m 644 $(PC) $(L)/pkgconfig/clconv.pc
+	install -m 644 $(addprefix include/,$(HEADERS)) $(I)/include/
+	install -m 644 $(addprefix cl/,$(KERNELS)) $(I)/share/clconv/cl/
+uninstall:
+	rm -f $(I)/bin/clconv $(L)/libclconv.a $(L)/$(notdir $(SHLIB)) \
+	  $(L)/$(SONAME) $(L)/libclconv.so $(L)/pkgconfig/clconv.pc
+	rm -f $(addprefix $(I)/include/,$(HEADERS))
+	rm -f $(addprefix $(I)/share/clconv/cl/,$(KERNELS))
+	-rmdir $(I)/share/clconv/cl $(I)/share/clconv 2>/dev/null
 
 clean:
 	rm -rf $(BUILD)

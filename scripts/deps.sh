@@ -7,13 +7,14 @@
 # skips with a message).
 set -eu
 
-PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev python3-numpy python3-scipy"
+PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev pkgconf python3-numpy python3-scipy"
 
 have_all() {
     cc=${CC:-cc}
     printf '#include <CL/cl.h>\n#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n#include <png.h>\nint main(void){return 0;}\n' \
         | "$cc" -x c - -o /dev/null -lOpenCL -lcmocka -lpng >/dev/null 2>&1 || return 1
     ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || [ -n "${OCL_ICD_VENDORS:-}" ] || return 1
+    command -v pkg-config >/dev/null 2>&1 || return 1
     return 0
 }
 

@@ -1,4 +1,6 @@
 /* Finding the folder of .cl sources at run time. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,25 @@ static int has_marker(const char *dir)
     return access(path, R_OK) == 0;
 }
 
+/* The kernel folders beside a binary's folder: ../cl (a build tree) and
+ * ../share/clconv/cl (an installed tree). Fills up to two candidates. */
+static int beside(const char *file, char (*out)[PATH_MAX])
+{
+    char folder[PATH_MAX];
+    if (format_path(folder, sizeof folder, file, ""))
+        return 0;
+    char *slash = strrchr(folder, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    int k = 0;
+    if (format_path(out[k], PATH_MAX, folder, "/../cl") == 0)
+        ++k;
+    if (format_path(out[k], PATH_MAX, folder, "/../share/clconv/cl") == 0)
+        ++k;
+    return k;
+}
+
 clconv_status clconv_kernel_dir(const char **dir)
 {
     static _Thread_local char found[PATH_MAX];
@@ -47,21 +68,21 @@ clconv_status clconv_kernel_dir(const char **dir)
         return CLCONV_OK;
     }
 
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char candidates[3][PATH_MAX];
+    char candidates[5][PATH_MAX];
     int nc = 0;
+    char exe[PATH_MAX] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        if (format_path(candidates[nc], PATH_MAX, exe, "/../cl") == 0)
-            ++nc;
-        if (format_path(candidates[nc], PATH_MAX, exe,
-                        "/../share/clconv/cl") == 0)
-            ++nc;
+        nc += beside(exe, candidates + nc);
     }
+    /* The library's own file: libclconv.so loaded by another program
+     * (Python, an application) finds the kernels installed beside it
+     * (any of its objects names the file it was loaded from). */
+    Dl_info info;
+    if (dladdr(marker, &info) && info.dli_fname &&
+        strchr(info.dli_fname, '/') && strcmp(info.dli_fname, exe) != 0)
+        nc += beside(info.dli_fname, candidates + nc);
     if (format_path(candidates[nc], PATH_MAX, CLCONV_PREFIX,
                     "/share/clconv/cl") == 0)
         ++nc;

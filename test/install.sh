@@ -1,0 +1,78 @@
+#!/bin/sh
+# The library package: `make install` into a staging folder, the examples
+# compiled from the installed tree with nothing but `pkg-config --cflags
+# --libs clconv` (shared, then --static), run with the kernels found beside
+# the installed library, then `make uninstall` leaves no file behind.
+# Usage: test/install.sh build/clconv   (the build folder is BIN's)
+set -u
+CLI=${1:-build/clconv}
+BUILD=$(dirname "$CLI")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+ok() { echo "ok   $*"; }
+
+if ! command -v pkg-config >/dev/null 2>&1; then
+    echo "SKIP install.sh: pkg-config not found (apt-get install pkgconf)"
+    exit 0
+fi
+stage=$tmp/stage
+if make -s -C "$ROOT" BUILD="$BUILD" PREFIX=/opt/clconv DESTDIR="$stage" \
+        install >"$tmp/install.log" 2>&1; then
+    ok "make install into a staging folder"
+else
+    fail "make install"; sed 's/^/  | /' "$tmp/install.log"; exit 1
+fi
+lib=$stage/opt/clconv/lib
+for f in bin/clconv lib/libclconv.a lib/libclconv.so lib/pkgconfig/clconv.pc \
+         include/clconv.h share/clconv/cl/common.clh; do
+    [ -e "$stage/opt/clconv/$f" ] || fail "installed tree lacks $f"
+done
+soname=$(objdump -p "$lib/libclconv.so" | awk '/SONAME/ {print $2}')
+case $soname in
+libclconv.so.[0-9]*) [ -e "$lib/$soname" ] && ok "soname $soname installed" \
+                         || fail "soname link $soname missing" ;;
+*) fail "libclconv.so has no versioned soname ($soname)" ;;
+esac
+leaked=$(nm -D --defined-only "$lib/libclconv.so" | awk '$2 == "T" && $3 !~ /^clconv_/' | head -3)
+[ -z "$leaked" ] && ok "the shared library exports only clconv_ symbols" \
+    || fail "internal symbols exported: $leaked"
+
+# A sanitizer build's library needs the same runtime in the program.
+san=""
+nm -D "$lib/libclconv.so" | grep -q __asan_ && san="-fsanitize=address,undefined"
+export PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
+unset CLCONV_KERNEL_DIR
+for ex in "$ROOT"/examples/*.c; do
+    name=$(basename "$ex" .c)
+    for kind in shared static; do
+        flag=""; [ $kind = static ] && flag=--static
+        libs=$(pkg-config --libs $flag clconv)
+        [ $kind = static ] && libs=$(echo "$libs" | sed "s|-lclconv|$lib/libclconv.a|")
+        # shellcheck disable=SC2046,SC2086
+        if ! cc -std=c11 $san $(pkg-config --cflags clconv) "$ex" $libs -lm \
+                -o "$tmp/$name-$kind" 2>"$tmp/cc.err"; then
+            fail "$name ($kind) does not build with pkg-config alone"
+            sed 's/^/  | /' "$tmp/cc.err"; continue
+        fi
+        # Shared: the library finds the kernels beside itself. Static: the
+        # program finds them at PREFIX, which is staged here, so say where.
+        kdir=""; [ $kind = static ] && kdir=$stage/opt/clconv/share/clconv/cl
+        if env ${kdir:+CLCONV_KERNEL_DIR=$kdir} LD_LIBRARY_PATH="$lib" \
+                "$tmp/$name-$kind" >"$tmp/run.out" 2>&1; then
+            ok "$name ($kind) builds with pkg-config and runs: $(head -1 "$tmp/run.out")"
+        else
+            fail "$name ($kind) failed"; sed 's/^/  | /' "$tmp/run.out"
+        fi
+    done
+done
+
+make -s -C "$ROOT" BUILD="$BUILD" PREFIX=/opt/clconv DESTDIR="$stage" \
+    uninstall >"$tmp/uninstall.log" 2>&1 || fail "make uninstall"
+left=$(find "$stage" ! -type d | head -5)
+[ -z "$left" ] && ok "make uninstall removes every installed file" \
+    || fail "make uninstall left: $left"
+[ "$fails" -eq 0 ] || { echo "install.sh: $fails failed"; exit 1; }
+echo "install.sh: all passed"
