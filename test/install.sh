@@ -52,7 +52,8 @@ for ex in "$ROOT"/examples/*.c; do
         libs=$(pkg-config --libs $flag clconv)
         [ $kind = static ] && libs=$(echo "$libs" | sed "s|-lclconv|$lib/libclconv.a|")
         # shellcheck disable=SC2046,SC2086
-        if ! cc -std=c11 $san $(pkg-config --cflags clconv) "$ex" $libs -lm \
+        # own_context.c makes OpenCL calls of its own: -lOpenCL.
+        if ! cc -std=c11 $san $(pkg-config --cflags clconv) "$ex" $libs -lOpenCL -lm \
                 -o "$tmp/$name-$kind" 2>"$tmp/cc.err"; then
             fail "$name ($kind) does not build with pkg-config alone"
             sed 's/^/  | /' "$tmp/cc.err"; continue

@@ -23,8 +23,8 @@ const char *clconv_device_kind_name(clconv_device_kind kind)
     return "OTHER";
 }
 
-static clconv_status read_info(cl_platform_id pid, cl_device_id did,
-                               clconv_device_info *d)
+clconv_status clc_device_info_read(cl_platform_id pid, cl_device_id did,
+                                   clconv_device_info *d)
 {
     cl_device_type type = 0;
     cl_uint cu = 0, clock = 0;
@@ -138,7 +138,7 @@ clconv_status clconv_devices_discover(clconv_device_list *list)
             memset(info, 0, sizeof *info);
             info->platform_index = p;
             info->device_index = d;
-            st = read_info(plats[p], ids[d], info);
+            st = clc_device_info_read(plats[p], ids[d], info);
             if (st != CLCONV_OK) {
                 free(ids);
                 goto out;

@@ -66,6 +66,12 @@ clconv_status clc_cl_fail(const char *call, cl_int err, const char *file,
         }                                                                     \
     } while (0)
 
+/* ---- device.c ---- */
+/* Read a device's name, limits and kind into d (indices left as they
+ * are). */
+clconv_status clc_device_info_read(cl_platform_id pid, cl_device_id did,
+                                   clconv_device_info *d);
+
 /* ---- variants.c: geometry of each strategy, as a table ---- */
 typedef struct clc_geometry {
     size_t local[3];     /* work-group size per dimension */
@@ -171,6 +177,16 @@ struct clconv_session {
 clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
                               const float *mask, int count_loads,
                               clconv_plan **out);
+/* Enqueue the plan's kernel on in and out after the wait list, without
+ * waiting (ev may be NULL). A launch the driver refuses is
+ * CLCONV_EUNSUPPORTED. */
+clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
+                              cl_uint nwait, const cl_event *wait,
+                              cl_event *ev);
+const clconv_problem *clc_plan_problem(const clconv_plan *pl);
+clconv_session *clc_plan_session(const clconv_plan *pl);
+/* The plan's own device buffers (input, output). */
+void clc_plan_buffers(const clconv_plan *pl, cl_mem *in, cl_mem *out);
 /* The counters of the last execute: [0] global loads of N, [1] local reads. */
 clconv_status clc_plan_counters(clconv_plan *plan, long long counts[2]);
 #endif

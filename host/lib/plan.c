@@ -284,6 +284,43 @@ clconv_status clconv_plan_poison_output(clconv_plan *pl)
     return CLCONV_OK;
 }
 
+clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
+                              cl_uint nwait, const cl_event *wait,
+                              cl_event *ev)
+{
+    CLC_CHECK(clSetKernelArg(pl->kernel, 0, sizeof(cl_mem), &in));
+    CLC_CHECK(clSetKernelArg(pl->kernel, 1, sizeof(cl_mem), &out));
+    cl_int err = clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
+                                        (cl_uint)pl->p.dims, NULL, pl->g.global,
+                                        pl->g.local, nwait, wait, ev);
+    if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES)
+        /* The driver refused the launch geometry: the variant does not fit
+         * this device, whatever the queries said. */
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "the driver refused a work-group of %zux%zux%zu: %s",
+                        pl->g.local[0], pl->g.local[1], pl->g.local[2],
+                        clconv_cl_error_name(err));
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clEnqueueNDRangeKernel", err, __FILE__, __LINE__);
+    return CLCONV_OK;
+}
+
+const clconv_problem *clc_plan_problem(const clconv_plan *pl)
+{
+    return &pl->p;
+}
+
+clconv_session *clc_plan_session(const clconv_plan *pl)
+{
+    return pl->s;
+}
+
+void clc_plan_buffers(const clconv_plan *pl, cl_mem *in, cl_mem *out)
+{
+    *in = pl->in;
+    *out = pl->out;
+}
+
 clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
 {
     clconv_status st = CLCONV_OK;
@@ -294,19 +331,9 @@ clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
                                       sizeof zero, 0, 2 * sizeof(cl_int), 0,
                                       NULL, NULL));
     }
-    cl_int err = clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
-                                        (cl_uint)pl->p.dims, NULL, pl->g.global,
-                                        pl->g.local, 0, NULL, &ev);
-    if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
-        /* The driver refused the launch geometry: the variant does not fit
-         * this device, whatever the queries said. */
-        st = clc_fail(CLCONV_EUNSUPPORTED,
-                      "the driver refused a work-group of %zux%zux%zu: %s",
-                      pl->g.local[0], pl->g.local[1], pl->g.local[2],
-                      clconv_cl_error_name(err));
+    st = clc_plan_launch(pl, pl->in, pl->out, 0, NULL, &ev);
+    if (st != CLCONV_OK)
         goto out;
-    }
-    CLC_CHECK_CALL_GOTO("clEnqueueNDRangeKernel", err);
     CLC_CHECK_GOTO(clWaitForEvents(1, &ev));
     cl_int exec = 0;
     CLC_CHECK_GOTO(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,

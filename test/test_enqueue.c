@@ -1,0 +1,326 @@
+/* clconv on the application's own OpenCL objects (include/clconv_cl.h): a
+ * session on the caller's context and queue, plans enqueued on
+ * caller-owned buffers (whole, at an aligned offset, pitched sub-regions)
+ * after a wait list, giving the same bits as the host-pointer path; and
+ * every bad argument refused with CLCONV_EINVAL before anything is
+ * enqueued. Runs on the first device $CLCONV_DEVICE selects. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "clconv_cl.h"
+#include "support.h"
+
+typedef struct fixture {
+    clconv_device_list list;
+    const clconv_device_info *dev;
+    cl_context ctx;
+    cl_command_queue queue;
+    clconv_session *s; /* on ctx and queue */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    cl_int err;
+    if (!f || support_first_device(&f->list, &f->dev) != 0)
+        return -1;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    f->ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return -1;
+    f->queue = clCreateCommandQueue(f->ctx, d, 0, &err);
+    if (err != CL_SUCCESS)
+        return -1;
+    if (clconv_session_create_from_cl(f->ctx, d, f->queue, &f->s) != CLCONV_OK)
+        return -1;
+    printf("enqueue: on %s\n", f->dev->name);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    clconv_session_destroy(f->s);
+    clReleaseCommandQueue(f->queue);
+    clReleaseContext(f->ctx);
+    clconv_devices_free(&f->list);
+    free(f);
+    return 0;
+}
+
+/* A 3D problem small enough to check fast, odd sizes so no tile divides. */
+static clconv_problem problem(const fixture *f, int dims)
+{
+    clconv_problem p = {.dims = dims, .size = {37, dims > 1 ? 11 : 1,
+                                               dims > 2 ? 5 : 1},
+                        .mask_width = 3};
+    clconv_pick_default(f->dev, &p);
+    return p;
+}
+
+/* The host-pointer result of p on fixed data: what enqueue must match. */
+static void expected(fixture *f, const clconv_problem *p, float *in,
+                     float *mask, float *want)
+{
+    size_t n = clconv_problem_elements(p);
+    clconv_fill_random(in, n, 11);
+    clconv_fill_random(mask, clconv_problem_mask_elements(p), 12);
+    assert_int_equal(clconv_convolve(f->s, p, in, mask, want), CLCONV_OK);
+}
+
+/* A buffer of bytes filled with NaN (poison). */
+static cl_mem nan_buffer(fixture *f, size_t bytes)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(f->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    const float nan = NAN;
+    assert_int_equal(clEnqueueFillBuffer(f->queue, m, &nan, sizeof nan, 0,
+                                         bytes, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clFinish(f->queue), CL_SUCCESS);
+    return m;
+}
+
+/* Place a dense array in a buffer at offset with pitches (bytes). */
+static void put(fixture *f, cl_mem m, const clconv_buffer *b,
+                const clconv_problem *p, const float *a)
+{
+    size_t row = p->size[0] * sizeof(float);
+    size_t host[3] = {0, 0, 0}, dev[3] = {b->offset, 0, 0};
+    size_t region[3] = {row, p->size[1], p->size[2]};
+    assert_int_equal(clEnqueueWriteBufferRect(
+                         f->queue, m, CL_TRUE, dev, host, region,
+                         b->row_pitch ? b->row_pitch : row,
+                         b->slice_pitch ? b->slice_pitch : row * p->size[1],
+                         row, row * p->size[1], a, 0, NULL, NULL),
+                     CL_SUCCESS);
+}
+
+static void get(fixture *f, cl_mem m, const clconv_buffer *b,
+                const clconv_problem *p, float *a)
+{
+    size_t row = p->size[0] * sizeof(float);
+    size_t host[3] = {0, 0, 0}, dev[3] = {b->offset, 0, 0};
+    size_t region[3] = {row, p->size[1], p->size[2]};
+    assert_int_equal(clEnqueueReadBufferRect(
+                         f->queue, m, CL_TRUE, dev, host, region,
+                         b->row_pitch ? b->row_pitch : row,
+                         b->slice_pitch ? b->slice_pitch : row * p->size[1],
+                         row, row * p->size[1], a, 0, NULL, NULL),
+                     CL_SUCCESS);
+}
+
+/* Enqueue p on regions laid out as given (offset, row pitch, slice pitch
+ * in elements of padding), behind a user event, and compare bit for bit
+ * with the host-pointer path. */
+static void check_layout(fixture *f, int dims, size_t off, size_t row_pad,
+                         size_t slice_pad)
+{
+    clconv_problem p = problem(f, dims);
+    size_t n = clconv_problem_elements(&p), fl = sizeof(float);
+    float *in = malloc(n * fl), *want = malloc(n * fl), *got = malloc(n * fl);
+    float mask[27];
+    assert_non_null(in && want && got);
+    expected(f, &p, in, mask, want);
+    clconv_buffer b = {.offset = off * fl};
+    if (row_pad || slice_pad) {
+        b.row_pitch = (p.size[0] + row_pad) * fl;
+        b.slice_pitch = b.row_pitch * p.size[1] + slice_pad * fl;
+    }
+    size_t bytes = b.offset + (b.slice_pitch ? b.slice_pitch : n * fl / p.size[2]) * p.size[2] + 64;
+    cl_mem min = nan_buffer(f, bytes), mout = nan_buffer(f, bytes);
+    clconv_buffer bi = b, bo = b;
+    bi.mem = min;
+    bo.mem = mout;
+    put(f, min, &bi, &p, in);
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_OK);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(f->ctx, &err), done = NULL;
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 1, &gate, &done),
+                     CLCONV_OK);
+    assert_non_null(done);
+    cl_int status = CL_COMPLETE;
+    assert_int_equal(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                    sizeof status, &status, NULL),
+                     CL_SUCCESS);
+    assert_true(status != CL_COMPLETE); /* still waits for the gate */
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    get(f, mout, &bo, &p, got);
+    assert_memory_equal(got, want, n * fl);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+    clconv_plan_destroy(plan);
+    clReleaseMemObject(min);
+    clReleaseMemObject(mout);
+    free(in);
+    free(want);
+    free(got);
+}
+
+static void dense_buffers_at_offset_zero_match_the_host_path(void **state)
+{
+    for (int dims = 1; dims <= 3; ++dims)
+        check_layout(*state, dims, 0, 0, 0);
+}
+
+static void a_dense_region_at_an_aligned_offset_matches(void **state)
+{
+    fixture *f = *state;
+    cl_uint bits = 0;
+    clGetDeviceInfo((cl_device_id)f->dev->opaque_device,
+                    CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+    size_t elems = bits / 8 / sizeof(float);
+    for (int dims = 1; dims <= 3; ++dims) {
+        check_layout(f, dims, elems ? elems : 1, 0, 0); /* sub-buffer */
+        check_layout(f, dims, 3, 0, 0);                 /* unaligned: copy */
+    }
+}
+
+static void pitched_sub_regions_match(void **state)
+{
+    check_layout(*state, 2, 5, 7, 0);
+    check_layout(*state, 3, 1, 3, 2 * (37 + 3)); /* two spare rows a plane */
+}
+
+/* A call that must be refused: EINVAL, the reason, nothing enqueued (the
+ * poisoned output stays NaN). */
+static void refused(fixture *f, clconv_plan *plan, const clconv_buffer *in,
+                    const clconv_buffer *out, cl_uint nwait,
+                    const cl_event *wait, const char *reason)
+{
+    cl_event done = (cl_event)1;
+    assert_int_equal(clconv_plan_enqueue(plan, in, out, nwait, wait, &done),
+                     CLCONV_EINVAL);
+    assert_null(done);
+    if (!strstr(clconv_last_error(), reason))
+        fail_msg("error '%s' does not say '%s'", clconv_last_error(), reason);
+    assert_int_equal(clFinish(f->queue), CL_SUCCESS);
+    if (out && out->mem) {
+        float first = 0;
+        assert_int_equal(clEnqueueReadBuffer(f->queue, out->mem, CL_TRUE, 0,
+                                             sizeof first, &first, 0, NULL,
+                                             NULL),
+                         CL_SUCCESS);
+        assert_true(isnan(first));
+    }
+}
+
+static void bad_buffers_events_and_queues_are_refused(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = problem(f, 2);
+    size_t bytes = clconv_problem_elements(&p) * sizeof(float);
+    float mask[9] = {0};
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_OK);
+    cl_mem in = nan_buffer(f, bytes), out = nan_buffer(f, bytes);
+    cl_mem small = nan_buffer(f, bytes - 4);
+    clconv_buffer bi = {.mem = in}, bo = {.mem = out};
+    clconv_buffer bsmall = {.mem = small}, bpitch = {.mem = out, .row_pitch = 8};
+    clconv_buffer boff = {.mem = out, .offset = 4};
+    refused(f, plan, &bi, &bsmall, 0, NULL, "needs");
+    refused(f, plan, &bi, &boff, 0, NULL, "needs");
+    refused(f, plan, &bi, &bpitch, 0, NULL, "smaller than a row");
+    clconv_buffer blong = {.mem = out, .row_pitch = bytes / p.size[1] + 4};
+    refused(f, plan, &bi, &blong, 0, NULL, "needs"); /* rows run past */
+    refused(f, plan, &bi, &bi, 0, NULL, "overlap");
+    refused(f, plan, NULL, &bo, 0, NULL, "no input");
+    refused(f, plan, &bi, &bo, 1, NULL, "no list");
+
+    /* 3D: a slice pitch that is not a whole number of rows. */
+    clconv_problem p3 = problem(f, 3);
+    float mask3[27] = {0};
+    clconv_plan *plan3 = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p3, mask3, &plan3),
+                     CLCONV_OK);
+    size_t row3 = p3.size[0] * sizeof(float);
+    cl_mem big = nan_buffer(f, 4 * clconv_problem_elements(&p3) * sizeof(float));
+    clconv_buffer bi3 = {.mem = big}, bo3 = {
+        .mem = big, .offset = 2 * clconv_problem_elements(&p3) * sizeof(float),
+        .row_pitch = row3, .slice_pitch = row3 * p3.size[1] + 4};
+    refused(f, plan3, &bi3, &bo3, 0, NULL, "not a multiple");
+    clReleaseMemObject(big);
+    clconv_plan_destroy(plan3);
+
+    /* Objects of another context on the same device. */
+    cl_int err;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    cl_context other = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_event foreign = clCreateUserEvent(other, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    refused(f, plan, &bi, &bo, 1, &foreign, "another context");
+    cl_mem fmem = clCreateBuffer(other, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clconv_buffer bf = {.mem = fmem};
+    refused(f, plan, &bf, &bo, 0, NULL, "another context");
+    cl_command_queue fq = clCreateCommandQueue(other, d, 0, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clconv_session *s2 = (clconv_session *)1;
+    assert_int_equal(clconv_session_create_from_cl(f->ctx, d, fq, &s2),
+                     CLCONV_EINVAL);
+    assert_null(s2);
+    assert_non_null(strstr(clconv_last_error(), "another context"));
+
+    clSetUserEventStatus(foreign, CL_COMPLETE);
+    clReleaseEvent(foreign);
+    clReleaseCommandQueue(fq);
+    clReleaseMemObject(fmem);
+    clReleaseContext(other);
+    clReleaseMemObject(small);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clconv_plan_destroy(plan);
+}
+
+/* The session retains what it was given: the application may release its
+ * own references first. */
+static void the_session_keeps_its_own_references(void **state)
+{
+    fixture *f = *state;
+    cl_int err;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clconv_session *s = NULL;
+    assert_int_equal(clconv_session_create_from_cl(ctx, d, NULL, &s),
+                     CLCONV_OK);
+    clReleaseContext(ctx);
+    assert_ptr_equal(clconv_session_cl_context(s), ctx);
+    clconv_problem p = problem(f, 1);
+    size_t n = clconv_problem_elements(&p);
+    float in[37], out[37], mask[3] = {0, 1, 0};
+    assert_true(n <= 37);
+    clconv_fill_random(in, n, 3);
+    assert_int_equal(clconv_convolve(s, &p, in, mask, out), CLCONV_OK);
+    assert_memory_equal(in, out, n * sizeof(float)); /* identity mask */
+    clconv_session_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dense_buffers_at_offset_zero_match_the_host_path),
+        cmocka_unit_test(a_dense_region_at_an_aligned_offset_matches),
+        cmocka_unit_test(pitched_sub_regions_match),
+        cmocka_unit_test(bad_buffers_events_and_queues_are_refused),
+        cmocka_unit_test(the_session_keeps_its_own_references),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
