@@ -215,9 +215,49 @@ clconv_status clconv_plan_get_output(clconv_plan *plan, float *out);
 void clconv_plan_geometry(const clconv_plan *plan, size_t local[3],
                           size_t global[3]);
 
-/* One-shot convenience: plan, upload, run, download, destroy. */
+/* Host array in, host array out, blocking: the whole call users time.
+ * Plans are cached in the session (by problem, and by mask where it is
+ * baked), so repeated calls build and allocate nothing; on CPU devices
+ * the kernel works on the caller's memory (CL_MEM_USE_HOST_PTR); a
+ * problem larger than the device can allocate or hold runs in slabs along
+ * the slowest axis, each with its halo, and on GPUs a large one is split
+ * so uploads, kernels and downloads overlap. The result is the same as
+ * one launch over the whole problem. */
 clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
                               const float *in, const float *mask, float *out);
+
+/* What a host-to-host call did, for reports. */
+typedef struct clconv_call_info {
+    size_t slabs;   /* pieces the problem ran in (1: in one piece) */
+    size_t devices; /* devices that shared it */
+    int zero_copy;  /* the device worked on the caller's memory */
+} clconv_call_info;
+
+/* clconv_convolve, saying what it did (info may be NULL). */
+clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
+                                 const float *in, const float *mask,
+                                 float *out, clconv_call_info *info);
+
+/* One problem over n devices at once: the output rows of the slowest axis
+ * are split in proportion to weights[] (relative speeds, e.g. from
+ * clconv_measure_weights), and each session computes its rows (streamed
+ * in slabs with their halos) in its own thread. problems[i] is the
+ * problem as device i runs it: the same dims, size and mask on every
+ * device, the strategy and knobs of each (clconv_pick_default per device).
+ * Each part equals what that device computes for those rows alone. A
+ * failure on any device is that device's name and error. */
+clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
+                                    const clconv_problem *problems,
+                                    const double *weights, const float *in,
+                                    const float *mask, float *out,
+                                    clconv_call_info *info);
+/* Relative speeds of n sessions on their problems, from one timed call
+ * each on a sample of the rows of in (after an untimed one that builds):
+ * weights[i] = 1 / seconds. */
+clconv_status clconv_measure_weights(clconv_session *const *sessions,
+                                     size_t n, const clconv_problem *problems,
+                                     const float *in, const float *mask,
+                                     double *weights);
 
 /* ---- reference, verification, timing ------------------------------------ */
 

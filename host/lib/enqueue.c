@@ -164,7 +164,7 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
                                   const cl_event *wait, cl_event *done)
 {
     region ri, ro;
-    cl_mem kin = NULL, kout = NULL, own_in, own_out;
+    cl_mem kin = NULL, kout = NULL, own_in = NULL, own_out = NULL;
     int free_in = 0, free_out = 0;
     cl_event ev[3] = {NULL, NULL, NULL};
     if (done)
@@ -180,7 +180,11 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
         st = in_place(s, &ro, &kout, &free_out);
     if (st != CLCONV_OK)
         goto out;
-    clc_plan_buffers(pl, &own_in, &own_out);
+    if (!kin || !kout) {
+        st = clc_plan_buffers(pl, &own_in, &own_out);
+        if (st != CLCONV_OK)
+            goto out;
+    }
     /* Each step waits for the one before: the chain holds on in-order and
      * out-of-order queues alike. */
     if (!kin) {

@@ -160,14 +160,47 @@ typedef struct clc_program_disk_stats {
 } clc_program_disk_stats;
 void clc_program_disk_stats_get(clc_program_disk_stats *out);
 
+/* ---- plan_cache.c: the session's plans for host-to-host calls ---- */
+typedef struct clc_plan_cache clc_plan_cache;
+clc_plan_cache *clc_plan_cache_new(void);
+void clc_plan_cache_free(clc_plan_cache *c);
+/* A plan of p holding mask, from the cache or made (owned by the cache:
+ * valid until the session ends or CLC_PLAN_CACHE_SIZE other shapes
+ * pass). */
+clconv_status clc_plan_cache_get(clconv_session *s, const clconv_problem *p,
+                                 const float *mask, clconv_plan **out);
+
+/* ---- stream.c ---- */
+/* Output rows [begin, end) of the slowest axis of p (whole arrays in and
+ * out) in at least nslabs_min slabs (more where the device's allocation
+ * limit needs), streamed with overlapped transfers; *nslabs gets how many
+ * ran. */
+clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
+                              const float *in, const float *mask, float *out,
+                              size_t begin, size_t end, size_t nslabs_min,
+                              size_t *nslabs);
+
 /* ---- session.c ---- */
 struct clconv_session {
     clconv_device_info dev;
     cl_device_id device;
     cl_context context;
-    cl_command_queue queue;
+    cl_command_queue queue;      /* kernels (and everything by default) */
+    cl_command_queue xfer[2];    /* uploads, downloads of streamed slabs
+                                    (made on first use) */
     clc_program_cache *programs;
+    clc_plan_cache *plans;
+    /* The largest buffer clconv allocates: the device's maximum, or
+     * $CLCONV_MAX_ALLOC_BYTES (read when the session is made) if smaller,
+     * which forces small slabs for tests. */
+    uint64_t alloc_limit;
+    /* Host-to-host calls bind the caller's memory in place
+     * (CL_MEM_USE_HOST_PTR): on CPU devices, unless $CLCONV_ZERO_COPY=0. */
+    int zero_copy;
 };
+/* The parts of a session both constructors share: caches and the
+ * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
+clconv_status clc_session_init(clconv_session *s);
 
 
 
@@ -185,8 +218,8 @@ clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
                               cl_event *ev);
 const clconv_problem *clc_plan_problem(const clconv_plan *pl);
 clconv_session *clc_plan_session(const clconv_plan *pl);
-/* The plan's own device buffers (input, output). */
-void clc_plan_buffers(const clconv_plan *pl, cl_mem *in, cl_mem *out);
+/* The plan's own device buffers (input, output), made on first use. */
+clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out);
 /* The counters of the last execute: [0] global loads of N, [1] local reads. */
 clconv_status clc_plan_counters(clconv_plan *plan, long long counts[2]);
 #endif

@@ -124,8 +124,7 @@ static clconv_status set_args(clconv_plan *pl)
 {
     cl_kernel k = pl->kernel;
     cl_uint a = 0;
-    CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->in));
-    CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->out));
+    a += 2; /* input and output: set by each launch (clc_plan_launch) */
     CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->mask));
     for (int d = 0; d < pl->p.dims; ++d) {
         cl_int n = (cl_int)pl->p.size[d];
@@ -195,10 +194,8 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
     if (st != CLCONV_OK)
         goto out;
 
-    CLC_CREATE_GOTO(pl->in, clCreateBuffer(s->context, CL_MEM_READ_ONLY,
-                                           pl->n * sizeof(float), NULL, &err));
-    CLC_CREATE_GOTO(pl->out, clCreateBuffer(s->context, CL_MEM_WRITE_ONLY,
-                                            pl->n * sizeof(float), NULL, &err));
+    /* The data buffers are made on first use (clc_plan_buffers): a plan
+     * only ever enqueued on the caller's buffers never holds its own. */
     CLC_CREATE_GOTO(pl->mask,
                     clCreateBuffer(s->context, CL_MEM_READ_ONLY,
                                    pl->m * sizeof(float), NULL, &err));
@@ -258,7 +255,11 @@ void clconv_plan_destroy(clconv_plan *pl)
 
 clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
 {
-    CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, pl->in, CL_TRUE, 0,
+    cl_mem bin, bout;
+    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
+    if (st != CLCONV_OK)
+        return st;
+    CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, bin, CL_TRUE, 0,
                                    pl->n * sizeof(float), in, 0, NULL, NULL));
     return CLCONV_OK;
 }
@@ -278,7 +279,11 @@ clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
 clconv_status clconv_plan_poison_output(clconv_plan *pl)
 {
     const float nan = NAN;
-    CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, pl->out, &nan, sizeof nan, 0,
+    cl_mem bin, bout;
+    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
+    if (st != CLCONV_OK)
+        return st;
+    CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, bout, &nan, sizeof nan, 0,
                                   pl->n * sizeof(float), 0, NULL, NULL));
     CLC_CHECK(clFinish(pl->s->queue));
     return CLCONV_OK;
@@ -315,10 +320,27 @@ clconv_session *clc_plan_session(const clconv_plan *pl)
     return pl->s;
 }
 
-void clc_plan_buffers(const clconv_plan *pl, cl_mem *in, cl_mem *out)
+clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out)
 {
+    cl_int err;
+    const size_t bytes = pl->n * sizeof(float);
+    if (!pl->in) {
+        pl->in = clCreateBuffer(pl->s->context, CL_MEM_READ_ONLY, bytes, NULL,
+                                &err);
+        if (err != CL_SUCCESS)
+            return clc_cl_fail("clCreateBuffer(input)", err, __FILE__,
+                               __LINE__);
+    }
+    if (!pl->out) {
+        pl->out = clCreateBuffer(pl->s->context, CL_MEM_WRITE_ONLY, bytes,
+                                 NULL, &err);
+        if (err != CL_SUCCESS)
+            return clc_cl_fail("clCreateBuffer(output)", err, __FILE__,
+                               __LINE__);
+    }
     *in = pl->in;
     *out = pl->out;
+    return CLCONV_OK;
 }
 
 clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
@@ -331,7 +353,11 @@ clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
                                       sizeof zero, 0, 2 * sizeof(cl_int), 0,
                                       NULL, NULL));
     }
-    st = clc_plan_launch(pl, pl->in, pl->out, 0, NULL, &ev);
+    cl_mem bin, bout;
+    st = clc_plan_buffers(pl, &bin, &bout);
+    if (st != CLCONV_OK)
+        return st;
+    st = clc_plan_launch(pl, bin, bout, 0, NULL, &ev);
     if (st != CLCONV_OK)
         goto out;
     CLC_CHECK_GOTO(clWaitForEvents(1, &ev));
@@ -358,7 +384,11 @@ out:
 
 clconv_status clconv_plan_get_output(clconv_plan *pl, float *out)
 {
-    CLC_CHECK(clEnqueueReadBuffer(pl->s->queue, pl->out, CL_TRUE, 0,
+    cl_mem bin, bout;
+    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
+    if (st != CLCONV_OK)
+        return st;
+    CLC_CHECK(clEnqueueReadBuffer(pl->s->queue, bout, CL_TRUE, 0,
                                   pl->n * sizeof(float), out, 0, NULL, NULL));
     return CLCONV_OK;
 }
@@ -380,19 +410,4 @@ clconv_status clc_plan_counters(clconv_plan *pl, long long counts[2])
     counts[0] = c[0];
     counts[1] = c[1];
     return CLCONV_OK;
-}
-
-clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
-                              const float *in, const float *mask, float *out)
-{
-    clconv_plan *pl = NULL;
-    clconv_status st = clconv_plan_create_with_mask(s, p, mask, &pl);
-    if (st == CLCONV_OK)
-        st = clconv_plan_set_input(pl, in);
-    if (st == CLCONV_OK)
-        st = clconv_plan_execute(pl, NULL);
-    if (st == CLCONV_OK)
-        st = clconv_plan_get_output(pl, out);
-    clconv_plan_destroy(pl);
-    return st;
 }

@@ -1,4 +1,5 @@
 /* A session: context, profiling queue and program cache of one device. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -14,11 +15,9 @@ clconv_status clconv_session_create(const clconv_device_info *dev,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     s->dev = *dev;
     s->device = (cl_device_id)dev->opaque_device;
-    s->programs = clc_program_cache_new();
-    if (!s->programs) {
-        st = clc_fail(CLCONV_ENOMEM, "out of memory");
+    st = clc_session_init(s);
+    if (st != CLCONV_OK)
         goto out;
-    }
     cl_context_properties props[] = {
         CL_CONTEXT_PLATFORM, (cl_context_properties)dev->opaque_platform, 0};
     CLC_CREATE_GOTO(s->context,
@@ -33,10 +32,45 @@ out:
     return st;
 }
 
+clconv_status clc_session_init(clconv_session *s)
+{
+    s->programs = clc_program_cache_new();
+    s->plans = clc_plan_cache_new();
+    if (!s->programs || !s->plans)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    s->alloc_limit = s->dev.max_alloc_bytes;
+    const char *env = getenv("CLCONV_MAX_ALLOC_BYTES");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (errno || *end || v < 4 || env[0] == '-')
+            return clc_fail(CLCONV_EINVAL,
+                            "CLCONV_MAX_ALLOC_BYTES=%s is not a byte count "
+                            "of at least 4",
+                            env);
+        if (v < s->alloc_limit)
+            s->alloc_limit = v;
+    }
+    const char *zc = getenv("CLCONV_ZERO_COPY");
+    s->zero_copy = s->dev.kind == CLCONV_DEVICE_CPU;
+    if (zc && *zc) {
+        if ((zc[0] != '0' && zc[0] != '1') || zc[1])
+            return clc_fail(CLCONV_EINVAL, "CLCONV_ZERO_COPY=%s is not 0 or 1",
+                            zc);
+        s->zero_copy = zc[0] == '1';
+    }
+    return CLCONV_OK;
+}
+
 void clconv_session_destroy(clconv_session *s)
 {
     if (!s)
         return;
+    clc_plan_cache_free(s->plans); /* plans before their programs */
+    for (int i = 0; i < 2; ++i)
+        if (s->xfer[i])
+            clReleaseCommandQueue(s->xfer[i]);
     clc_program_cache_free(s->programs);
     if (s->queue)
         clReleaseCommandQueue(s->queue);

@@ -89,11 +89,9 @@ clconv_status clconv_session_create_from_cl(cl_context context,
     if (st != CLCONV_OK)
         goto out;
     s->device = device;
-    s->programs = clc_program_cache_new();
-    if (!s->programs) {
-        st = clc_fail(CLCONV_ENOMEM, "out of memory");
+    st = clc_session_init(s);
+    if (st != CLCONV_OK)
         goto out;
-    }
     CLC_CHECK_GOTO(clRetainContext(context));
     s->context = context;
     if (queue) {

@@ -1,0 +1,147 @@
+/* One problem over several devices (clconv_convolve_split): the output
+ * rows of the slowest axis split in proportion to each device's speed,
+ * each device streaming its part (with halos) in its own thread. Each part
+ * is what that device computes for those rows alone. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define CLC_SPLIT_MAX 64
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
+                                  const clconv_problem *problems)
+{
+    if (n == 0 || n > CLC_SPLIT_MAX)
+        return clc_fail(CLCONV_EINVAL, "%zu devices (1 to %d)", n,
+                        CLC_SPLIT_MAX);
+    for (size_t i = 0; i < n; ++i) {
+        if (!sessions[i])
+            return clc_fail(CLCONV_EINVAL, "no session for device %zu", i);
+        clconv_status st = clconv_problem_validate(&problems[i]);
+        if (st != CLCONV_OK)
+            return st;
+        for (size_t k = 0; k < i; ++k)
+            if (sessions[k] == sessions[i])
+                return clc_fail(CLCONV_EINVAL,
+                                "the same session twice in a split (devices "
+                                "%zu and %zu): a session serves one thread",
+                                k, i);
+        const clconv_problem *a = &problems[0], *b = &problems[i];
+        int same = a->dims == b->dims && a->mask_width == b->mask_width;
+        for (int d = 0; d < a->dims; ++d)
+            same = same && a->size[d] == b->size[d];
+        if (!same)
+            return clc_fail(CLCONV_EINVAL,
+                            "the problems of a split differ in shape (device "
+                            "%zu)", i);
+    }
+    return CLCONV_OK;
+}
+
+/* Rows of the slowest axis per device: proportional to the weights, in
+ * order, every row once. */
+static clconv_status split_rows(size_t rows, size_t n, const double *w,
+                                size_t *bounds)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!(w[i] >= 0) || !isfinite(w[i]))
+            return clc_fail(CLCONV_EINVAL, "weight %zu is %g", i, w[i]);
+        total += w[i];
+    }
+    if (!(total > 0))
+        return clc_fail(CLCONV_EINVAL, "the weights sum to %g", total);
+    double acc = 0;
+    bounds[0] = 0;
+    for (size_t i = 0; i < n; ++i) {
+        acc += w[i];
+        bounds[i + 1] = i + 1 == n ? rows : (size_t)llround(rows * acc / total);
+        if (bounds[i + 1] < bounds[i])
+            bounds[i + 1] = bounds[i];
+    }
+    return CLCONV_OK;
+}
+
+clconv_status clconv_measure_weights(clconv_session *const *sessions,
+                                     size_t n, const clconv_problem *problems,
+                                     const float *in, const float *mask,
+                                     double *weights)
+{
+    clconv_status st = check_shapes(sessions, n, problems);
+    if (st != CLCONV_OK)
+        return st;
+    /* A sample of the real rows: an eighth of them, at least 16 (all when
+     * fewer), timed after one untimed call that builds the program. */
+    const clconv_problem *p = &problems[0];
+    const int axis = p->dims - 1;
+    size_t rows = p->size[axis], take = rows / 8 < 16 ? 16 : rows / 8;
+    if (take > rows)
+        take = rows;
+    size_t elems = clconv_problem_elements(p) / rows * take;
+    float *out = malloc(elems * sizeof *out);
+    if (!out)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && st == CLCONV_OK; ++i) {
+        clconv_problem q = problems[i];
+        q.size[axis] = take;
+        double t = 0;
+        for (int rep = 0; rep < 2 && st == CLCONV_OK; ++rep) {
+            double t0 = now_s();
+            st = clconv_convolve(sessions[i], &q, in, mask, out);
+            t = now_s() - t0;
+        }
+        weights[i] = 1.0 / (t > 1e-6 ? t : 1e-6);
+    }
+    free(out);
+    return st;
+}
+
+clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
+                                    const clconv_problem *problems,
+                                    const double *weights, const float *in,
+                                    const float *mask, float *out,
+                                    clconv_call_info *info)
+{
+    size_t bounds[CLC_SPLIT_MAX + 1], slabs[CLC_SPLIT_MAX] = {0};
+    clconv_status res[CLC_SPLIT_MAX];
+    char why[CLC_SPLIT_MAX][256];
+    if (info)
+        *info = (clconv_call_info){0};
+    clconv_status st = check_shapes(sessions, n, problems);
+    if (st != CLCONV_OK)
+        return st;
+    if (!in || !mask || !out || !weights)
+        return clc_fail(CLCONV_EINVAL, "no input, mask, output or weights");
+    const int axis = problems[0].dims - 1;
+    st = split_rows(problems[0].size[axis], n, weights, bounds);
+    if (st != CLCONV_OK)
+        return st;
+#pragma omp parallel for num_threads((int)n) schedule(static, 1)
+    for (size_t i = 0; i < n; ++i) {
+        res[i] = CLCONV_OK;
+        if (bounds[i] < bounds[i + 1])
+            res[i] = clc_stream_rows(sessions[i], &problems[i], in, mask, out,
+                                     bounds[i], bounds[i + 1], 1, &slabs[i]);
+        snprintf(why[i], sizeof why[i], "%s", clconv_last_error());
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (info && bounds[i] < bounds[i + 1]) {
+            info->slabs += slabs[i];
+            info->devices++;
+        }
+        if (res[i] != CLCONV_OK && st == CLCONV_OK)
+            st = clc_fail(res[i], "%s: %s", sessions[i]->dev.name, why[i]);
+    }
+    return st;
+}

@@ -1,0 +1,356 @@
+/* Host arrays in, host arrays out (clconv_convolve_ex): a cached plan; on
+ * CPU devices the kernel works on the caller's memory (CL_MEM_USE_HOST_PTR,
+ * no copies); a problem larger than the device can hold, or large enough
+ * that transfers should overlap the kernel, runs in slabs along the
+ * slowest axis, each with its halo, streamed through two sets of device
+ * buffers on three queues (upload, kernel, download). A slab's kernel
+ * sees exactly the input rows the whole problem's kernel would, so the
+ * result is the single-shot result. */
+#include <string.h>
+
+#include "clconv_cl.h"
+#include "internal.h"
+
+/* One streamed problem: rows are the slowest axis' index. */
+typedef struct job {
+    clconv_session *s;
+    clconv_problem p;
+    const float *in, *mask;
+    float *out;
+    int axis;          /* the slowest axis */
+    size_t rows;       /* its extent */
+    size_t row;        /* elements per row (product of the faster axes) */
+    size_t lo, hi;     /* halo rows before and after */
+    int host_ptr;      /* bind the caller's input in place (CPU devices) */
+} job;
+
+/* Rows of input the mask reaches before and after an output row. */
+static void halo_of(const clconv_problem *p, size_t *lo, size_t *hi)
+{
+    *lo = (size_t)(p->mask_width / 2);
+    *hi = (size_t)(p->mask_width - 1) - *lo;
+}
+
+static void job_init(job *j, clconv_session *s, const clconv_problem *p,
+                     const float *in, const float *mask, float *out)
+{
+    memset(j, 0, sizeof *j);
+    j->s = s;
+    j->p = *p;
+    for (int d = p->dims; d < 3; ++d)
+        j->p.size[d] = 1;
+    j->in = in;
+    j->mask = mask;
+    j->out = out;
+    j->axis = p->dims - 1;
+    j->rows = j->p.size[j->axis];
+    j->row = 1;
+    for (int d = 0; d < j->axis; ++d)
+        j->row *= j->p.size[d];
+    halo_of(p, &j->lo, &j->hi);
+    j->host_ptr = s->zero_copy;
+}
+
+/* The whole problem on a CPU device, on the caller's memory. */
+static clconv_status whole_in_place(job *j, clconv_plan *plan)
+{
+    clconv_session *s = j->s;
+    const size_t bytes = clconv_problem_elements(&j->p) * sizeof(float);
+    cl_int err;
+    cl_event done = NULL;
+    void *mapped = NULL;
+    clconv_status st = CLCONV_OK;
+    cl_mem in = clCreateBuffer(s->context, CL_MEM_READ_ONLY |
+                               CL_MEM_USE_HOST_PTR, bytes, (void *)j->in, &err);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clCreateBuffer(CL_MEM_USE_HOST_PTR)", err,
+                           __FILE__, __LINE__);
+    cl_mem out = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY |
+                                CL_MEM_USE_HOST_PTR, bytes, j->out, &err);
+    if (err != CL_SUCCESS) {
+        st = clc_cl_fail("clCreateBuffer(CL_MEM_USE_HOST_PTR)", err,
+                         __FILE__, __LINE__);
+        goto out;
+    }
+    clconv_buffer bi = {.mem = in}, bo = {.mem = out};
+    st = clconv_plan_enqueue(plan, &bi, &bo, 0, NULL, &done);
+    if (st != CLCONV_OK)
+        goto out;
+    /* Mapping makes the result visible in the caller's memory. */
+    mapped = clEnqueueMapBuffer(s->queue, out, CL_TRUE, CL_MAP_READ, 0, bytes,
+                                1, &done, NULL, &err);
+    CLC_CHECK_CALL_GOTO("clEnqueueMapBuffer", err);
+    CLC_CHECK_GOTO(clEnqueueUnmapMemObject(s->queue, out, mapped, 0, NULL,
+                                           NULL));
+    CLC_CHECK_GOTO(clFinish(s->queue));
+out:
+    if (st != CLCONV_OK)
+        clFinish(s->queue);
+    if (done)
+        clReleaseEvent(done);
+    if (out)
+        clReleaseMemObject(out);
+    clReleaseMemObject(in);
+    return st;
+}
+
+/* Output rows per slab: the most whose input (with halo) fits the
+ * allocation limit, with four such buffers within 60% of the device. */
+static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
+                               size_t *rows)
+{
+    const uint64_t row_bytes = (uint64_t)j->row * sizeof(float);
+    uint64_t cap = j->s->alloc_limit;
+    const uint64_t share = j->s->dev.global_mem_bytes / 10 * 6 / 4;
+    if (share < cap)
+        cap = share;
+    const uint64_t halo = j->lo + j->hi;
+    if ((halo + 1) * row_bytes > cap)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "one slab of 1 row with its %llu halo rows needs %llu "
+                        "bytes, more than the %llu bytes clconv may allocate "
+                        "at once on this device",
+                        (unsigned long long)halo,
+                        (unsigned long long)((halo + 1) * row_bytes),
+                        (unsigned long long)cap);
+    size_t most = (size_t)(cap / row_bytes - halo);
+    size_t n = (span + most - 1) / most;
+    if (n < nslabs_min)
+        n = nslabs_min < span ? nslabs_min : span;
+    *rows = (span + n - 1) / n; /* balanced */
+    return CLCONV_OK;
+}
+
+/* The streaming state: two slots of device buffers and their events. */
+typedef struct pipe {
+    cl_mem in[2], out[2];
+    cl_event kern[2], down[2]; /* last kernel and download of each slot */
+} pipe;
+
+static void set_event(cl_event *slot, cl_event ev)
+{
+    if (*slot)
+        clReleaseEvent(*slot);
+    *slot = ev;
+}
+
+static clconv_status queues(clconv_session *s)
+{
+    cl_int err;
+    for (int i = 0; i < 2; ++i)
+        if (!s->xfer[i]) {
+            s->xfer[i] = clCreateCommandQueue(s->context, s->device, 0, &err);
+            if (err != CL_SUCCESS)
+                return clc_cl_fail("clCreateCommandQueue", err, __FILE__,
+                                   __LINE__);
+        }
+    return CLCONV_OK;
+}
+
+/* The input of output rows [r0, r1): rows [a, b) bound to *mem, uploaded
+ * into the slot (ev: the upload) or wrapped in place (CPU devices). */
+static clconv_status bind_input(job *j, pipe *pp, int k, size_t a, size_t b,
+                                cl_mem *mem, cl_event *ev)
+{
+    const size_t bytes = (b - a) * j->row * sizeof(float);
+    const float *src = j->in + a * j->row;
+    cl_int err;
+    *ev = NULL;
+    if (j->host_ptr) {
+        *mem = clCreateBuffer(j->s->context,
+                              CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
+                              (void *)src, &err);
+        return err == CL_SUCCESS ? CLCONV_OK
+                                 : clc_cl_fail("clCreateBuffer", err,
+                                               __FILE__, __LINE__);
+    }
+    *mem = pp->in[k];
+    CLC_CHECK(clRetainMemObject(*mem));
+    /* The slot's buffer is free once its last kernel has read it. */
+    err = clEnqueueWriteBuffer(j->s->xfer[0], pp->in[k], CL_FALSE, 0, bytes,
+                               src, pp->kern[k] ? 1 : 0,
+                               pp->kern[k] ? &pp->kern[k] : NULL, ev);
+    return err == CL_SUCCESS ? CLCONV_OK
+                             : clc_cl_fail("clEnqueueWriteBuffer", err,
+                                           __FILE__, __LINE__);
+}
+
+/* One slab: output rows [r0, r1) through slot k. */
+static clconv_status slab(job *j, pipe *pp, int k, size_t r0, size_t r1)
+{
+    const size_t a = r0 > j->lo ? r0 - j->lo : 0;
+    const size_t b = r1 + j->hi < j->rows ? r1 + j->hi : j->rows;
+    clconv_problem q = j->p;
+    q.size[j->axis] = b - a;
+    clconv_plan *plan;
+    clconv_status st = clc_plan_cache_get(j->s, &q, j->mask, &plan);
+    if (st != CLCONV_OK)
+        return st;
+    cl_mem in = NULL;
+    cl_event waits[2], up = NULL, kern = NULL, down = NULL;
+    cl_uint nw = 0;
+    st = bind_input(j, pp, k, a, b, &in, &up);
+    if (st != CLCONV_OK)
+        goto out;
+    if (up)
+        waits[nw++] = up;
+    if (pp->down[k]) /* the slot's output was read out */
+        waits[nw++] = pp->down[k];
+    clconv_buffer bi = {.mem = in}, bo = {.mem = pp->out[k]};
+    st = clconv_plan_enqueue(plan, &bi, &bo, nw, waits, &kern);
+    if (st != CLCONV_OK)
+        goto out;
+    const size_t row_bytes = j->row * sizeof(float);
+    cl_int err = clEnqueueReadBuffer(
+        j->s->xfer[1], pp->out[k], CL_FALSE, (r0 - a) * row_bytes,
+        (r1 - r0) * row_bytes, j->out + r0 * j->row, 1, &kern, &down);
+    if (err != CL_SUCCESS) {
+        st = clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
+        goto out;
+    }
+    set_event(&pp->kern[k], kern);
+    set_event(&pp->down[k], down);
+    kern = down = NULL;
+    /* Flush so the device starts while the next slab is enqueued. */
+    clFlush(j->s->xfer[0]);
+    clFlush(j->s->queue);
+    clFlush(j->s->xfer[1]);
+out:
+    if (up)
+        clReleaseEvent(up);
+    if (kern)
+        clReleaseEvent(kern);
+    if (in)
+        clReleaseMemObject(in);
+    return st;
+}
+
+static clconv_status pipe_open(job *j, pipe *pp, size_t rows)
+{
+    const size_t bytes = (rows + j->lo + j->hi) * j->row * sizeof(float);
+    cl_int err;
+    memset(pp, 0, sizeof *pp);
+    for (int k = 0; k < 2; ++k) {
+        if (!j->host_ptr) {
+            pp->in[k] = clCreateBuffer(j->s->context, CL_MEM_READ_ONLY, bytes,
+                                       NULL, &err);
+            if (err != CL_SUCCESS)
+                return clc_cl_fail("clCreateBuffer(slab input)", err,
+                                   __FILE__, __LINE__);
+        }
+        pp->out[k] = clCreateBuffer(j->s->context, CL_MEM_READ_WRITE, bytes,
+                                    NULL, &err);
+        if (err != CL_SUCCESS)
+            return clc_cl_fail("clCreateBuffer(slab output)", err, __FILE__,
+                               __LINE__);
+    }
+    return CLCONV_OK;
+}
+
+/* Wait for everything in flight (also after an error: nothing may touch
+ * the caller's memory once we return), then free the slots. */
+static clconv_status pipe_close(job *j, pipe *pp)
+{
+    cl_int e0 = clFinish(j->s->xfer[0]);
+    cl_int e1 = clFinish(j->s->queue);
+    cl_int e2 = clFinish(j->s->xfer[1]);
+    for (int k = 0; k < 2; ++k) {
+        set_event(&pp->kern[k], NULL);
+        set_event(&pp->down[k], NULL);
+        if (pp->in[k])
+            clReleaseMemObject(pp->in[k]);
+        if (pp->out[k])
+            clReleaseMemObject(pp->out[k]);
+    }
+    cl_int e = e0 ? e0 : e1 ? e1 : e2;
+    return e == CL_SUCCESS ? CLCONV_OK
+                           : clc_cl_fail("clFinish", e, __FILE__, __LINE__);
+}
+
+clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
+                              const float *in, const float *mask, float *out,
+                              size_t begin, size_t end, size_t nslabs_min,
+                              size_t *nslabs)
+{
+    job j;
+    job_init(&j, s, p, in, mask, out);
+    size_t rows = 1;
+    if (nslabs)
+        *nslabs = 0;
+    if (begin >= end || end > j.rows)
+        return clc_fail(CLCONV_EINVAL, "rows %zu to %zu of %zu", begin, end,
+                        j.rows);
+    clconv_status st = slab_rows(&j, end - begin, nslabs_min, &rows);
+    if (st == CLCONV_OK)
+        st = queues(s);
+    if (st != CLCONV_OK)
+        return st;
+    pipe pp;
+    st = pipe_open(&j, &pp, rows);
+    size_t i = 0;
+    for (size_t r0 = begin; st == CLCONV_OK && r0 < end; r0 += rows, ++i) {
+        size_t r1 = r0 + rows < end ? r0 + rows : end;
+        st = slab(&j, &pp, (int)(i % 2), r0, r1);
+    }
+    clconv_status closed = pipe_close(&j, &pp);
+    if (nslabs)
+        *nslabs = i;
+    return st != CLCONV_OK ? st : closed;
+}
+
+/* Slabs wanted for overlap alone on a GPU: none under 64 MiB of input, then
+ * one per 64 MiB, at most 8. */
+static size_t overlap_slabs(const clconv_session *s, uint64_t bytes)
+{
+    if (s->dev.kind == CLCONV_DEVICE_CPU)
+        return 1;
+    uint64_t n = bytes >> 26;
+    return n < 2 ? 1 : n > 8 ? 8 : (size_t)n;
+}
+
+clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
+                                 const float *in, const float *mask,
+                                 float *out, clconv_call_info *info)
+{
+    clconv_call_info dummy;
+    if (!info)
+        info = &dummy;
+    *info = (clconv_call_info){.slabs = 1, .devices = 1};
+    clconv_status st = clconv_problem_validate(p);
+    if (st != CLCONV_OK)
+        return st;
+    if (!s || !in || !mask || !out)
+        return clc_fail(CLCONV_EINVAL, "no session, input, mask or output");
+    job j;
+    job_init(&j, s, p, in, mask, out);
+    const uint64_t bytes = (uint64_t)clconv_problem_elements(&j.p) *
+                           sizeof(float);
+    const int fits = bytes <= s->alloc_limit &&
+                     2 * bytes <= s->dev.global_mem_bytes / 10 * 8;
+    size_t want = overlap_slabs(s, bytes);
+    if (fits && want == 1) {
+        clconv_plan *plan;
+        st = clc_plan_cache_get(s, &j.p, mask, &plan);
+        if (st != CLCONV_OK)
+            return st;
+        if (j.host_ptr) {
+            info->zero_copy = 1;
+            return whole_in_place(&j, plan);
+        }
+        st = clconv_plan_set_input(plan, in);
+        if (st == CLCONV_OK)
+            st = clconv_plan_execute(plan, NULL);
+        if (st == CLCONV_OK)
+            st = clconv_plan_get_output(plan, out);
+        return st;
+    }
+    info->zero_copy = j.host_ptr;
+    return clc_stream_rows(s, &j.p, in, mask, out, 0, j.rows, want,
+                           &info->slabs);
+}
+
+clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
+                              const float *in, const float *mask, float *out)
+{
+    return clconv_convolve_ex(s, p, in, mask, out, NULL);
+}

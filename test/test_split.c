@@ -1,0 +1,169 @@
+/* One problem over several devices (clconv_convolve_split): with every
+ * device $CLCONV_DEVICE selects (at least two; PoCL gives two with
+ * POCL_DEVICES="pthread pthread", as test/multi_device.sh runs it), splits
+ * in any proportion, measured weights included, give bit for bit the
+ * result of the first device alone when the devices run the same variant;
+ * shapes that differ, weights that sum to nothing and a session given
+ * twice are refused. Skipped with one device. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+
+#define MAXDEV 8
+
+typedef struct fixture {
+    clconv_device_list list;
+    size_t n;
+    clconv_session *s[MAXDEV];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    size_t sel[64];
+    if (!f || clconv_devices_discover(&f->list) != CLCONV_OK ||
+        f->list.count > 64 ||
+        clconv_devices_select(&f->list, getenv("CLCONV_DEVICE"), sel, &f->n) !=
+            CLCONV_OK)
+        return -1;
+    if (f->n > MAXDEV)
+        f->n = MAXDEV;
+    for (size_t i = 0; i < f->n; ++i)
+        if (clconv_session_create(&f->list.devices[sel[i]], &f->s[i]) !=
+            CLCONV_OK)
+            return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    for (size_t i = 0; i < f->n; ++i)
+        clconv_session_destroy(f->s[i]);
+    clconv_devices_free(&f->list);
+    free(f);
+    return 0;
+}
+
+static void need_two(const fixture *f)
+{
+    if (f->n < 2) {
+        printf("split: SKIP, one device (POCL_DEVICES=\"pthread pthread\" "
+               "gives two)\n");
+        skip();
+    }
+}
+
+/* The same problem as each device runs it: device 0's default variant on
+ * every device, so the parts are comparable bit for bit. */
+static void problems_of(const fixture *f, clconv_problem p,
+                        clconv_problem *each)
+{
+    clconv_pick_default(clconv_session_device(f->s[0]), &p);
+    for (size_t i = 0; i < f->n; ++i)
+        each[i] = p;
+}
+
+static void check_split(fixture *f, clconv_problem p, const double *w)
+{
+    clconv_problem each[MAXDEV];
+    problems_of(f, p, each);
+    size_t n = clconv_problem_elements(&each[0]);
+    size_t m = clconv_problem_mask_elements(&each[0]);
+    float *in = malloc(n * 4), *mask = malloc(m * 4);
+    float *want = malloc(n * 4), *got = malloc(n * 4);
+    assert_non_null(in && mask && want && got);
+    clconv_fill_random(in, n, 5);
+    clconv_fill_random(mask, m, 6);
+    assert_int_equal(clconv_convolve(f->s[0], &each[0], in, mask, want),
+                     CLCONV_OK);
+    double measured[MAXDEV];
+    if (!w) {
+        assert_int_equal(clconv_measure_weights(f->s, f->n, each, in, mask,
+                                                measured),
+                         CLCONV_OK);
+        w = measured;
+    }
+    for (size_t i = 0; i < n; ++i)
+        got[i] = NAN;
+    clconv_call_info info;
+    assert_int_equal(clconv_convolve_split(f->s, f->n, each, w, in, mask, got,
+                                           &info),
+                     CLCONV_OK);
+    for (size_t i = 0; i < n; ++i)
+        if (memcmp(&got[i], &want[i], 4) != 0)
+            fail_msg("%dD W=%d over %zu devices: element %zu is %.9g, one "
+                     "device gives %.9g", p.dims, p.mask_width, info.devices,
+                     i, got[i], want[i]);
+    printf("split: %dD W=%d: %zu devices, %zu slabs, weights %.3g:%.3g\n",
+           p.dims, p.mask_width, info.devices, info.slabs, w[0], w[1]);
+    free(in);
+    free(mask);
+    free(want);
+    free(got);
+}
+
+static void any_proportion_equals_one_device(void **state)
+{
+    fixture *f = *state;
+    need_two(f);
+    const double even[MAXDEV] = {1, 1, 1, 1, 1, 1, 1, 1};
+    const double skew[MAXDEV] = {3, 1, 1, 1, 1, 1, 1, 1};
+    const double first_only[MAXDEV] = {1, 0, 0, 0, 0, 0, 0, 0};
+    const clconv_problem ps[] = {
+        {.dims = 1, .size = {5000, 1, 1}, .mask_width = 9},
+        {.dims = 2, .size = {131, 77, 1}, .mask_width = 5},
+        {.dims = 3, .size = {29, 23, 19}, .mask_width = 3},
+        {.dims = 2, .size = {40, 3, 1}, .mask_width = 7}, /* rows < halo */
+    };
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; ++k) {
+        check_split(f, ps[k], even);
+        check_split(f, ps[k], skew);
+        check_split(f, ps[k], first_only);
+        check_split(f, ps[k], NULL);
+    }
+}
+
+static void bad_splits_are_refused(void **state)
+{
+    fixture *f = *state;
+    need_two(f);
+    clconv_problem each[MAXDEV];
+    problems_of(f, (clconv_problem){.dims = 2, .size = {16, 16, 1},
+                                    .mask_width = 3}, each);
+    float in[256] = {0}, mask[9] = {0}, out[256];
+    const double zero[MAXDEV] = {0}, one[MAXDEV] = {1, 1, 1, 1, 1, 1, 1, 1};
+    assert_int_equal(clconv_convolve_split(f->s, f->n, each, zero, in, mask,
+                                           out, NULL),
+                     CLCONV_EINVAL);
+    each[1].size[1] = 15;
+    assert_int_equal(clconv_convolve_split(f->s, f->n, each, one, in, mask,
+                                           out, NULL),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "differ in shape"));
+    each[1].size[1] = 16;
+    clconv_session *twice[2] = {f->s[0], f->s[0]};
+    assert_int_equal(clconv_convolve_split(twice, 2, each, one, in, mask, out,
+                                           NULL),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "same session"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(any_proportion_equals_one_device),
+        cmocka_unit_test(bad_splits_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

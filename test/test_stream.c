@@ -1,0 +1,205 @@
+/* Host-to-host calls (clconv_convolve_ex): on a session whose allocation
+ * limit ($CLCONV_MAX_ALLOC_BYTES) forces small slabs, every strategy in
+ * 1D, 2D and 3D gives bit for bit the result of one launch over the whole
+ * problem, also when a slab is thinner than the mask's halo; the plan
+ * cache gives right results across masks and shapes; the zero-copy path
+ * of CPU devices matches the plan path; a limit below one row with its
+ * halo is unsupported with the reason, a malformed limit a bad argument.
+ * Runs on every device $CLCONV_DEVICE selects. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "support.h"
+
+typedef struct fixture {
+    clconv_device_list list;
+    const clconv_device_info *dev;
+    clconv_session *whole; /* no limit */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    unsetenv("CLCONV_MAX_ALLOC_BYTES");
+    if (!f || support_first_device(&f->list, &f->dev) != 0 ||
+        clconv_session_create(f->dev, &f->whole) != CLCONV_OK)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    clconv_session_destroy(f->whole);
+    clconv_devices_free(&f->list);
+    free(f);
+    return 0;
+}
+
+/* Which way host memory is bound: "0" copies (as on GPUs), "1" in place. */
+static const char *zero_copy = "0";
+
+/* A session whose buffers hold at most `bytes`. */
+static clconv_session *limited(fixture *f, size_t bytes)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%zu", bytes);
+    setenv("CLCONV_MAX_ALLOC_BYTES", v, 1);
+    setenv("CLCONV_ZERO_COPY", zero_copy, 1);
+    clconv_session *s = NULL;
+    clconv_status st = clconv_session_create(f->dev, &s);
+    unsetenv("CLCONV_MAX_ALLOC_BYTES");
+    unsetenv("CLCONV_ZERO_COPY");
+    assert_int_equal(st, CLCONV_OK);
+    return s;
+}
+
+/* The plan path: one launch over the whole problem. */
+static void one_launch(fixture *f, const clconv_problem *p, const float *in,
+                       const float *mask, float *out)
+{
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->whole, p, mask, &plan),
+                     CLCONV_OK);
+    assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_OK);
+    assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+    assert_int_equal(clconv_plan_get_output(plan, out), CLCONV_OK);
+    clconv_plan_destroy(plan);
+}
+
+/* p in slabs of about `rows` rows of its slowest axis, against one launch. */
+static void check_slabs(fixture *f, clconv_problem p, size_t rows)
+{
+    size_t n = clconv_problem_elements(&p), m = clconv_problem_mask_elements(&p);
+    size_t row = n / p.size[p.dims - 1];
+    float *in = malloc(n * 4), *mask = malloc(m * 4);
+    float *want = malloc(n * 4), *got = malloc(n * 4);
+    assert_non_null(in && mask && want && got);
+    clconv_fill_random(in, n, 21 + p.dims);
+    clconv_fill_random(mask, m, 31 + p.mask_width);
+    one_launch(f, &p, in, mask, want);
+    size_t halo = (size_t)(p.mask_width - 1);
+    clconv_session *s = limited(f, (rows + halo) * row * 4);
+    clconv_call_info info;
+    for (size_t i = 0; i < n; ++i)
+        got[i] = NAN;
+    assert_int_equal(clconv_convolve_ex(s, &p, in, mask, got, &info),
+                     CLCONV_OK);
+    if (info.slabs < 2)
+        fail_msg("%dD %s W=%d ran in %zu slab(s)", p.dims,
+                 clconv_strategy_name(p.strategy), p.mask_width, info.slabs);
+    for (size_t i = 0; i < n; ++i)
+        if (memcmp(&got[i], &want[i], 4) != 0)
+            fail_msg("%dD %s W=%d, %zu slabs: element %zu is %.9g, one launch "
+                     "gives %.9g", p.dims, clconv_strategy_name(p.strategy),
+                     p.mask_width, info.slabs, i, got[i], want[i]);
+    clconv_session_destroy(s);
+    free(in);
+    free(mask);
+    free(want);
+    free(got);
+}
+
+static void every_strategy_in_slabs_equals_one_launch(void **state)
+{
+    fixture *f = *state;
+    for (int zc = 0; zc < 2; ++zc) {
+    zero_copy = zc ? "1" : "0";
+    const size_t sizes[3][3] = {{1000, 1, 1}, {45, 37, 1}, {19, 13, 17}};
+    for (int dims = 1; dims <= 3; ++dims)
+        for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+            for (int w = 1; w <= 5; w += 2) {
+                clconv_problem p = {.dims = dims, .mask_width = w,
+                                    .strategy = (clconv_strategy)s};
+                memcpy(p.size, sizes[dims - 1], sizeof p.size);
+                p.tile = clconv_default_tile(p.strategy, dims, w);
+                check_slabs(f, p, dims == 1 ? 97 : 4);
+            }
+    }
+}
+
+/* Slabs of one row under a mask of 7: the halo spans several slabs. */
+static void slabs_thinner_than_the_halo_equal_one_launch(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = {.dims = 2, .size = {33, 20, 1}, .mask_width = 7};
+    clconv_pick_default(f->dev, &p);
+    for (int zc = 0; zc < 2; ++zc) {
+        zero_copy = zc ? "1" : "0";
+        check_slabs(f, p, 1);
+        clconv_problem q = {.dims = 3, .size = {9, 8, 10}, .mask_width = 5};
+        clconv_pick_default(f->dev, &q);
+        check_slabs(f, q, 1);
+    }
+}
+
+/* Repeated calls reuse plans; new masks and shapes still give the
+ * reference's result. */
+static void cached_plans_follow_new_masks_and_shapes(void **state)
+{
+    fixture *f = *state;
+    for (int rep = 0; rep < 10; ++rep) {
+        clconv_problem p = {.dims = 2, .size = {40 + (size_t)(rep % 3), 30, 1},
+                            .mask_width = rep % 2 ? 3 : 5};
+        clconv_pick_default(f->dev, &p);
+        size_t n = clconv_problem_elements(&p);
+        float in[43 * 30], mask[25], got[43 * 30];
+        double ref[43 * 30], abs_sum[43 * 30];
+        clconv_fill_random(in, n, 100 + (uint64_t)rep);
+        clconv_fill_random(mask, clconv_problem_mask_elements(&p),
+                           200 + (uint64_t)rep);
+        assert_int_equal(clconv_convolve(f->whole, &p, in, mask, got),
+                         CLCONV_OK);
+        assert_int_equal(clconv_reference(&p, in, mask, ref, abs_sum),
+                         CLCONV_OK);
+        clconv_verdict v;
+        clconv_verify(&p, got, ref, abs_sum, &v);
+        if (!v.ok)
+            fail_msg("call %d: element %zu is %g, expected %g", rep,
+                     v.worst_index, v.worst_got, v.worst_expected);
+    }
+}
+
+static void a_limit_below_one_row_and_halo_is_unsupported(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = {.dims = 2, .size = {64, 64, 1}, .mask_width = 5};
+    clconv_pick_default(f->dev, &p);
+    clconv_session *s = limited(f, 4 * 64 * 4); /* 4 rows; 5 needed */
+    float *in = calloc(64 * 64, 4), mask[25] = {0}, *out = calloc(64 * 64, 4);
+    assert_int_equal(clconv_convolve(s, &p, in, mask, out),
+                     CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "halo rows"));
+    clconv_session_destroy(s);
+    free(in);
+    free(out);
+    setenv("CLCONV_MAX_ALLOC_BYTES", "12k", 1);
+    assert_int_equal(clconv_session_create(f->dev, &s), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "CLCONV_MAX_ALLOC_BYTES"));
+    unsetenv("CLCONV_MAX_ALLOC_BYTES");
+    setenv("CLCONV_ZERO_COPY", "yes", 1);
+    assert_int_equal(clconv_session_create(f->dev, &s), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "CLCONV_ZERO_COPY"));
+    unsetenv("CLCONV_ZERO_COPY");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
+        cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
+        cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
+        cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
