@@ -238,6 +238,16 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
                                  const float *in, const float *mask,
                                  float *out, clconv_call_info *info);
 
+/* Output rows [begin, end) of the slowest axis (z in 3D, y in 2D, x in
+ * 1D) only, from the whole input: in and out are the whole arrays, and
+ * only those rows of out are written; the input rows within the mask's
+ * reach of them are read. The building block of out-of-core callers
+ * (memory-mapped files, domain decomposition). */
+clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
+                                   const float *in, const float *mask,
+                                   float *out, size_t begin, size_t end,
+                                   clconv_call_info *info);
+
 /* One problem over n devices at once: the output rows of the slowest axis
  * are split in proportion to weights[] (relative speeds, e.g. from
  * clconv_measure_weights), and each session computes its rows (streamed

@@ -31,6 +31,28 @@ typedef struct clconv_ceilings {
  * kernels are cl/bench_copy.cl and cl/bench_fma.cl. */
 clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c);
 
+/* ---- end to end: host arrays in, host arrays out ------------------------ */
+
+/* Transfers between pageable host memory (malloc'd, as users' arrays are)
+ * and the device: blocking clEnqueueWriteBuffer/ReadBuffer of `bytes`
+ * (clamped to what the session may allocate), median of 7 after one
+ * untimed round. GB/s are 1e9 bytes per second. */
+typedef struct clconv_transfer {
+    size_t bytes;
+    double h2d_gbs, d2h_gbs;
+} clconv_transfer;
+clconv_status clconv_measure_transfer(clconv_session *s, size_t bytes,
+                                      clconv_transfer *t);
+
+/* Wall time of whole clconv_convolve_ex calls (host in, host out): warmup
+ * untimed calls, then reps timed ones; t gets median/min/max ms, info what
+ * the last call did (slabs, zero copy). */
+clconv_status clconv_time_end_to_end(clconv_session *s,
+                                     const clconv_problem *p, const float *in,
+                                     const float *mask, float *out,
+                                     int warmup, int reps, clconv_timing *t,
+                                     clconv_call_info *info);
+
 /* ---- the standard problem set ------------------------------------------ */
 
 typedef struct clconv_bench_problem {

@@ -170,6 +170,44 @@ static void cached_plans_follow_new_masks_and_shapes(void **state)
     }
 }
 
+/* Rows computed in ranges, in any order, add up to the whole result, and
+ * rows outside a range are never written. */
+static void row_ranges_add_up_to_the_whole(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = {.dims = 3, .size = {21, 17, 30}, .mask_width = 5};
+    clconv_pick_default(f->dev, &p);
+    size_t n = clconv_problem_elements(&p), m = clconv_problem_mask_elements(&p);
+    float *in = malloc(n * 4), *mask = malloc(m * 4);
+    float *want = malloc(n * 4), *got = malloc(n * 4);
+    assert_non_null(in && mask && want && got);
+    clconv_fill_random(in, n, 41);
+    clconv_fill_random(mask, m, 42);
+    one_launch(f, &p, in, mask, want);
+    for (size_t i = 0; i < n; ++i)
+        got[i] = NAN;
+    const size_t plane = 21 * 17, cuts[] = {20, 30, 0, 7, 7, 20};
+    for (int k = 0; k < 3; ++k) {
+        assert_int_equal(clconv_convolve_rows(f->whole, &p, in, mask, got,
+                                              cuts[2 * k], cuts[2 * k + 1],
+                                              NULL),
+                         CLCONV_OK);
+        for (size_t i = cuts[2 * k + 1] * plane; k == 1 && i < 20 * plane; ++i)
+            assert_true(isnan(got[i])); /* rows 7-19 not yet written */
+    }
+    assert_memory_equal(got, want, n * 4);
+    assert_int_equal(clconv_convolve_rows(f->whole, &p, in, mask, got, 5, 5,
+                                          NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_convolve_rows(f->whole, &p, in, mask, got, 0, 31,
+                                          NULL),
+                     CLCONV_EINVAL);
+    free(in);
+    free(mask);
+    free(want);
+    free(got);
+}
+
 static void a_limit_below_one_row_and_halo_is_unsupported(void **state)
 {
     fixture *f = *state;
@@ -199,6 +237,7 @@ int main(void)
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
+        cmocka_unit_test(row_ranges_add_up_to_the_whole),
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

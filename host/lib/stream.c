@@ -349,6 +349,22 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
                            &info->slabs);
 }
 
+clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
+                                   const float *in, const float *mask,
+                                   float *out, size_t begin, size_t end,
+                                   clconv_call_info *info)
+{
+    if (info)
+        *info = (clconv_call_info){.devices = 1, .zero_copy = s->zero_copy};
+    clconv_status st = clconv_problem_validate(p);
+    if (st != CLCONV_OK)
+        return st;
+    if (!in || !mask || !out)
+        return clc_fail(CLCONV_EINVAL, "no input, mask or output");
+    return clc_stream_rows(s, p, in, mask, out, begin, end, 1,
+                           info ? &info->slabs : NULL);
+}
+
 clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
                               const float *in, const float *mask, float *out)
 {
