@@ -140,6 +140,13 @@ long clconv_bench_best(const clconv_bench_report *r, size_t problem,
 clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f);
 clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f);
 
+/* The string escapers every JSON and CSV writer of clconv uses (the
+ * reports above, the CLI's rows): a JSON string literal (", \ and control
+ * characters escaped), and a CSV field (quoted, quotes doubled, newlines
+ * as spaces). */
+void clconv_json_string(FILE *f, const char *s);
+void clconv_csv_string(FILE *f, const char *s);
+
 #ifdef __cplusplus
 }
 #endif

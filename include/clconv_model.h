@@ -99,6 +99,26 @@ clconv_status clconv_model_tile_kinds(const clconv_problem *p,
                                       clconv_model_kind *kinds, size_t cap,
                                       size_t *nkinds);
 
+/* ---- counted loads: the instrumented kernels -------------------------- */
+
+/* What an instrumented kernel counted in its last execute. */
+typedef struct clconv_load_counts {
+    long long global_loads; /* loads of N from global memory */
+    long long local_reads;  /* reads of the local tile */
+} clconv_load_counts;
+
+/* Like clconv_plan_create_with_mask (mask may be NULL: set it later), with
+ * the kernel built with -D CLCONV_COUNT_LOADS: each execute counts its
+ * global loads of N and its local-tile reads in 32-bit counters. Such a
+ * plan is for checking the model, not for timing. */
+clconv_status clconv_plan_create_counting(clconv_session *s,
+                                          const clconv_problem *p,
+                                          const float *mask,
+                                          clconv_plan **out);
+/* The counts of the plan's last execute; CLCONV_EINVAL for a plan not made
+ * by clconv_plan_create_counting. */
+clconv_status clconv_plan_counters(clconv_plan *plan, clconv_load_counts *out);
+
 /* ---- bytes per FLOP and percent of peak (the notes' last tables) ------- */
 
 /* An untiled convolution reads 4 B of N per mask element and does 2 FLOP

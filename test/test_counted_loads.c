@@ -19,7 +19,6 @@
 
 #include "clconv.h"
 #include "clconv_model.h"
-#include "../host/lib/internal.h"
 
 typedef struct dims_case {
     int dims;
@@ -48,7 +47,7 @@ static int count_one(counted_test *t, const clconv_problem *p,
                      long long counts[2], char *why, size_t why_len)
 {
     clconv_plan *plan = NULL;
-    clconv_status st = clc_plan_create(t->session, p, NULL, 1, &plan);
+    clconv_status st = clconv_plan_create_counting(t->session, p, NULL, &plan);
     if (st == CLCONV_EUNSUPPORTED) {
         snprintf(why, why_len, "%s", clconv_last_error());
         return 1;
@@ -69,8 +68,11 @@ static int count_one(counted_test *t, const clconv_problem *p,
         st = clconv_plan_set_mask(plan, mask);
     if (st == CLCONV_OK)
         st = clconv_plan_execute(plan, NULL);
+    clconv_load_counts c = {-1, -1};
     if (st == CLCONV_OK)
-        st = clc_plan_counters(plan, counts);
+        st = clconv_plan_counters(plan, &c);
+    counts[0] = c.global_loads;
+    counts[1] = c.local_reads;
     free(in);
     free(mask);
     clconv_plan_destroy(plan);

@@ -9,7 +9,7 @@
 
 #define BENCH_SCHEMA "clconv-bench-1"
 
-static void json_string(FILE *f, const char *s)
+void clconv_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; ++s) {
@@ -41,15 +41,15 @@ static void json_device(FILE *f, size_t i, const clconv_bench_device *d)
     fprintf(f, "    {\"index\": %zu, \"id\": \"%s\", \"api\": \"OpenCL\", "
                "\"implementation\": \"clconv\",\n     \"name\": ",
             i, id);
-    json_string(f, v->name);
+    clconv_json_string(f, v->name);
     fputs(", \"vendor\": ", f);
-    json_string(f, v->vendor);
+    clconv_json_string(f, v->vendor);
     fputs(", \"platform\": ", f);
-    json_string(f, v->platform);
+    clconv_json_string(f, v->platform);
     fputs(",\n     \"driver\": ", f);
-    json_string(f, v->driver);
+    clconv_json_string(f, v->driver);
     fputs(", \"opencl_version\": ", f);
-    json_string(f, v->version);
+    clconv_json_string(f, v->version);
     fprintf(f, ", \"type\": \"%s\", \"compute_units\": %u, \"clock_mhz\": %u,"
                "\n     \"copy_gbs\": ",
             clconv_device_kind_name(v->kind), v->compute_units, v->clock_mhz);
@@ -58,7 +58,7 @@ static void json_device(FILE *f, size_t i, const clconv_bench_device *d)
     json_number(f, d->ceilings.fp32_gflops, d->ceilings.fp32_gflops > 0);
     if (d->ceilings_error[0]) {
         fputs(", \"ceilings_error\": ", f);
-        json_string(f, d->ceilings_error);
+        clconv_json_string(f, d->ceilings_error);
     }
     fputs("}", f);
 }
@@ -110,7 +110,7 @@ static void json_row(FILE *f, const clconv_bench_row *w)
         fprintf(f, ", \"group_y\": %d", w->p.group_y);
     if (w->res.status != CLCONV_OK) {
         fputs(", \"reason\": ", f);
-        json_string(f, w->res.reason);
+        clconv_json_string(f, w->res.reason);
     } else if (!w->res.verdict.ok) {
         char why[256];
         snprintf(why, sizeof why,
@@ -119,7 +119,7 @@ static void json_row(FILE *f, const clconv_bench_row *w)
                  w->res.verdict.failures, w->res.verdict.worst_index,
                  w->res.verdict.worst_got, w->res.verdict.worst_expected);
         fputs(", \"reason\": ", f);
-        json_string(f, why);
+        clconv_json_string(f, why);
     }
     fputs("}", f);
 }
@@ -127,11 +127,11 @@ static void json_row(FILE *f, const clconv_bench_row *w)
 clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f)
 {
     fprintf(f, "{\n  \"schema\": \"%s\",\n  \"clconv_version\": ", BENCH_SCHEMA);
-    json_string(f, r->version);
+    clconv_json_string(f, r->version);
     fputs(",\n  \"date\": ", f);
-    json_string(f, r->date);
+    clconv_json_string(f, r->date);
     fputs(",\n  \"suite\": ", f);
-    json_string(f, r->suite);
+    clconv_json_string(f, r->suite);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"warmup\": %d,\n  \"reps\": %d,\n",
             (unsigned long long)r->seed, r->warmup, r->reps);
     fputs("  \"devices\": [\n", f);
@@ -166,8 +166,7 @@ clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f)
     return CLCONV_OK;
 }
 
-/* A CSV field: quoted, with quotes doubled. */
-static void csv_string(FILE *f, const char *s)
+void clconv_csv_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; ++s) {
@@ -197,13 +196,13 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
         const clconv_bench_problem *b = &r->problems[w->problem];
         const int ran = w->res.status == CLCONV_OK;
         const int timed = ran && w->res.verdict.ok && w->res.timing.reps > 0;
-        csv_string(f, r->version);
+        clconv_csv_string(f, r->version);
         fputc(',', f);
-        csv_string(f, r->date);
+        clconv_csv_string(f, r->date);
         fprintf(f, ",%u:%u,", d->info.platform_index, d->info.device_index);
-        csv_string(f, d->info.name);
+        clconv_csv_string(f, d->info.name);
         fputc(',', f);
-        csv_string(f, d->info.driver);
+        clconv_csv_string(f, d->info.driver);
         fputc(',', f);
         csv_number(f, d->ceilings.copy_gbs, d->ceilings.copy_gbs > 0);
         fputc(',', f);
@@ -230,7 +229,7 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
         fputc(',', f);
         csv_number(f, w->model_reduction, w->model_reduction > 0);
         fputc(',', f);
-        csv_string(f, ran && w->res.verdict.ok ? ""
+        clconv_csv_string(f, ran && w->res.verdict.ok ? ""
                       : ran                    ? "verification failed"
                                                : w->res.reason);
         fprintf(f, ",%s", clconv_mask_mode_name(w->p.mask_mode));
