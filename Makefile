@@ -174,8 +174,8 @@ BENCH_VERSION_STAMP := $(BUILD)/.git-version
 $(BENCH_VERSION_STAMP): FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CLCONV_GIT_VERSION)' | cmp -s - $@ || echo '$(CLCONV_GIT_VERSION)' > $@
-$(BUILD)/host/cli/cli_bench.o: $(BENCH_VERSION_STAMP)
-$(BUILD)/host/cli/cli_bench.o: ALL_CFLAGS += -DCLCONV_GIT_VERSION='"$(CLCONV_GIT_VERSION)"'
+$(BUILD)/host/cli/bench.o: $(BENCH_VERSION_STAMP)
+$(BUILD)/host/cli/bench.o: ALL_CFLAGS += -DCLCONV_GIT_VERSION='"$(CLCONV_GIT_VERSION)"'
 .PHONY: bench
 bench: $(BIN)
 	@mkdir -p $(BENCH_RESULTS)

@@ -1,4 +1,6 @@
-/* The command-line interface: commands, exit codes, argument helpers. */
+/* The command-line interface: commands, exit codes, argument helpers, the
+ * shared layer (devices and sessions, default problems, exit-code rules)
+ * and the row emitter. host/cli includes the public headers alone. */
 #ifndef CLCONV_CLI_H
 #define CLCONV_CLI_H
 
@@ -29,13 +31,6 @@ int cli_bench_main(int argc, char **argv);
 int cli_model_main(int argc, char **argv);
 int cli_apply_main(int argc, char **argv);
 int cli_tune_main(int argc, char **argv);
-/* --strategy auto (cli_tune.c): fill p's strategy, tile, coarsen and
- * group_y from the device's tuning cache, else the default heuristic; an
- * unusable cache is said once per device, the choice on one stderr line
- * unless quiet. 0, or -1 with the error printed (invalid problem). */
-int cli_auto_config(const clconv_device_info *dev, clconv_problem *p,
-                    int quiet);
-
 /* Print "clconv: <message>" on one line to stderr. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -79,11 +74,105 @@ int cli_parse_mask_modes(const char *s, int modes[3], int *n);
 int cli_parse_size(const char *s, int dims, size_t size[3]);
 /* Size as "X", "XxY" or "XxYxZ". */
 void cli_format_size(const size_t size[3], int dims, char *buf, size_t len);
-/* A JSON string literal, escaped. */
-void cli_json_string(FILE *f, const char *s);
 /* The seed for random data: --seed, else $CLCONV_SEED, else the clock. */
 uint64_t cli_default_seed(void);
 /* Is this command's --help requested? */
 int cli_wants_help(int argc, char **argv);
+
+/* ---- the shared layer (common.c) --------------------------------------- */
+
+/* The devices a command works on: every device discovered, the ones
+ * --device selected and, when asked for, a session on each of those. */
+typedef struct cli_devices {
+    clconv_device_list list;
+    size_t *sel;                /* indices into list.devices */
+    size_t n;                   /* how many are selected */
+    clconv_session **sessions;  /* one per selected device, or NULL */
+} cli_devices;
+
+/* Discover every device and select those of `selector` (NULL: all); with
+ * with_sessions, first check that the kernel folder exists, then open a
+ * session on each. Returns CLI_EXIT_OK, or the exit code with the error
+ * printed on one line (d is then closed already). */
+int cli_devices_open(cli_devices *d, const char *selector, int with_sessions);
+/* The k-th selected device. */
+const clconv_device_info *cli_device(const cli_devices *d, size_t k);
+void cli_devices_close(cli_devices *d);
+
+/* The default problem of each dims (`clconv run` without --size, `clconv
+ * tune --dims D`): sizes that run in about a second on a 2-core CPU and fit
+ * every variant on common devices; strategy naive, the dims' default tile.
+ * dims must be 1, 2 or 3. */
+void cli_default_problem(int dims, clconv_problem *p);
+
+/* The exit code of one verified run: 0 ok, 1 wrong result, else the
+ * status's code (3 unsupported or OpenCL error). */
+int cli_result_code(const clconv_result *r);
+/* The command's exit code after a row with exit code c: a wrong result
+ * outranks an unsupported one, which outranks success. */
+int cli_merge_code(int code, int c);
+/* The strategies' names, comma-separated, for help texts and usage
+ * errors (model_only: those clconv model covers). The one place the list
+ * is written; it comes from clconv_strategy_name(). */
+const char *cli_strategy_list(int model_only);
+/* Monotonic seconds, for progress and budgets. */
+double cli_now_s(void);
+
+/* --strategy auto (auto.c): fill p's strategy, tile, coarsen and group_y
+ * from the device's tuning cache, else the default heuristic; an unusable
+ * cache is said once per device, the choice on one stderr line unless
+ * quiet. 0, or -1 with the error printed (invalid problem). */
+int cli_auto_config(const clconv_device_info *dev, clconv_problem *p,
+                    int quiet);
+/* "coarse T=16 C=8 GY=4": a configuration as the tune and auto lines
+ * print it. */
+void cli_format_config(clconv_strategy s, int tile, int coarsen, int group_y,
+                       char *buf, size_t len);
+
+/* ---- output: rows as JSON and CSV (emit.c) ------------------------------ */
+
+/* --json [FILE] and --csv [FILE]: NULL when not asked for, "-" for stdout
+ * (no FILE, or FILE "-"); a file is written atomically once the command
+ * is done. The text table goes to stdout unless JSON or CSV does. */
+typedef struct cli_outputs {
+    const char *json, *csv;
+} cli_outputs;
+/* 1 if argv[*i] was --json or --csv (value stored; FILE optional unless
+ * file_required), 0 for another option, -1 (error printed). */
+int cli_parse_output_option(int argc, char **argv, int *i, int file_required,
+                            cli_outputs *o);
+/* Both on stdout is a usage error (printed): -1, else 0. */
+int cli_outputs_check(const cli_outputs *o);
+/* Does the text output go to stdout (neither JSON nor CSV does)? */
+int cli_outputs_text(const cli_outputs *o);
+/* Write through render(ctx, f) to path ("-": stdout); a file is staged
+ * and renamed into place (nothing left at path on failure). 0, or -1 with
+ * the error printed. */
+int cli_write_output(const char *path,
+                     int (*render)(const void *ctx, FILE *f),
+                     const void *ctx);
+
+/* Rows of named fields, described once per command by a function that
+ * puts each field of a row in order; JSON and CSV are written from them.
+ * Keys are string literals; "a.b" nests b in an object a in JSON and is
+ * the column "a.b" in CSV. A field a row leaves out is absent from its
+ * JSON object and empty in its CSV line; the CSV header has every key. */
+typedef struct cli_rows cli_rows;
+cli_rows *cli_rows_new(void);
+void cli_rows_free(cli_rows *t);
+/* Start a new row; the cli_put_* calls add fields to it. Out of memory
+ * is remembered and reported by the writers. */
+void cli_row_begin(cli_rows *t);
+void cli_put_str(cli_rows *t, const char *key, const char *s);
+void cli_put_int(cli_rows *t, const char *key, long long v);
+/* A number printed with fmt ("%.6f"); null when not finite. */
+void cli_put_num(cli_rows *t, const char *key, const char *fmt, double v);
+void cli_put_bool(cli_rows *t, const char *key, int v);
+void cli_put_null(cli_rows *t, const char *key);
+/* The rows as a JSON array (one object a line), or as CSV with a header. */
+int cli_rows_json(const void *rows, FILE *f);
+int cli_rows_csv(const void *rows, FILE *f);
+/* Write the rows where outs asks (JSON and/or CSV). 0, or -1 (printed). */
+int cli_rows_emit(const cli_rows *t, const cli_outputs *outs);
 
 #endif

@@ -260,21 +260,6 @@ void cli_format_size(const size_t size[3], int dims, char *buf, size_t len)
         snprintf(buf, len, "%zux%zux%zu", size[0], size[1], size[2]);
 }
 
-void cli_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 uint64_t cli_default_seed(void)
 {
     const char *env = getenv("CLCONV_SEED");

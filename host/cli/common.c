@@ -1,0 +1,121 @@
+/* The layer every command stands on: devices and sessions, the default
+ * problems, the exit-code rules, the clock. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clconv_model.h"
+#include "cli.h"
+
+int cli_devices_open(cli_devices *d, const char *selector, int with_sessions)
+{
+    memset(d, 0, sizeof *d);
+    clconv_status st;
+    if (with_sessions) {
+        /* No kernel sources: one line, before any device work. */
+        const char *kernel_dir = NULL;
+        st = clconv_kernel_dir(&kernel_dir);
+        if (st != CLCONV_OK) {
+            cli_error("%s", clconv_last_error());
+            return cli_exit_code(st);
+        }
+    }
+    st = clconv_devices_discover(&d->list);
+    if (st != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        return cli_exit_code(st);
+    }
+    int code = CLI_EXIT_OK;
+    const size_t room = d->list.count ? d->list.count : 1;
+    d->sel = calloc(room, sizeof *d->sel);
+    d->sessions = with_sessions ? calloc(room, sizeof *d->sessions) : NULL;
+    if (!d->sel || (with_sessions && !d->sessions)) {
+        cli_error("out of memory");
+        code = CLI_EXIT_UNSUPPORTED;
+    } else if (clconv_devices_select(&d->list, selector, d->sel, &d->n) !=
+               CLCONV_OK) {
+        cli_error("--device: %s", clconv_last_error());
+        code = CLI_EXIT_USAGE;
+    }
+    for (size_t k = 0; code == CLI_EXIT_OK && with_sessions && k < d->n; ++k) {
+        st = clconv_session_create(cli_device(d, k), &d->sessions[k]);
+        if (st != CLCONV_OK) {
+            cli_error("%s: %s", cli_device(d, k)->name, clconv_last_error());
+            code = cli_exit_code(st);
+        }
+    }
+    if (code != CLI_EXIT_OK)
+        cli_devices_close(d);
+    return code;
+}
+
+const clconv_device_info *cli_device(const cli_devices *d, size_t k)
+{
+    return &d->list.devices[d->sel[k]];
+}
+
+void cli_devices_close(cli_devices *d)
+{
+    for (size_t k = 0; d->sessions && k < d->n; ++k)
+        clconv_session_destroy(d->sessions[k]);
+    free(d->sessions);
+    free(d->sel);
+    clconv_devices_free(&d->list);
+    memset(d, 0, sizeof *d);
+}
+
+void cli_default_problem(int dims, clconv_problem *p)
+{
+    static const struct {
+        size_t size[3];
+        int mask, tile;
+    } defaults[3] = {
+        {{1u << 20, 1, 1}, 9, 256},
+        {{1024, 1024, 1}, 5, 16},
+        {{128, 128, 128}, 3, 8},
+    };
+    memset(p, 0, sizeof *p);
+    p->dims = dims;
+    memcpy(p->size, defaults[dims - 1].size, sizeof p->size);
+    p->mask_width = defaults[dims - 1].mask;
+    p->tile = defaults[dims - 1].tile;
+    p->strategy = CLCONV_NAIVE;
+}
+
+int cli_result_code(const clconv_result *r)
+{
+    if (r->status != CLCONV_OK)
+        return cli_exit_code(r->status);
+    return r->verdict.ok ? CLI_EXIT_OK : CLI_EXIT_VERIFY;
+}
+
+int cli_merge_code(int code, int c)
+{
+    if (c == CLI_EXIT_VERIFY || (c && code == CLI_EXIT_OK))
+        return c;
+    return code;
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const char *cli_strategy_list(int model_only)
+{
+    static char lists[2][256];
+    char *b = lists[model_only != 0];
+    if (*b)
+        return b;
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+        if (model_only && !clconv_model_has_strategy((clconv_strategy)s))
+            continue;
+        size_t used = strlen(b);
+        snprintf(b + used, sizeof lists[0] - used, "%s%s", used ? ", " : "",
+                 clconv_strategy_name((clconv_strategy)s));
+    }
+    return b;
+}

@@ -1,0 +1,112 @@
+/* `clconv devices`: one line per device, or its fields as JSON or CSV. */
+#include <stdio.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: clconv devices [--json [FILE]] [--csv [FILE]]\n"
+          "List every OpenCL device of every platform, one line each:\n"
+          "its P:D index (for --device), name, type, OpenCL version, compute\n"
+          "units, max work-group size, local, constant and global memory.\n"
+          "  --json [FILE]   every device as a JSON array (sizes in bytes): on\n"
+          "                  stdout instead of the lines (no FILE, or -), or\n"
+          "                  written to FILE atomically\n"
+          "  --csv [FILE]    the same fields as CSV with a header\n",
+          f);
+}
+
+static void mib(char *buf, size_t len, uint64_t bytes)
+{
+    if (bytes >= (1ULL << 30))
+        snprintf(buf, len, "%.1f GiB", (double)bytes / (1ULL << 30));
+    else if (bytes >= (1ULL << 20))
+        snprintf(buf, len, "%.1f MiB", (double)bytes / (1ULL << 20));
+    else
+        snprintf(buf, len, "%.0f KiB", (double)bytes / 1024.0);
+}
+
+static void print_lines(const clconv_device_list *list)
+{
+    printf("%-5s %-44s %-4s %-22s %4s %6s %10s %10s %10s\n", "P:D", "name",
+           "type", "OpenCL", "CUs", "maxWG", "local", "constant", "global");
+    for (size_t i = 0; i < list->count; ++i) {
+        const clconv_device_info *d = &list->devices[i];
+        char idx[16], l[32], c[32], g[32];
+        snprintf(idx, sizeof idx, "%u:%u", d->platform_index, d->device_index);
+        mib(l, sizeof l, d->local_mem_bytes);
+        mib(c, sizeof c, d->constant_mem_bytes);
+        mib(g, sizeof g, d->global_mem_bytes);
+        printf("%-5s %-44.44s %-4s %-22.22s %4u %6zu %10s %10s %10s\n", idx,
+               d->name, clconv_device_kind_name(d->kind), d->version,
+               d->compute_units, d->max_work_group_size, l, c, g);
+    }
+}
+
+/* The fields of one device for --json and --csv. */
+static void put_fields(cli_rows *t, const clconv_device_info *d)
+{
+    char idx[16];
+    snprintf(idx, sizeof idx, "%u:%u", d->platform_index, d->device_index);
+    cli_row_begin(t);
+    cli_put_str(t, "id", idx);
+    cli_put_str(t, "name", d->name);
+    cli_put_str(t, "vendor", d->vendor);
+    cli_put_str(t, "platform", d->platform);
+    cli_put_str(t, "type", clconv_device_kind_name(d->kind));
+    cli_put_str(t, "opencl_version", d->version);
+    cli_put_str(t, "driver", d->driver);
+    cli_put_int(t, "compute_units", d->compute_units);
+    cli_put_int(t, "clock_mhz", d->clock_mhz);
+    cli_put_int(t, "max_work_group_size", (long long)d->max_work_group_size);
+    cli_put_int(t, "local_mem_bytes", (long long)d->local_mem_bytes);
+    cli_put_int(t, "constant_mem_bytes", (long long)d->constant_mem_bytes);
+    cli_put_int(t, "global_mem_bytes", (long long)d->global_mem_bytes);
+    cli_put_int(t, "max_alloc_bytes", (long long)d->max_alloc_bytes);
+}
+
+static int emit(const clconv_device_list *list, const cli_outputs *out)
+{
+    cli_rows *t = cli_rows_new();
+    if (!t) {
+        cli_error("out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < list->count; ++i)
+        put_fields(t, &list->devices[i]);
+    int rc = cli_rows_emit(t, out);
+    cli_rows_free(t);
+    return rc;
+}
+
+int cli_devices_main(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    cli_outputs out = {NULL, NULL};
+    for (int i = 1; i < argc; ++i) {
+        int r = cli_parse_output_option(argc, argv, &i, 0, &out);
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (r == 0) {
+            cli_error("devices: unexpected argument '%s' (see clconv devices "
+                      "--help)",
+                      argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (cli_outputs_check(&out))
+        return CLI_EXIT_USAGE;
+    cli_devices devs;
+    int code = cli_devices_open(&devs, NULL, 0);
+    if (code != CLI_EXIT_OK)
+        return code;
+    if (cli_outputs_text(&out))
+        print_lines(&devs.list);
+    if ((out.json || out.csv) && emit(&devs.list, &out))
+        code = CLI_EXIT_UNSUPPORTED;
+    cli_devices_close(&devs);
+    return code;
+}

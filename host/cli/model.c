@@ -1,0 +1,280 @@
+/* `clconv model`: the tiling analysis of the notes for any case. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: clconv model --dims D --mask W [--tile T] [--strategy S|all]\n"
+        "                    [--warp N] [--size X[xY[xZ]] [--block i[,j[,k]]]]\n"
+        "                    [--json]\n"
+        "       clconv model --table\n"
+        "       clconv model --peak-gflops G[,G..] --bandwidth B[,B..]\n"
+        "                    [--masks W,W..]\n"
+        "       clconv model --device SEL [--masks W,W..]\n"
+        "The tiling analysis of the reference notes, computed (no device is\n"
+        "used except with --device). Counting: 'accesses' are the reads of N\n"
+        "an untiled kernel issues for the tile's outputs (ghost cells are not\n"
+        "read); 'global' the loads of N the strategy issues (input tile, or\n"
+        "core + halo for cached_halo); reduction = accesses / global.\n"
+        "  --dims D         1, 2 or 3\n"
+        "  --mask W         odd mask width\n"
+        "  --tile T         TILE_WIDTH (default: the strategy's default)\n"
+        "  --strategy S     naive, output_tile, input_tile, cached_halo, all\n"
+        "  --warp N         warp width for the warp counts (default 32)\n"
+        "  --size X[xY[xZ]] the whole problem: every kind of tile of the grid\n"
+        "                   (first, interior, last...) and the totals\n"
+        "  --block i,j,k    one tile of the grid, e.g. a boundary tile\n"
+        "  --device SEL     with --size (no --block): also run each strategy's\n"
+        "                   instrumented kernel (-D CLCONV_COUNT_LOADS) on\n"
+        "                   SEL and print its counted global loads and local\n"
+        "                   reads under the model's totals (exit 1 if they\n"
+        "                   differ)\n"
+        "  --json           one JSON array, one object per strategy\n"
+        "  --table          the notes' reduction tables (1D TILE 16..256,\n"
+        "                   2D TILE 8..64, masks 5 and 9)\n"
+        "  --peak-gflops G  peak FP32 GFLOP/s, one per column (comma list)\n"
+        "  --bandwidth B    memory bandwidth GB/s, one per column\n"
+        "  --device SEL     (without --dims) measure both ceilings on each\n"
+        "                   selected device\n"
+        "                   (as clconv bench does) and use them as columns\n"
+        "  --masks W,W..    masks of the percent-of-peak tables (default:\n"
+        "                   1D 5,9,15,55; 2D 3,5,7,9, as in the notes)\n"
+        "Percent of peak: 4 B of N per access, 2 FLOP per access, so an\n"
+        "untiled kernel needs 2 B/FLOP and tiling divides that by the\n"
+        "interior reduction (1D TILE 1024, 2D 32x32 tiles).\n",
+        f);
+}
+
+/* "a,b,c" of positive numbers. */
+static int parse_list(const char *flag, const char *s, double *out, int *n)
+{
+    *n = 0;
+    const char *p = s;
+    for (;;) {
+        char *end = NULL;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || errno == ERANGE || !(v > 0.0)) {
+            cli_error("%s: '%s' is not a comma list of positive numbers", flag,
+                      s);
+            return -1;
+        }
+        if (*n == MODEL_MAX_LIST) {
+            cli_error("%s: at most %d values", flag, MODEL_MAX_LIST);
+            return -1;
+        }
+        out[(*n)++] = v;
+        if (*end == '\0')
+            return 0;
+        if (*end != ',') {
+            cli_error("%s: '%s' is not a comma list of positive numbers", flag,
+                      s);
+            return -1;
+        }
+        p = end + 1;
+    }
+}
+
+static int parse_block(const char *s, int dims, size_t block[3])
+{
+    int n = 0;
+    const char *p = s;
+    while (n < 3) {
+        char *end = NULL;
+        errno = 0;
+        if (*p < '0' || *p > '9')
+            break;
+        unsigned long long x = strtoull(p, &end, 10);
+        if (errno == ERANGE)
+            break;
+        block[n++] = (size_t)x;
+        p = end;
+        if (*p == '\0') {
+            if (n != dims) {
+                cli_error("--block: '%s' has %d indices, --dims %d needs %d",
+                          s, n, dims, dims);
+                return -1;
+            }
+            for (int d = n; d < 3; ++d)
+                block[d] = 0;
+            return 0;
+        }
+        if (*p != ',')
+            break;
+        ++p;
+    }
+    cli_error("--block: '%s' is not i[,j[,k]] with non-negative integers", s);
+    return -1;
+}
+
+static int parse(int argc, char **argv, model_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->strategy = -1;
+    o->warp = 32;
+    const char *size = NULL, *block = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *v = NULL;
+        long x;
+        int r;
+        if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
+                                              &size, &o->mask))) {
+            if (r < 0)
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--masks", &v))) {
+            double m[MODEL_MAX_LIST];
+            if (r < 0 || parse_list("--masks", v, m, &o->nmasks))
+                return -1;
+            for (int k = 0; k < o->nmasks; ++k) {
+                o->masks[k] = (int)m[k];
+                if ((double)o->masks[k] != m[k] || o->masks[k] % 2 == 0) {
+                    cli_error("--masks: widths must be odd integers ('%s')", v);
+                    return -1;
+                }
+            }
+        } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
+            if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
+                return -1;
+            o->tile = (int)x;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--warp", &v))) {
+            if (r < 0 || cli_parse_int("--warp", v, 1, 1024, &x))
+                return -1;
+            o->warp = (int)x;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
+            if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--block", &v))) {
+            if (r < 0)
+                return -1;
+            block = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--peak-gflops", &v))) {
+            if (r < 0 || parse_list("--peak-gflops", v, o->peak, &o->npeak))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--bandwidth", &v))) {
+            if (r < 0 || parse_list("--bandwidth", v, o->bw, &o->nbw))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
+            if (r < 0)
+                return -1;
+            o->device = v;
+        } else if (cli_opt_flag(argv, i, "--json")) {
+            o->json = 1;
+        } else if (cli_opt_flag(argv, i, "--table")) {
+            o->table = 1;
+        } else {
+            cli_error("model: unknown option '%s' (see clconv model --help)",
+                      argv[i]);
+            return -1;
+        }
+    }
+    /* --device with --dims counts loads; without, it measures ceilings */
+    const int peak_mode = o->npeak || o->nbw || (o->device && !o->dims);
+    if (o->npeak != o->nbw) {
+        cli_error("model: --peak-gflops has %d values, --bandwidth %d: give "
+                  "one of each per column",
+                  o->npeak, o->nbw);
+        return -1;
+    }
+    if (o->device && o->npeak) {
+        cli_error("model: --device measures the ceilings; it excludes "
+                  "--peak-gflops and --bandwidth");
+        return -1;
+    }
+    if ((o->table || peak_mode) && (o->dims || size || block || o->json)) {
+        cli_error("model: --table and the percent-of-peak tables take no "
+                  "--dims, --size, --block or --json");
+        return -1;
+    }
+    if (!o->table && !peak_mode) {
+        if (!o->dims || !o->mask) {
+            cli_error("model: give --dims and --mask (or --table, or "
+                      "--peak-gflops with --bandwidth; see --help)");
+            return -1;
+        }
+        if (o->nmasks) {
+            cli_error("model: --masks is for the percent-of-peak tables; use "
+                      "--mask");
+            return -1;
+        }
+    }
+    if (o->device && o->dims && !size) {
+        cli_error("model: --device with --dims needs --size (the problem "
+                  "whose loads the kernels count)");
+        return -1;
+    }
+    if (o->device && o->dims && (block || o->json)) {
+        cli_error("model: counting on --device prints the whole problem's "
+                  "totals: no --block or --json");
+        return -1;
+    }
+    if (block && !size) {
+        cli_error("model: --block needs --size (the grid it is a tile of)");
+        return -1;
+    }
+    if (size && cli_parse_size(size, o->dims, o->size))
+        return -1;
+    if (block && parse_block(block, o->dims, o->block))
+        return -1;
+    o->have_size = size != NULL;
+    o->have_block = block != NULL;
+    return 0;
+}
+
+int cli_model_main(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    model_options o;
+    if (parse(argc, argv, &o))
+        return CLI_EXIT_USAGE;
+    const int peak = o.npeak || (o.device && !o.dims);
+    if (o.table || peak) {
+        if (o.table)
+            model_print_reduction_tables();
+        if (o.table && peak)
+            printf("\n");
+        return peak ? model_peak_tables(&o) : CLI_EXIT_OK;
+    }
+    if (o.strategy >= 0 && !clconv_model_has_strategy((clconv_strategy)o.strategy)) {
+        cli_error("model: the model covers naive, output_tile, input_tile "
+                  "and cached_halo, not %s",
+                  clconv_strategy_name((clconv_strategy)o.strategy));
+        return CLI_EXIT_USAGE;
+    }
+    const int s0 = o.strategy < 0 ? 0 : o.strategy;
+    const int s1 = o.strategy < 0 ? CLCONV_STRATEGY_COUNT : o.strategy + 1;
+    int rc = CLI_EXIT_OK;
+    if (o.json)
+        printf("[\n");
+    else
+        printf("%dD, mask %d, %s\n", o.dims, o.mask,
+               o.have_block ? "one tile of the grid"
+               : o.have_size ? "every tile of the grid"
+                             : "an interior tile (no ghost cells)");
+    int first = 1;
+    for (int s = s0; s < s1 && rc == CLI_EXIT_OK; ++s) {
+        if (!clconv_model_has_strategy((clconv_strategy)s))
+            continue;
+        clconv_problem p;
+        memset(&p, 0, sizeof p);
+        p.dims = o.dims;
+        memcpy(p.size, o.size, sizeof p.size);
+        p.mask_width = o.mask;
+        p.strategy = (clconv_strategy)s;
+        p.tile = o.tile ? o.tile
+                        : clconv_default_tile(p.strategy, o.dims, o.mask);
+        rc = o.have_size ? model_sized(&p, &o, first)
+                         : model_interior(&p, o.warp, o.json, first);
+        first = 0;
+    }
+    if (o.json)
+        printf("\n]\n");
+    return rc;
+}

@@ -1,0 +1,350 @@
+/* `clconv run`: verify and time variants on devices. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: clconv run [--dims D --size X[xY[xZ]] --mask W --tile T]\n"
+        "                  [--strategy S|all] [--coarsen C] [--group-y G]\n"
+        "                  [--mask-mode M] [--device SEL] [--reps N]\n"
+        "                  [--warmup N] [--seed S] [--json [F]] [--csv [F]]\n"
+        "                  [--table]\n"
+        "Build each variant from its .cl at run time, run it once on random\n"
+        "data in [-1, 1] (seed printed), verify every element against the\n"
+        "double-precision reference, then time --reps launches (median).\n"
+        "Without --dims, runs the default 1D, 2D and 3D problems as a\n"
+        "side-by-side table.\n"
+        "  --dims D        1, 2 or 3\n"
+        "  --size X[xY[xZ]] extents (one extent: a square/cube)\n"
+        "  --mask W        odd mask width (default 9, 5, 3 for 1D, 2D, 3D)\n"
+        "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
+        "  --strategy S    %s\n"
+        "                  or all (default); auto: the device's tuning from\n"
+        "                  clconv tune, else the default heuristic\n"
+        "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
+        "                  (default $CLCONV_DEVICE, else all)\n"
+        "  --coarsen C     coarse: outputs per work-item (default 4-8, 8-16,\n"
+        "                  8-16 for 1D, 2D, 3D); vector: float16 blocks\n"
+        "                  (1D), rows (2D) or planes (3D) per work-item\n"
+        "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
+        "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
+        "                  and vector, argument for the others)\n"
+        "  --reps N        timed launches after warm-up (default 10; 0: verify only)\n"
+        "  --warmup N      untimed launches first (default 2)\n"
+        "  --seed S        random seed (default $CLCONV_SEED, else the clock)\n"
+        "  --json [FILE]   every row as a JSON array: on stdout instead of the\n"
+        "                  lines (no FILE, or -), or written to FILE atomically\n"
+        "  --csv [FILE]    every row as CSV with a header, the same way\n"
+        "  --table         print a side-by-side table (devices as columns)\n"
+        "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
+        "      3 unsupported on a device or OpenCL error.\n",
+        cli_strategy_list(0));
+}
+
+/* "a,b,c": up to 8 integers in [min, max]. */
+static int parse_list(const char *flag, const char *v, long min, long max,
+                      int *out, int *n)
+{
+    char buf[128];
+    *n = 0;
+    if (strlen(v) >= sizeof buf) {
+        cli_error("%s: list too long", flag);
+        return -1;
+    }
+    strcpy(buf, v);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        long x;
+        if (*n == 8) {
+            cli_error("%s: at most 8 values", flag);
+            return -1;
+        }
+        if (cli_parse_int(flag, tok, min, max, &x))
+            return -1;
+        out[(*n)++] = (int)x;
+    }
+    if (*n == 0) {
+        cli_error("%s: empty list", flag);
+        return -1;
+    }
+    return 0;
+}
+
+/* One option of argv[*i]: 0 if it was run's, -1 (error printed) else. */
+static int parse_one(int argc, char **argv, int *i, run_options *o,
+                     const char **size)
+{
+    const char *v = NULL;
+    int r;
+    if ((r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+                                      &o->mask)))
+        return r < 0 ? -1 : 0;
+    if ((r = cli_opt_value(argc, argv, i, "--tile", &v)))
+        return r < 0 ? -1 : parse_list("--tile", v, 1, 65536, o->tile, &o->ntile);
+    if ((r = cli_opt_value(argc, argv, i, "--coarsen", &v)))
+        return r < 0 ? -1
+                     : parse_list("--coarsen", v, 1, 64, o->coarsen,
+                                  &o->ncoarsen);
+    if ((r = cli_opt_value(argc, argv, i, "--group-y", &v)))
+        return r < 0 ? -1
+                     : parse_list("--group-y", v, 1, 1024, o->group_y,
+                                  &o->ngroup_y);
+    if ((r = cli_opt_value(argc, argv, i, "--mask-mode", &v)))
+        return r < 0 ? -1
+                     : cli_parse_mask_modes(v, o->mask_mode, &o->nmask_mode);
+    if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
+        return r < 0 ? -1 : cli_parse_strategy(v, 1, &o->strategy);
+    if ((r = cli_parse_run_option(argc, argv, i, 0, &o->device, &o->reps,
+                                  &o->warmup, &o->seed)))
+        return r < 0 ? -1 : 0;
+    if ((r = cli_parse_output_option(argc, argv, i, 0, &o->out)))
+        return r < 0 ? -1 : 0;
+    if (cli_opt_flag(argv, *i, "--table")) {
+        o->table = 1;
+        return 0;
+    }
+    cli_error("run: unknown option '%s' (see clconv run --help)", argv[*i]);
+    return -1;
+}
+
+static int parse(int argc, char **argv, run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->strategy = CLI_STRATEGY_ALL;
+    o->reps = 10;
+    o->warmup = 2;
+    o->seed = cli_default_seed();
+    o->device = getenv("CLCONV_DEVICE");
+    const char *size = NULL;
+    for (int i = 1; i < argc; ++i)
+        if (parse_one(argc, argv, &i, o, &size))
+            return -1;
+    if (cli_outputs_check(&o->out))
+        return -1;
+    if (o->table && !cli_outputs_text(&o->out)) {
+        cli_error("run: --table and --json or --csv on stdout are exclusive");
+        return -1;
+    }
+    if (o->strategy == CLI_STRATEGY_AUTO &&
+        (o->ntile || o->ncoarsen || o->ngroup_y)) {
+        cli_error("run: --strategy auto chooses --tile, --coarsen and "
+                  "--group-y itself");
+        return -1;
+    }
+    if (!o->dims && (size || o->mask || o->ntile)) {
+        cli_error("run: --size, --mask and --tile need --dims");
+        return -1;
+    }
+    if (size && cli_parse_size(size, o->dims, o->size))
+        return -1;
+    o->have_size = size != NULL;
+    if (!o->dims)
+        o->table = cli_outputs_text(&o->out);
+    o->lines = cli_outputs_text(&o->out) && !o->table;
+    return 0;
+}
+
+/* The problems to run, each with strategy naive (set per run later). */
+static int problems_of(const run_options *o, clconv_problem *ps)
+{
+    int n = 0;
+    for (int dims = 1; dims <= 3; ++dims) {
+        if (o->dims && dims != o->dims)
+            continue;
+        clconv_problem *p = &ps[n++];
+        cli_default_problem(dims, p);
+        if (o->have_size)
+            memcpy(p->size, o->size, sizeof p->size);
+        if (o->mask)
+            p->mask_width = o->mask;
+    }
+    return n;
+}
+
+/* Append a zeroed row, growing the array; NULL when out of memory. */
+static run_row *push_row(run_rows *t)
+{
+    if (t->n == t->cap) {
+        size_t c = t->cap ? 2 * t->cap : 64;
+        run_row *grown = realloc(t->rows, c * sizeof *grown);
+        if (!grown)
+            return NULL;
+        t->rows = grown;
+        t->cap = c;
+    }
+    run_row *r = &t->rows[t->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+/* Refuse, before allocating the host dataset, a problem whose buffer no
+ * selected device can allocate (the plan would refuse it on each). */
+static int fits_some_device(const clconv_problem *p, const cli_devices *devs)
+{
+    const uint64_t bytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
+    uint64_t most = 0;
+    for (size_t d = 0; d < devs->n; ++d) {
+        const uint64_t a = cli_device(devs, d)->max_alloc_bytes;
+        if (bytes <= a)
+            return 1;
+        most = a > most ? a : most;
+    }
+    cli_error("run: a buffer of %llu bytes exceeds the maximum allocation of "
+              "every selected device (largest: %llu bytes)",
+              (unsigned long long)bytes, (unsigned long long)most);
+    return 0;
+}
+
+/* The rows one strategy gets on one problem: the cross product of the
+ * --tile, --coarsen, --group-y (each where the strategy reads it) and
+ * --mask-mode lists. */
+static int variant_count(const run_options *o, int s, int dims)
+{
+    const int knobs = clconv_strategy_knobs((clconv_strategy)s, dims);
+    const int coarsen = knobs & CLCONV_KNOB_COARSEN;
+    const int group_y = knobs & CLCONV_KNOB_GROUP_Y;
+    if (o->strategy == CLI_STRATEGY_AUTO)
+        return o->nmask_mode ? o->nmask_mode : 1;
+    return (o->ntile ? o->ntile : 1) *
+           (coarsen && o->ncoarsen ? o->ncoarsen : 1) *
+           (group_y && o->ngroup_y ? o->ngroup_y : 1) *
+           (o->nmask_mode ? o->nmask_mode : 1);
+}
+
+/* Row vi of variant_count(o, s): the problem with its knobs set (0 for
+ * the defaults). With --strategy auto, base is the auto choice and only
+ * the mask mode varies. */
+static void variant_of(const run_options *o, const clconv_problem *base, int s,
+                       int vi, clconv_problem *p)
+{
+    const int knobs = clconv_strategy_knobs((clconv_strategy)s, base->dims);
+    *p = *base;
+    if (o->nmask_mode) {
+        p->mask_mode = (clconv_mask_mode)o->mask_mode[vi % o->nmask_mode];
+        vi /= o->nmask_mode;
+    }
+    if (o->strategy == CLI_STRATEGY_AUTO)
+        return;
+    p->strategy = (clconv_strategy)s;
+    if ((knobs & CLCONV_KNOB_GROUP_Y) && o->ngroup_y) {
+        p->group_y = o->group_y[vi % o->ngroup_y];
+        vi /= o->ngroup_y;
+    }
+    if ((knobs & CLCONV_KNOB_COARSEN) && o->ncoarsen) {
+        p->coarsen = o->coarsen[vi % o->ncoarsen];
+        vi /= o->ncoarsen;
+    }
+    p->tile = o->ntile ? o->tile[vi % o->ntile]
+                       : clconv_default_tile(p->strategy, p->dims,
+                                             p->mask_width);
+}
+
+/* Every row of one problem on one device: the exit code so far, or minus
+ * the exit code to stop with (error printed). */
+static int run_on_device(const run_options *o, const clconv_problem *base,
+                         const cli_devices *devs, size_t d,
+                         const clconv_dataset *data, run_rows *rows, int code)
+{
+    const clconv_device_info *dev = cli_device(devs, d);
+    clconv_problem autop = *base;
+    if (o->strategy == CLI_STRATEGY_AUTO &&
+        cli_auto_config(dev, &autop, !cli_outputs_text(&o->out)))
+        return -CLI_EXIT_USAGE;
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+        if (o->strategy >= 0 && s != o->strategy)
+            continue;
+        if (o->strategy == CLI_STRATEGY_AUTO && s != (int)autop.strategy)
+            continue;
+        const int nv = variant_count(o, s, base->dims);
+        for (int vi = 0; vi < nv; ++vi) {
+            run_row *r = push_row(rows);
+            if (!r) {
+                cli_error("out of memory");
+                return -CLI_EXIT_UNSUPPORTED;
+            }
+            r->dev = dev;
+            variant_of(o, &autop, s, vi, &r->p);
+            clconv_problem_apply_defaults(dev, &r->p);
+            clconv_run_verified(devs->sessions[d], &r->p, data, o->warmup,
+                                o->reps, &r->res);
+            /* The row keeps one line; the build log (file, options,
+             * compiler output) goes to stderr. */
+            if (r->res.status == CLCONV_EBUILD)
+                fprintf(stderr, "clconv: %s\n", clconv_last_error());
+            if (o->lines)
+                run_print_line(r);
+            code = cli_merge_code(code, cli_result_code(&r->res));
+        }
+    }
+    return code;
+}
+
+/* Every problem on every device: the exit code, or minus the exit code
+ * to stop with (error printed, no output). */
+static int run_all(const run_options *o, const cli_devices *devs,
+                   run_rows *rows)
+{
+    clconv_problem problems[3];
+    const int np = problems_of(o, problems);
+    int code = CLI_EXIT_OK;
+    for (int k = 0; k < np && code >= 0; ++k) {
+        clconv_dataset *data = NULL;
+        if (!fits_some_device(&problems[k], devs))
+            return -CLI_EXIT_UNSUPPORTED;
+        clconv_status st = clconv_dataset_create(&problems[k], o->seed, &data);
+        if (st != CLCONV_OK) {
+            cli_error("%s", clconv_last_error());
+            return -cli_exit_code(st);
+        }
+        for (size_t d = 0; d < devs->n && code >= 0; ++d)
+            code = run_on_device(o, &problems[k], devs, d, data, rows, code);
+        clconv_dataset_destroy(data);
+    }
+    return code;
+}
+
+static int validate_problems(const run_options *o)
+{
+    clconv_problem problems[3];
+    const int np = problems_of(o, problems);
+    for (int k = 0; k < np; ++k)
+        if (clconv_problem_validate(&problems[k]) != CLCONV_OK) {
+            cli_error("run: %s", clconv_last_error());
+            return -1;
+        }
+    return 0;
+}
+
+int cli_run_main(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    run_options o;
+    if (parse(argc, argv, &o) || validate_problems(&o))
+        return CLI_EXIT_USAGE;
+    cli_devices devs;
+    int code = cli_devices_open(&devs, o.device, 1);
+    if (code != CLI_EXIT_OK)
+        return code;
+    fprintf(stderr, "clconv: seed %llu (repeat with --seed %llu)\n",
+            (unsigned long long)o.seed, (unsigned long long)o.seed);
+    run_rows rows = {NULL, 0, 0};
+    code = run_all(&o, &devs, &rows);
+    if (code < 0) {
+        code = -code;
+    } else {
+        if (o.table)
+            run_print_table(&rows, &devs);
+        if (run_emit(&rows, &o.out))
+            code = CLI_EXIT_UNSUPPORTED;
+    }
+    free(rows.rows);
+    cli_devices_close(&devs);
+    return code;
+}

@@ -1,0 +1,46 @@
+/* `clconv run`'s options and rows, shared by run.c (parse, loop) and
+ * run_output.c (the line, the side-by-side table, the fields). */
+#ifndef CLCONV_CLI_RUN_H
+#define CLCONV_CLI_RUN_H
+
+#include "cli.h"
+
+typedef struct run_options {
+    int dims;          /* 0: the default problem set */
+    size_t size[3];
+    int have_size;
+    int mask;          /* 0: the default of the dims */
+    /* Lists (cross-product): tiles, and the coarse variant's knobs; an
+     * empty list means the defaults. */
+    int tile[8], ntile;
+    int coarsen[8], ncoarsen;
+    int group_y[8], ngroup_y;
+    int mask_mode[3], nmask_mode;
+    int strategy;      /* CLI_STRATEGY_ALL, CLI_STRATEGY_AUTO or one */
+    const char *device;
+    int reps, warmup;
+    uint64_t seed;
+    cli_outputs out;   /* --json, --csv */
+    int table;         /* the side-by-side table on stdout */
+    int lines;         /* one line per row on stdout, as it runs */
+} run_options;
+
+typedef struct run_row {
+    const clconv_device_info *dev;
+    clconv_problem p;
+    clconv_result res;
+} run_row;
+
+typedef struct run_rows {
+    run_row *rows;
+    size_t n, cap;
+} run_rows;
+
+/* The row's line of the default text output. */
+void run_print_line(const run_row *r);
+/* One block per problem, one row per strategy, one column per device. */
+void run_print_table(const run_rows *rows, const cli_devices *devs);
+/* --json and --csv: every row's fields. 0, or -1 (error printed). */
+int run_emit(const run_rows *rows, const cli_outputs *out);
+
+#endif

@@ -1,0 +1,470 @@
+/* `clconv tune`: search the best verified configuration per device and
+ * problem class within a time budget, and store it in the tuning cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clconv_bench.h"
+#include "clconv_tune.h"
+#include "cli.h"
+
+typedef struct tune_options {
+    const char *suite; /* NULL: --dims or quick */
+    int dims;          /* one problem when > 0 */
+    size_t size[3];
+    int have_size, mask;
+    const char *device;
+    double budget_s;
+    int reps, warmup, finalists;
+    uint64_t seed;
+    cli_outputs out;
+    int quiet;
+} tune_options;
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: clconv tune [--device SEL] [--dims D [--size X[xY[xZ]]]\n"
+        "                   [--mask W] | --suite quick|full] [--budget S]\n"
+        "                   [--reps N] [--warmup N] [--seed S]\n"
+        "                   [--json [FILE]] [--csv [FILE]] [--quiet]\n"
+        "For each device and problem, try strategy x tile x coarsening x\n"
+        "work-group shape (the default pick first), verify every candidate\n"
+        "against the double-precision reference, time the verified ones,\n"
+        "re-time the 3 best, and store the fastest per problem class (dims,\n"
+        "mask, power-of-two size class) in the device's tuning cache under\n"
+        "$XDG_CACHE_HOME/clconv/ (else ~/.cache/clconv/). `clconv run\n"
+        "--strategy auto` then uses it. Progress and time left on stderr.\n"
+        "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
+        "                  (default $CLCONV_DEVICE, else all)\n"
+        "  --dims D        one problem (default size and mask as clconv run)\n"
+        "  --size, --mask  its extents and odd mask width\n"
+        "  --suite NAME    quick or full: the bench suite (default quick)\n"
+        "  --budget S      seconds for the whole command (default 300); split\n"
+        "                  evenly over the device x problem pairs left, time\n"
+        "                  one pair leaves unused goes to the next\n"
+        "  --reps N        timed launches per candidate (default 5)\n"
+        "  --warmup N      untimed launches first (default 1)\n"
+        "  --seed S        random seed (default $CLCONV_SEED, else the clock)\n"
+        "  --json [FILE]   the results as a JSON array: on stdout instead of the\n"
+        "                  lines (no FILE, or -), or written to FILE atomically\n"
+        "  --csv [FILE]    the results as CSV with a header, the same way\n"
+        "  --quiet         no line per candidate on stderr\n"
+        "Exit: 0 ok, 1 a candidate failed verification (never chosen),\n"
+        "      2 usage error, 3 a candidate hit an OpenCL or build error, or\n"
+        "      the tuning cache could not be written.\n",
+        f);
+}
+
+static int parse(int argc, char **argv, tune_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->budget_s = 300;
+    o->reps = 5;
+    o->warmup = 1;
+    o->finalists = 3;
+    o->seed = cli_default_seed();
+    o->device = getenv("CLCONV_DEVICE");
+    const char *size = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *v = NULL;
+        long x;
+        int r;
+        if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
+                                              &size, &o->mask))) {
+            if (r < 0)
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
+            const clconv_bench_problem *ps;
+            if (r < 0)
+                return -1;
+            if (!clconv_bench_suite(v, &ps)) {
+                cli_error("--suite: unknown suite '%s' (quick, full)", v);
+                return -1;
+            }
+            o->suite = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--budget", &v))) {
+            if (r < 0 || cli_parse_int("--budget", v, 0, 7 * 24 * 3600, &x))
+                return -1;
+            o->budget_s = (double)x;
+        } else if ((r = cli_parse_run_option(argc, argv, &i, 1, &o->device,
+                                             &o->reps, &o->warmup,
+                                             &o->seed))) {
+            if (r < 0)
+                return -1;
+        } else if ((r = cli_parse_output_option(argc, argv, &i, 0,
+                                                &o->out))) {
+            if (r < 0)
+                return -1;
+        } else if (cli_opt_flag(argv, i, "--quiet")) {
+            o->quiet = 1;
+        } else {
+            cli_error("tune: unknown option '%s' (see clconv tune --help)",
+                      argv[i]);
+            return -1;
+        }
+    }
+    if (cli_outputs_check(&o->out))
+        return -1;
+    if (o->suite && o->dims) {
+        cli_error("tune: --suite and --dims are exclusive");
+        return -1;
+    }
+    if (!o->dims && (size || o->mask)) {
+        cli_error("tune: --size and --mask need --dims");
+        return -1;
+    }
+    if (size && cli_parse_size(size, o->dims, o->size))
+        return -1;
+    o->have_size = size != NULL;
+    return 0;
+}
+
+/* The problems to tune (malloc'd), their count in *n: one with --dims
+ * (`clconv run`'s default problem of the dims), else the suite's. */
+static clconv_problem *problems_of(const tune_options *o, size_t *n)
+{
+    const clconv_bench_problem *bp = NULL;
+    size_t nb = o->dims ? 1
+                        : clconv_bench_suite(o->suite ? o->suite : "quick", &bp);
+    clconv_problem *ps = calloc(nb ? nb : 1, sizeof *ps);
+    if (!ps)
+        return NULL;
+    for (size_t k = 0; k < nb; ++k) {
+        if (o->dims) {
+            cli_default_problem(o->dims, &ps[k]);
+            if (o->have_size)
+                memcpy(ps[k].size, o->size, sizeof ps[k].size);
+            if (o->mask)
+                ps[k].mask_width = o->mask;
+        } else {
+            clconv_bench_shape(&bp[k], &ps[k]);
+        }
+        ps[k].tile = 1;
+    }
+    *n = nb;
+    return ps;
+}
+
+static void format_candidate(const clconv_tune_candidate *c, char *buf,
+                             size_t len)
+{
+    cli_format_config(c->strategy, c->tile, c->coarsen, c->group_y, buf, len);
+}
+
+/* What the progress callback needs to name the pair it reports on. */
+typedef struct progress_ctx {
+    const clconv_device_info *dev;
+    const clconv_problem *p;
+    const tune_options *o;
+    double total_left_s; /* the command's budget left when the pair began */
+    int failed, errors;
+} progress_ctx;
+
+static void progress(void *user, const clconv_tune_event *ev)
+{
+    progress_ctx *c = user;
+    char size[64], cand[96], best[96] = "none yet", head[160];
+    cli_format_size(c->p->size, c->p->dims, size, sizeof size);
+    format_candidate(ev->candidate, cand, sizeof cand);
+    snprintf(head, sizeof head, "%u:%u %dD %s W=%d", c->dev->platform_index,
+             c->dev->device_index, c->p->dims, size, c->p->mask_width);
+    const clconv_result *r = ev->result;
+    const clconv_verdict *v = &r->verdict;
+    if (r->status == CLCONV_OK && !v->ok) {
+        c->failed = 1;
+        cli_error("VERIFICATION FAILED: %s %s: %zu elements out of bound, "
+                  "max_err %.3g, worst at index %zu: got %.9g expected %.9g; "
+                  "excluded from the choice (please report this)",
+                  head, cand, v->failures, v->max_err, v->worst_index,
+                  v->worst_got, v->worst_expected);
+    } else if (r->status != CLCONV_OK && r->status != CLCONV_EUNSUPPORTED) {
+        c->errors = 1;
+        cli_error("tune: %s %s: %s: %s", head, cand,
+                  clconv_status_name(r->status), r->reason);
+    }
+    if (c->o->quiet)
+        return;
+    char what[160];
+    if (r->status == CLCONV_EUNSUPPORTED)
+        snprintf(what, sizeof what, "unsupported");
+    else if (r->status != CLCONV_OK)
+        snprintf(what, sizeof what, "error");
+    else if (!v->ok)
+        snprintf(what, sizeof what, "FAILED verification");
+    else
+        snprintf(what, sizeof what, "ok %.4f ms", r->timing.median_ms);
+    if (ev->best) {
+        format_candidate(ev->best, best, sizeof best);
+        size_t n = strlen(best);
+        snprintf(best + n, sizeof best - n, " %.4f ms", ev->best_ms);
+    }
+    double left = c->total_left_s - ev->elapsed_s;
+    fprintf(stderr, "tune %s %s [%zu/%zu] %s: %s | best %s | %.0f s left\n",
+            head, ev->phase == 1 ? "try" : "re-time", ev->index + 1,
+            ev->count, cand, what, best, left > 0 ? left : 0.0);
+}
+
+typedef struct tune_row {
+    const clconv_device_info *dev;
+    clconv_problem p;
+    clconv_tune_outcome out;
+    clconv_tune_candidate def;
+} tune_row;
+
+static double gbs(const clconv_problem *p, double ms)
+{
+    clconv_bench_metrics m;
+    clconv_bench_metrics_of(p, ms, NULL, &m);
+    return m.gbs;
+}
+
+static void print_row(const tune_row *r)
+{
+    char size[64], best[96], def[96];
+    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
+    format_candidate(&r->def, def, sizeof def);
+    const clconv_tune_outcome *o = &r->out;
+    printf("%u:%u %-24.24s %dD %-13s W=%-3d ", r->dev->platform_index,
+           r->dev->device_index, r->dev->name, r->p.dims, size,
+           r->p.mask_width);
+    if (o->found) {
+        format_candidate(&o->best, best, sizeof best);
+        printf("best %-26s %9.4f ms %8.2f GB/s", best, o->best_ms,
+               gbs(&r->p, o->best_ms));
+        if (o->default_ms > 0)
+            printf("  (default %s %.4f ms: %.2fx)", def, o->default_ms,
+                   o->default_ms / o->best_ms);
+    } else {
+        printf("not tuned: no verified candidate");
+    }
+    printf("\n    tried %zu of %zu: %zu ok, %zu FAILED, %zu unsupported, %zu "
+           "errors%s\n",
+           o->tried, o->tried + o->not_tried, o->verified, o->failed,
+           o->unsupported, o->errors, o->out_of_time ? "; budget ran out" : "");
+}
+
+/* The fields of one row for --json and --csv, in the order of the keys
+ * `clconv tune --json` has always had. */
+static void put_fields(cli_rows *t, const tune_row *r)
+{
+    const clconv_tune_outcome *o = &r->out;
+    char size[64], dev[300];
+    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
+    snprintf(dev, sizeof dev, "%u:%u %s", r->dev->platform_index,
+             r->dev->device_index, r->dev->name);
+    cli_row_begin(t);
+    cli_put_str(t, "device", dev);
+    cli_put_str(t, "driver", r->dev->driver);
+    cli_put_int(t, "dims", r->p.dims);
+    cli_put_str(t, "size", size);
+    cli_put_int(t, "mask", r->p.mask_width);
+    cli_put_int(t, "size_class", clconv_size_class(&r->p));
+    cli_put_bool(t, "found", o->found);
+    if (o->found) {
+        cli_put_str(t, "strategy", clconv_strategy_name(o->best.strategy));
+        cli_put_int(t, "tile", o->best.tile);
+        cli_put_int(t, "coarsen", o->best.coarsen);
+        cli_put_int(t, "group_y", o->best.group_y);
+        cli_put_num(t, "ms", "%.6f", o->best_ms);
+        cli_put_num(t, "gbs", "%.3f", gbs(&r->p, o->best_ms));
+    }
+    cli_put_str(t, "default.strategy", clconv_strategy_name(r->def.strategy));
+    cli_put_int(t, "default.tile", r->def.tile);
+    if (o->default_ms > 0)
+        cli_put_num(t, "default.ms", "%.6f", o->default_ms);
+    else
+        cli_put_null(t, "default.ms");
+    cli_put_int(t, "tried", (long long)o->tried);
+    cli_put_int(t, "verified", (long long)o->verified);
+    cli_put_int(t, "failed", (long long)o->failed);
+    cli_put_int(t, "unsupported", (long long)o->unsupported);
+    cli_put_int(t, "errors", (long long)o->errors);
+    cli_put_int(t, "not_tried", (long long)o->not_tried);
+    cli_put_bool(t, "out_of_time", o->out_of_time);
+}
+
+/* The rows: lines on stdout unless JSON or CSV goes there, and --json,
+ * --csv. 0, or -1 (error printed). */
+static int print_rows(const tune_row *rows, size_t n, const cli_outputs *out)
+{
+    if (cli_outputs_text(out))
+        for (size_t i = 0; i < n; ++i)
+            print_row(&rows[i]);
+    if (!out->json && !out->csv)
+        return 0;
+    cli_rows *t = cli_rows_new();
+    if (!t) {
+        cli_error("out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i)
+        put_fields(t, &rows[i]);
+    int rc = cli_rows_emit(t, out);
+    cli_rows_free(t);
+    return rc;
+}
+
+/* Load each selected device's tuning cache; one that cannot be used is
+ * said, then replaced. */
+static void load_tables(const cli_devices *devs, clconv_tune_table *tables)
+{
+    for (size_t d = 0; d < devs->n; ++d) {
+        const clconv_device_info *dev = cli_device(devs, d);
+        if (clconv_tune_load(dev, &tables[d]) != CLCONV_OK)
+            cli_error("ignoring the tuning cache of %s: %s (it will be "
+                      "rewritten)",
+                      dev->name, clconv_last_error());
+        else if (tables[d].stale)
+            cli_error("%zu tuned entries of %s were dropped: their kernel "
+                      "sources changed since",
+                      tables[d].stale, dev->name);
+    }
+}
+
+/* Store row r's best in the device's table and save it at once (an
+ * interrupted tune keeps what it found). 0, or -1 (error printed). */
+static int save_best(const tune_row *r, clconv_tune_table *table, int quiet)
+{
+    clconv_tuning e = {r->p.dims, r->p.mask_width, clconv_size_class(&r->p),
+                       r->out.best.strategy, r->out.best.tile,
+                       r->out.best.coarsen, r->out.best.group_y,
+                       r->out.best_ms,
+                       {r->p.size[0], r->p.size[1], r->p.size[2]}, 0};
+    char path[4200] = "";
+    if (clconv_kernel_hash(e.strategy, e.dims, &e.kernel_hash) != CLCONV_OK ||
+        clconv_tune_put(table, &e) != CLCONV_OK ||
+        clconv_tune_save(r->dev, table) != CLCONV_OK ||
+        clconv_tune_path(r->dev, path, sizeof path) != CLCONV_OK) {
+        cli_error("cannot save the tuning of %s: %s", r->dev->name,
+                  clconv_last_error());
+        return -1;
+    }
+    if (!quiet)
+        fprintf(stderr, "clconv: saved to %s\n", path);
+    return 0;
+}
+
+/* The state of a whole tune: what each pair needs and what it adds. */
+typedef struct tune_run {
+    const tune_options *o;
+    const cli_devices *devs;
+    clconv_tune_table *tables;
+    tune_row *rows;
+    size_t nrows, nproblems;
+    double t0;
+    int failed, errors;
+} tune_run;
+
+/* Tune problem k (of data) on device d within its share of the budget
+ * left; the row is appended. CLCONV_OK, or the error (printed). */
+static clconv_status tune_pair(tune_run *t, const clconv_problem *p, size_t k,
+                               size_t d, const clconv_dataset *data)
+{
+    const clconv_device_info *dev = cli_device(t->devs, d);
+    double left = t->o->budget_s - (cli_now_s() - t->t0);
+    size_t pairs_left = (t->nproblems - k) * t->devs->n - d;
+    progress_ctx ctx = {dev, p, t->o, left, 0, 0};
+    clconv_tune_options topt = {left > 0 ? left / (double)pairs_left : 0.0,
+                                t->o->warmup, t->o->reps, t->o->finalists,
+                                progress, &ctx};
+    tune_row *r = &t->rows[t->nrows++];
+    r->dev = dev;
+    r->p = *p;
+    clconv_tune_candidate first;
+    if (clconv_tune_candidates(dev, &r->p, &first, 1))
+        r->def = first;
+    clconv_status st =
+        clconv_tune_problem(t->devs->sessions[d], data, &topt, &r->out);
+    if (st != CLCONV_OK) {
+        cli_error("tune: %s", clconv_last_error());
+        return st;
+    }
+    t->failed |= ctx.failed;
+    t->errors |= ctx.errors;
+    if (r->out.found && save_best(r, &t->tables[d], t->o->quiet))
+        t->errors = 1;
+    return CLCONV_OK;
+}
+
+/* Every problem on every device: CLI_EXIT_OK, or the exit code to stop
+ * with (error printed). */
+static int tune_all(tune_run *t, const clconv_problem *problems)
+{
+    for (size_t k = 0; k < t->nproblems; ++k) {
+        clconv_dataset *data = NULL;
+        clconv_status st = clconv_dataset_create(&problems[k], t->o->seed,
+                                                 &data);
+        if (st != CLCONV_OK)
+            cli_error("%s", clconv_last_error());
+        for (size_t d = 0; st == CLCONV_OK && d < t->devs->n; ++d)
+            st = tune_pair(t, &problems[k], k, d, data);
+        clconv_dataset_destroy(data);
+        if (st != CLCONV_OK)
+            return cli_exit_code(st);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int validate_problems(const clconv_problem *problems, size_t np)
+{
+    for (size_t k = 0; k < np; ++k)
+        if (clconv_problem_validate(&problems[k]) != CLCONV_OK) {
+            cli_error("tune: %s", clconv_last_error());
+            return -1;
+        }
+    return 0;
+}
+
+int cli_tune_main(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    tune_options o;
+    if (parse(argc, argv, &o))
+        return CLI_EXIT_USAGE;
+    size_t np = 0;
+    clconv_problem *problems = problems_of(&o, &np);
+    if (!problems) {
+        cli_error("out of memory");
+        return CLI_EXIT_UNSUPPORTED;
+    }
+    tune_run t = {&o, NULL, NULL, NULL, 0, np, cli_now_s(), 0, 0};
+    cli_devices devs;
+    int code = validate_problems(problems, np)
+                   ? CLI_EXIT_USAGE
+                   : cli_devices_open(&devs, o.device, 1);
+    if (code != CLI_EXIT_OK) {
+        free(problems);
+        return code;
+    }
+    t.devs = &devs;
+    t.tables = calloc(devs.n + 1, sizeof *t.tables);
+    t.rows = calloc(np * devs.n + 1, sizeof *t.rows);
+    if (!t.tables || !t.rows) {
+        cli_error("out of memory");
+        code = CLI_EXIT_UNSUPPORTED;
+        goto out;
+    }
+    load_tables(&devs, t.tables);
+    fprintf(stderr, "clconv: seed %llu (repeat with --seed %llu), budget "
+                    "%.0f s\n",
+            (unsigned long long)o.seed, (unsigned long long)o.seed,
+            o.budget_s);
+    code = tune_all(&t, problems);
+    if (code != CLI_EXIT_OK)
+        goto out;
+    if (print_rows(t.rows, t.nrows, &o.out))
+        t.errors = 1;
+    code = t.failed ? CLI_EXIT_VERIFY : t.errors ? CLI_EXIT_UNSUPPORTED : code;
+out:
+    for (size_t d = 0; t.tables && d < devs.n; ++d)
+        clconv_tune_table_free(&t.tables[d]);
+    free(t.rows);
+    free(t.tables);
+    free(problems);
+    cli_devices_close(&devs);
+    return code;
+}
