@@ -5,32 +5,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "clconv_io.h"
-
-typedef struct apply_options {
-    const char *in, *out, *float_out;
-    const char *mask;
-    const char *device;
-    int strategy; /* -1: auto */
-    int tile;     /* 0: the strategy's default */
-    int verify;
-} apply_options;
-
-/* The data as planes of one problem: an array is one plane; an image has
- * one plane per colour channel (alpha is copied, not convolved). */
-typedef struct apply_data {
-    int is_image;
-    clconv_array array;
-    clconv_image image;
-    clconv_problem shape;
-    int planes;       /* convolved planes */
-    int plane_of[4];  /* image channel of each plane */
-} apply_data;
+#include "apply.h"
 
 static void usage(FILE *f)
 {
-    fputs(
+    fprintf(f,
         "usage: clconv apply IN OUT --mask SPEC [--device SEL]\n"
         "                    [--strategy S|auto] [--tile T] [--verify]\n"
         "                    [--float OUT.npy]\n"
@@ -47,8 +26,8 @@ static void usage(FILE *f)
         "                  or a .npy file of shape W, WxW or WxWxW (W odd)\n"
         "  --device SEL    P:D, cpu, gpu or a name substring; the first match\n"
         "                  runs (default $CLCONV_DEVICE, else the first device)\n"
-        "  --strategy S    naive, output_tile, input_tile, cached_halo, coarse,\n"
-        "                  vector or auto (default: the device's tuning from\n"
+        "  --strategy S    %s\n"
+        "                  or auto (default: the device's tuning from\n"
         "                  clconv tune, else a safe choice)\n"
         "  --tile T        TILE_WIDTH (default: the strategy's default)\n"
         "  --verify        compare with the double-precision CPU reference\n"
@@ -59,7 +38,7 @@ static void usage(FILE *f)
         "Outputs are written atomically: on any error nothing is left at OUT.\n"
         "Exit: 0 ok, 1 verification failed, 2 usage error or bad file,\n"
         "      3 unsupported on the device or OpenCL error.\n",
-        f);
+        cli_strategy_list(0));
 }
 
 static int parse(int argc, char **argv, apply_options *o)
@@ -192,75 +171,6 @@ static int check_paths(const apply_options *o, int is_image)
     return 0;
 }
 
-static int load_input(const apply_options *o, apply_data *d)
-{
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    clconv_status st = clconv_file_read(o->in, SIZE_MAX / 2, &buf, &len);
-    if (st != CLCONV_OK) {
-        cli_error("%s", clconv_last_error());
-        return -1;
-    }
-    memset(d, 0, sizeof *d);
-    clconv_problem *p = &d->shape;
-    if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) {
-        st = clconv_npy_parse(buf, len, &d->array, NULL);
-        if (st == CLCONV_OK) {
-            p->dims = d->array.dims;
-            for (int k = 0; k < 3; ++k)
-                p->size[k] = k < p->dims ? d->array.shape[p->dims - 1 - k] : 1;
-            d->planes = 1;
-        }
-    } else if (clconv_image_sniff(buf, len) ||
-               (len >= 2 && buf[0] == 'P' && buf[1] >= '1' && buf[1] <= '7')) {
-        st = clconv_image_decode(buf, len, &d->image);
-        if (st == CLCONV_OK) {
-            d->is_image = 1;
-            p->dims = 2;
-            p->size[0] = d->image.width;
-            p->size[1] = d->image.height;
-            p->size[2] = 1;
-            int colour = d->image.channels == 2 || d->image.channels == 4
-                             ? d->image.channels - 1
-                             : d->image.channels;
-            for (int c = 0; c < colour; ++c)
-                d->plane_of[d->planes++] = c;
-        }
-    } else {
-        free(buf);
-        cli_error("%s: not a .npy array or a PNG, PGM or PPM image", o->in);
-        return -1;
-    }
-    free(buf);
-    if (st != CLCONV_OK) {
-        cli_error("%s: %s", o->in, clconv_last_error());
-        return -1;
-    }
-    return 0;
-}
-
-/* Copy plane k of the data into/out of a contiguous float plane. */
-static void plane_get(const apply_data *d, int k, float *dst, size_t n)
-{
-    if (!d->is_image) {
-        memcpy(dst, d->array.data, n * sizeof *dst);
-        return;
-    }
-    size_t ch = (size_t)d->image.channels, c = (size_t)d->plane_of[k];
-    for (size_t i = 0; i < n; ++i)
-        dst[i] = d->image.pixels[i * ch + c];
-}
-
-static void plane_put(apply_data *d, int k, const float *src, size_t n)
-{
-    if (!d->is_image) {
-        memcpy(d->array.data, src, n * sizeof *src);
-        return;
-    }
-    size_t ch = (size_t)d->image.channels, c = (size_t)d->plane_of[k];
-    for (size_t i = 0; i < n; ++i)
-        d->image.pixels[i * ch + c] = src[i];
-}
 
 /* Plan on the session: the given strategy, or auto (the device's tuning
  * from clconv tune, else its default; then naive if that does not fit). */
@@ -316,7 +226,7 @@ static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
     st = clconv_plan_set_mask(plan, m->values);
     for (int k = 0; st == CLCONV_OK && k < d->planes; ++k) {
         double ms = 0;
-        plane_get(d, k, in, n);
+        apply_plane_get(d, k, in, n);
         st = clconv_plan_set_input(plan, in);
         if (st == CLCONV_OK)
             st = clconv_plan_poison_output(plan);
@@ -338,7 +248,7 @@ static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
             if (k == 0 || v.max_err > r->worst.max_err)
                 r->worst = v;
         }
-        plane_put(d, k, out, n);
+        apply_plane_put(d, k, out, n);
     }
     if (st != CLCONV_OK)
         cli_error("%s", clconv_last_error());
@@ -399,6 +309,66 @@ static void print_summary(const apply_options *o, const apply_data *d,
     printf("\n");
 }
 
+/* The mask of --mask and the problem it makes with the data. CLI_EXIT_OK,
+ * or the exit code (error printed). */
+static int load_mask(const apply_options *o, const apply_data *d,
+                     clconv_mask *mask, clconv_problem *p)
+{
+    clconv_status st = clconv_mask_load(o->mask, d->shape.dims, mask);
+    if (st != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        return cli_exit_code(st) == CLI_EXIT_UNSUPPORTED ? CLI_EXIT_USAGE
+                                                         : cli_exit_code(st);
+    }
+    *p = d->shape;
+    p->mask_width = mask->width;
+    p->tile = 1;
+    if (clconv_problem_validate(p) != CLCONV_OK) {
+        cli_error("%s: %s", o->in, clconv_last_error());
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* A session on the first device --device selects, and the plan on it.
+ * CLI_EXIT_OK, or the exit code (error printed). */
+static int open_plan(const apply_options *o, const clconv_mask *mask,
+                     clconv_problem *p, cli_devices *devs,
+                     clconv_session **session, clconv_plan **plan)
+{
+    int code = cli_devices_open(devs, o->device, 0);
+    if (code != CLI_EXIT_OK)
+        return code;
+    if (devs->n == 0) {
+        cli_error("--device: no device selected");
+        return CLI_EXIT_USAGE;
+    }
+    const clconv_device_info *dev = cli_device(devs, 0);
+    clconv_status st = clconv_session_create(dev, session);
+    if (st == CLCONV_OK)
+        st = make_plan(*session, o, mask->values, p, plan);
+    if (st != CLCONV_OK) {
+        cli_error("%s: %s", dev->name, clconv_last_error());
+        return cli_exit_code(st);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --float: the unclamped image result as a float32 array. 0, or -1. */
+static int float_copy_of(const apply_data *d, clconv_array *out)
+{
+    size_t shape[3] = {d->image.height, d->image.width,
+                       (size_t)d->image.channels};
+    int dims = d->image.channels == 1 ? 2 : 3;
+    if (clconv_array_alloc(out, dims, shape) != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        return -1;
+    }
+    memcpy(out->data, d->image.pixels,
+           clconv_array_elements(out) * sizeof(float));
+    return 0;
+}
+
 int cli_apply_main(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -406,79 +376,29 @@ int cli_apply_main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     apply_options o;
-    if (parse(argc, argv, &o))
-        return CLI_EXIT_USAGE;
     apply_data d;
-    if (load_input(&o, &d))
+    if (parse(argc, argv, &o) || apply_load_input(&o, &d))
         return CLI_EXIT_USAGE;
-    int code = CLI_EXIT_USAGE;
     clconv_mask mask = {0, 0, NULL};
-    clconv_device_list list = {NULL, 0};
-    size_t *sel = NULL, nsel = 0;
+    cli_devices devs = {{NULL, 0}, NULL, 0, NULL};
     clconv_session *session = NULL;
     clconv_plan *plan = NULL;
     clconv_array float_copy = {0, {0, 0, 0}, NULL};
-    if (check_paths(&o, d.is_image))
-        goto out;
-    clconv_status st = clconv_mask_load(o.mask, d.shape.dims, &mask);
-    if (st != CLCONV_OK) {
-        cli_error("%s", clconv_last_error());
-        code = cli_exit_code(st) == CLI_EXIT_UNSUPPORTED ? CLI_EXIT_USAGE
-                                                         : cli_exit_code(st);
-        goto out;
-    }
-    clconv_problem p = d.shape;
-    p.mask_width = mask.width;
-    p.tile = 1;
-    if (clconv_problem_validate(&p) != CLCONV_OK) {
-        cli_error("%s: %s", o.in, clconv_last_error());
-        goto out;
-    }
-    st = clconv_devices_discover(&list);
-    if (st != CLCONV_OK) {
-        cli_error("%s", clconv_last_error());
-        code = cli_exit_code(st);
-        goto out;
-    }
-    sel = calloc(list.count ? list.count : 1, sizeof *sel);
-    if (!sel) {
-        cli_error("out of memory");
-        code = CLI_EXIT_UNSUPPORTED;
-        goto out;
-    }
-    if (clconv_devices_select(&list, o.device, sel, &nsel) != CLCONV_OK ||
-        nsel == 0) {
-        cli_error("--device: %s", clconv_last_error());
-        goto out;
-    }
-    const clconv_device_info *dev = &list.devices[sel[0]];
-    code = CLI_EXIT_UNSUPPORTED;
-    st = clconv_session_create(dev, &session);
-    if (st == CLCONV_OK)
-        st = make_plan(session, &o, mask.values, &p, &plan);
-    if (st != CLCONV_OK) {
-        cli_error("%s: %s", dev->name, clconv_last_error());
-        code = cli_exit_code(st);
-        goto out;
-    }
+    clconv_problem p;
     apply_result r;
-    st = convolve_planes(plan, &p, &mask, &d, o.verify, &r);
-    if (st != CLCONV_OK) {
+    int code = check_paths(&o, d.is_image) ? CLI_EXIT_USAGE
+                                           : load_mask(&o, &d, &mask, &p);
+    if (code == CLI_EXIT_OK)
+        code = open_plan(&o, &mask, &p, &devs, &session, &plan);
+    if (code == CLI_EXIT_OK) {
+        clconv_status st = convolve_planes(plan, &p, &mask, &d, o.verify, &r);
         code = cli_exit_code(st);
+    }
+    if (code == CLI_EXIT_OK && o.float_out && float_copy_of(&d, &float_copy))
+        code = CLI_EXIT_USAGE;
+    if (code != CLI_EXIT_OK)
         goto out;
-    }
-    if (o.float_out) {
-        size_t shape[3] = {d.image.height, d.image.width,
-                           (size_t)d.image.channels};
-        int dims = d.image.channels == 1 ? 2 : 3;
-        if (clconv_array_alloc(&float_copy, dims, shape) != CLCONV_OK) {
-            cli_error("%s", clconv_last_error());
-            goto out;
-        }
-        memcpy(float_copy.data, d.image.pixels,
-               clconv_array_elements(&float_copy) * sizeof(float));
-    }
-    print_summary(&o, &d, &p, &mask, dev, &r);
+    print_summary(&o, &d, &p, &mask, cli_device(&devs, 0), &r);
     if (o.verify && !r.verified_ok) {
         const clconv_verdict *v = &r.worst;
         cli_error("verification failed: %zu element(s) out of bound, worst at "
@@ -493,8 +413,7 @@ out:
     clconv_array_free(&float_copy);
     clconv_plan_destroy(plan);
     clconv_session_destroy(session);
-    free(sel);
-    clconv_devices_free(&list);
+    cli_devices_close(&devs);
     clconv_mask_free(&mask);
     clconv_array_free(&d.array);
     clconv_image_free(&d.image);

@@ -8,7 +8,7 @@
 
 static void usage(FILE *f)
 {
-    fputs(
+    fprintf(f,
         "usage: clconv model --dims D --mask W [--tile T] [--strategy S|all]\n"
         "                    [--warp N] [--size X[xY[xZ]] [--block i[,j[,k]]]]\n"
         "                    [--json]\n"
@@ -24,7 +24,7 @@ static void usage(FILE *f)
         "  --dims D         1, 2 or 3\n"
         "  --mask W         odd mask width\n"
         "  --tile T         TILE_WIDTH (default: the strategy's default)\n"
-        "  --strategy S     naive, output_tile, input_tile, cached_halo, all\n"
+        "  --strategy S     %s, all\n"
         "  --warp N         warp width for the warp counts (default 32)\n"
         "  --size X[xY[xZ]] the whole problem: every kind of tile of the grid\n"
         "                   (first, interior, last...) and the totals\n"
@@ -47,7 +47,7 @@ static void usage(FILE *f)
         "Percent of peak: 4 B of N per access, 2 FLOP per access, so an\n"
         "untiled kernel needs 2 B/FLOP and tiling divides that by the\n"
         "interior reduction (1D TILE 1024, 2D 32x32 tiles).\n",
-        f);
+        cli_strategy_list(1));
 }
 
 /* "a,b,c" of positive numbers. */
@@ -112,66 +112,69 @@ static int parse_block(const char *s, int dims, size_t block[3])
     return -1;
 }
 
-static int parse(int argc, char **argv, model_options *o)
+/* --masks W,W..: odd integers. */
+static int parse_masks(const char *v, model_options *o)
 {
-    memset(o, 0, sizeof *o);
-    o->strategy = -1;
-    o->warp = 32;
-    const char *size = NULL, *block = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char *v = NULL;
-        long x;
-        int r;
-        if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
-                                              &size, &o->mask))) {
-            if (r < 0)
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--masks", &v))) {
-            double m[MODEL_MAX_LIST];
-            if (r < 0 || parse_list("--masks", v, m, &o->nmasks))
-                return -1;
-            for (int k = 0; k < o->nmasks; ++k) {
-                o->masks[k] = (int)m[k];
-                if ((double)o->masks[k] != m[k] || o->masks[k] % 2 == 0) {
-                    cli_error("--masks: widths must be odd integers ('%s')", v);
-                    return -1;
-                }
-            }
-        } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
-            if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
-                return -1;
-            o->tile = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--warp", &v))) {
-            if (r < 0 || cli_parse_int("--warp", v, 1, 1024, &x))
-                return -1;
-            o->warp = (int)x;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
-            if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--block", &v))) {
-            if (r < 0)
-                return -1;
-            block = v;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--peak-gflops", &v))) {
-            if (r < 0 || parse_list("--peak-gflops", v, o->peak, &o->npeak))
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--bandwidth", &v))) {
-            if (r < 0 || parse_list("--bandwidth", v, o->bw, &o->nbw))
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
-            if (r < 0)
-                return -1;
-            o->device = v;
-        } else if (cli_opt_flag(argv, i, "--json")) {
-            o->json = 1;
-        } else if (cli_opt_flag(argv, i, "--table")) {
-            o->table = 1;
-        } else {
-            cli_error("model: unknown option '%s' (see clconv model --help)",
-                      argv[i]);
+    double m[MODEL_MAX_LIST];
+    if (parse_list("--masks", v, m, &o->nmasks))
+        return -1;
+    for (int k = 0; k < o->nmasks; ++k) {
+        o->masks[k] = (int)m[k];
+        if ((double)o->masks[k] != m[k] || o->masks[k] % 2 == 0) {
+            cli_error("--masks: widths must be odd integers ('%s')", v);
             return -1;
         }
     }
+    return 0;
+}
+
+/* One option of argv[*i] (--size and --block kept as text): 0 if it was
+ * model's, -1 (error printed) else. */
+static int parse_one(int argc, char **argv, int *i, model_options *o,
+                     const char **size, const char **block)
+{
+    const char *v = NULL;
+    long x;
+    int r;
+    if ((r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+                                      &o->mask)))
+        return r < 0 ? -1 : 0;
+    if ((r = cli_opt_value(argc, argv, i, "--masks", &v)))
+        return r < 0 ? -1 : parse_masks(v, o);
+    if ((r = cli_opt_value(argc, argv, i, "--tile", &v))) {
+        if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
+            return -1;
+        o->tile = (int)x;
+        return 0;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--warp", &v))) {
+        if (r < 0 || cli_parse_int("--warp", v, 1, 1024, &x))
+            return -1;
+        o->warp = (int)x;
+        return 0;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
+        return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
+    if ((r = cli_opt_value(argc, argv, i, "--block", &v)))
+        return r < 0 ? -1 : (*block = v, 0);
+    if ((r = cli_opt_value(argc, argv, i, "--peak-gflops", &v)))
+        return r < 0 ? -1 : parse_list("--peak-gflops", v, o->peak, &o->npeak);
+    if ((r = cli_opt_value(argc, argv, i, "--bandwidth", &v)))
+        return r < 0 ? -1 : parse_list("--bandwidth", v, o->bw, &o->nbw);
+    if ((r = cli_opt_value(argc, argv, i, "--device", &v)))
+        return r < 0 ? -1 : (o->device = v, 0);
+    if (cli_opt_flag(argv, *i, "--json"))
+        return o->json = 1, 0;
+    if (cli_opt_flag(argv, *i, "--table"))
+        return o->table = 1, 0;
+    cli_error("model: unknown option '%s' (see clconv model --help)",
+              argv[*i]);
+    return -1;
+}
+
+/* The modes' rules: which options go together. 0, or -1 (printed). */
+static int check(const model_options *o, const char *size, const char *block)
+{
     /* --device with --dims counts loads; without, it measures ceilings */
     const int peak_mode = o->npeak || o->nbw || (o->device && !o->dims);
     if (o->npeak != o->nbw) {
@@ -216,6 +219,20 @@ static int parse(int argc, char **argv, model_options *o)
         cli_error("model: --block needs --size (the grid it is a tile of)");
         return -1;
     }
+    return 0;
+}
+
+static int parse(int argc, char **argv, model_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->strategy = -1;
+    o->warp = 32;
+    const char *size = NULL, *block = NULL;
+    for (int i = 1; i < argc; ++i)
+        if (parse_one(argc, argv, &i, o, &size, &block))
+            return -1;
+    if (check(o, size, block))
+        return -1;
     if (size && cli_parse_size(size, o->dims, o->size))
         return -1;
     if (block && parse_block(block, o->dims, o->block))

@@ -5,21 +5,7 @@
 #include <string.h>
 
 #include "clconv_bench.h"
-#include "clconv_tune.h"
-#include "cli.h"
-
-typedef struct tune_options {
-    const char *suite; /* NULL: --dims or quick */
-    int dims;          /* one problem when > 0 */
-    size_t size[3];
-    int have_size, mask;
-    const char *device;
-    double budget_s;
-    int reps, warmup, finalists;
-    uint64_t seed;
-    cli_outputs out;
-    int quiet;
-} tune_options;
+#include "tune.h"
 
 static void usage(FILE *f)
 {
@@ -146,164 +132,6 @@ static clconv_problem *problems_of(const tune_options *o, size_t *n)
     return ps;
 }
 
-static void format_candidate(const clconv_tune_candidate *c, char *buf,
-                             size_t len)
-{
-    cli_format_config(c->strategy, c->tile, c->coarsen, c->group_y, buf, len);
-}
-
-/* What the progress callback needs to name the pair it reports on. */
-typedef struct progress_ctx {
-    const clconv_device_info *dev;
-    const clconv_problem *p;
-    const tune_options *o;
-    double total_left_s; /* the command's budget left when the pair began */
-    int failed, errors;
-} progress_ctx;
-
-static void progress(void *user, const clconv_tune_event *ev)
-{
-    progress_ctx *c = user;
-    char size[64], cand[96], best[96] = "none yet", head[160];
-    cli_format_size(c->p->size, c->p->dims, size, sizeof size);
-    format_candidate(ev->candidate, cand, sizeof cand);
-    snprintf(head, sizeof head, "%u:%u %dD %s W=%d", c->dev->platform_index,
-             c->dev->device_index, c->p->dims, size, c->p->mask_width);
-    const clconv_result *r = ev->result;
-    const clconv_verdict *v = &r->verdict;
-    if (r->status == CLCONV_OK && !v->ok) {
-        c->failed = 1;
-        cli_error("VERIFICATION FAILED: %s %s: %zu elements out of bound, "
-                  "max_err %.3g, worst at index %zu: got %.9g expected %.9g; "
-                  "excluded from the choice (please report this)",
-                  head, cand, v->failures, v->max_err, v->worst_index,
-                  v->worst_got, v->worst_expected);
-    } else if (r->status != CLCONV_OK && r->status != CLCONV_EUNSUPPORTED) {
-        c->errors = 1;
-        cli_error("tune: %s %s: %s: %s", head, cand,
-                  clconv_status_name(r->status), r->reason);
-    }
-    if (c->o->quiet)
-        return;
-    char what[160];
-    if (r->status == CLCONV_EUNSUPPORTED)
-        snprintf(what, sizeof what, "unsupported");
-    else if (r->status != CLCONV_OK)
-        snprintf(what, sizeof what, "error");
-    else if (!v->ok)
-        snprintf(what, sizeof what, "FAILED verification");
-    else
-        snprintf(what, sizeof what, "ok %.4f ms", r->timing.median_ms);
-    if (ev->best) {
-        format_candidate(ev->best, best, sizeof best);
-        size_t n = strlen(best);
-        snprintf(best + n, sizeof best - n, " %.4f ms", ev->best_ms);
-    }
-    double left = c->total_left_s - ev->elapsed_s;
-    fprintf(stderr, "tune %s %s [%zu/%zu] %s: %s | best %s | %.0f s left\n",
-            head, ev->phase == 1 ? "try" : "re-time", ev->index + 1,
-            ev->count, cand, what, best, left > 0 ? left : 0.0);
-}
-
-typedef struct tune_row {
-    const clconv_device_info *dev;
-    clconv_problem p;
-    clconv_tune_outcome out;
-    clconv_tune_candidate def;
-} tune_row;
-
-static double gbs(const clconv_problem *p, double ms)
-{
-    clconv_bench_metrics m;
-    clconv_bench_metrics_of(p, ms, NULL, &m);
-    return m.gbs;
-}
-
-static void print_row(const tune_row *r)
-{
-    char size[64], best[96], def[96];
-    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
-    format_candidate(&r->def, def, sizeof def);
-    const clconv_tune_outcome *o = &r->out;
-    printf("%u:%u %-24.24s %dD %-13s W=%-3d ", r->dev->platform_index,
-           r->dev->device_index, r->dev->name, r->p.dims, size,
-           r->p.mask_width);
-    if (o->found) {
-        format_candidate(&o->best, best, sizeof best);
-        printf("best %-26s %9.4f ms %8.2f GB/s", best, o->best_ms,
-               gbs(&r->p, o->best_ms));
-        if (o->default_ms > 0)
-            printf("  (default %s %.4f ms: %.2fx)", def, o->default_ms,
-                   o->default_ms / o->best_ms);
-    } else {
-        printf("not tuned: no verified candidate");
-    }
-    printf("\n    tried %zu of %zu: %zu ok, %zu FAILED, %zu unsupported, %zu "
-           "errors%s\n",
-           o->tried, o->tried + o->not_tried, o->verified, o->failed,
-           o->unsupported, o->errors, o->out_of_time ? "; budget ran out" : "");
-}
-
-/* The fields of one row for --json and --csv, in the order of the keys
- * `clconv tune --json` has always had. */
-static void put_fields(cli_rows *t, const tune_row *r)
-{
-    const clconv_tune_outcome *o = &r->out;
-    char size[64], dev[300];
-    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
-    snprintf(dev, sizeof dev, "%u:%u %s", r->dev->platform_index,
-             r->dev->device_index, r->dev->name);
-    cli_row_begin(t);
-    cli_put_str(t, "device", dev);
-    cli_put_str(t, "driver", r->dev->driver);
-    cli_put_int(t, "dims", r->p.dims);
-    cli_put_str(t, "size", size);
-    cli_put_int(t, "mask", r->p.mask_width);
-    cli_put_int(t, "size_class", clconv_size_class(&r->p));
-    cli_put_bool(t, "found", o->found);
-    if (o->found) {
-        cli_put_str(t, "strategy", clconv_strategy_name(o->best.strategy));
-        cli_put_int(t, "tile", o->best.tile);
-        cli_put_int(t, "coarsen", o->best.coarsen);
-        cli_put_int(t, "group_y", o->best.group_y);
-        cli_put_num(t, "ms", "%.6f", o->best_ms);
-        cli_put_num(t, "gbs", "%.3f", gbs(&r->p, o->best_ms));
-    }
-    cli_put_str(t, "default.strategy", clconv_strategy_name(r->def.strategy));
-    cli_put_int(t, "default.tile", r->def.tile);
-    if (o->default_ms > 0)
-        cli_put_num(t, "default.ms", "%.6f", o->default_ms);
-    else
-        cli_put_null(t, "default.ms");
-    cli_put_int(t, "tried", (long long)o->tried);
-    cli_put_int(t, "verified", (long long)o->verified);
-    cli_put_int(t, "failed", (long long)o->failed);
-    cli_put_int(t, "unsupported", (long long)o->unsupported);
-    cli_put_int(t, "errors", (long long)o->errors);
-    cli_put_int(t, "not_tried", (long long)o->not_tried);
-    cli_put_bool(t, "out_of_time", o->out_of_time);
-}
-
-/* The rows: lines on stdout unless JSON or CSV goes there, and --json,
- * --csv. 0, or -1 (error printed). */
-static int print_rows(const tune_row *rows, size_t n, const cli_outputs *out)
-{
-    if (cli_outputs_text(out))
-        for (size_t i = 0; i < n; ++i)
-            print_row(&rows[i]);
-    if (!out->json && !out->csv)
-        return 0;
-    cli_rows *t = cli_rows_new();
-    if (!t) {
-        cli_error("out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < n; ++i)
-        put_fields(t, &rows[i]);
-    int rc = cli_rows_emit(t, out);
-    cli_rows_free(t);
-    return rc;
-}
 
 /* Load each selected device's tuning cache; one that cannot be used is
  * said, then replaced. */
@@ -367,7 +195,7 @@ static clconv_status tune_pair(tune_run *t, const clconv_problem *p, size_t k,
     progress_ctx ctx = {dev, p, t->o, left, 0, 0};
     clconv_tune_options topt = {left > 0 ? left / (double)pairs_left : 0.0,
                                 t->o->warmup, t->o->reps, t->o->finalists,
-                                progress, &ctx};
+                                tune_progress, &ctx};
     tune_row *r = &t->rows[t->nrows++];
     r->dev = dev;
     r->p = *p;
@@ -456,7 +284,7 @@ int cli_tune_main(int argc, char **argv)
     code = tune_all(&t, problems);
     if (code != CLI_EXIT_OK)
         goto out;
-    if (print_rows(t.rows, t.nrows, &o.out))
+    if (tune_print_rows(t.rows, t.nrows, &o.out))
         t.errors = 1;
     code = t.failed ? CLI_EXIT_VERIFY : t.errors ? CLI_EXIT_UNSUPPORTED : code;
 out:

@@ -1,0 +1,35 @@
+/* `clconv apply`'s options and data, shared by apply.c (parse, plan,
+ * convolve, write) and apply_input.c (reading IN into planes). */
+#ifndef CLCONV_CLI_APPLY_H
+#define CLCONV_CLI_APPLY_H
+
+#include "clconv_io.h"
+#include "cli.h"
+
+typedef struct apply_options {
+    const char *in, *out, *float_out;
+    const char *mask;
+    const char *device;
+    int strategy; /* -1: auto */
+    int tile;     /* 0: the strategy's default */
+    int verify;
+} apply_options;
+
+/* The data as planes of one problem: an array is one plane; an image has
+ * one plane per colour channel (alpha is copied, not convolved). */
+typedef struct apply_data {
+    int is_image;
+    clconv_array array;
+    clconv_image image;
+    clconv_problem shape;
+    int planes;       /* convolved planes */
+    int plane_of[4];  /* image channel of each plane */
+} apply_data;
+
+/* Read IN (.npy or image) into d. 0, or -1 (error printed). */
+int apply_load_input(const apply_options *o, apply_data *d);
+/* Copy plane k of the data into/out of a contiguous float plane. */
+void apply_plane_get(const apply_data *d, int k, float *dst, size_t n);
+void apply_plane_put(apply_data *d, int k, const float *src, size_t n);
+
+#endif
