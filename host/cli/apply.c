@@ -7,7 +7,7 @@
 
 #include "apply.h"
 
-static void usage(FILE *f)
+void cli_apply_usage(FILE *f)
 {
     fprintf(f,
         "usage: clconv apply IN OUT --mask SPEC [--device SEL]\n"
@@ -82,8 +82,7 @@ static int parse(int argc, char **argv, apply_options *o)
         } else if (cli_opt_flag(argv, i, "--verify")) {
             o->verify = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error("apply: unknown option '%s' (see clconv apply --help)",
-                      argv[i]);
+            cli_unknown_option("apply", argv[i]);
             return -1;
         } else if (npos < 2) {
             *(npos++ == 0 ? &o->in : &o->out) = argv[i];
@@ -371,10 +370,6 @@ static int float_copy_of(const apply_data *d, clconv_array *out)
 
 int cli_apply_main(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     apply_options o;
     apply_data d;
     if (parse(argc, argv, &o) || apply_load_input(&o, &d))

@@ -12,7 +12,7 @@
 #define CLCONV_GIT_VERSION ""
 #endif
 
-static void usage(FILE *f)
+void cli_bench_usage(FILE *f)
 {
     fprintf(f,
         "usage: clconv bench [--suite full|quick | --dims D --size X[xY[xZ]]\n"
@@ -63,6 +63,42 @@ static int parse_tiles(const char *v, int *all_tiles)
     return -1;
 }
 
+/* One option of argv[*i]: 0 if it was bench's, -1 (error printed) else. */
+static int parse_one(int argc, char **argv, int *i, bench_options *o,
+                     const char **size)
+{
+    const char *v = NULL;
+    int r;
+    if ((r = cli_parse_suite(argc, argv, i, &o->suite)) ||
+        (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+                                      &o->mask)) ||
+        (r = cli_parse_run_option(argc, argv, i, 10, &o->device, &o->reps,
+                                  &o->warmup, &o->seed)) ||
+        (r = cli_parse_output_option(argc, argv, i, 1, &o->out)))
+        return r < 0 ? -1 : 0;
+    if ((r = cli_opt_value(argc, argv, i, "--mask-mode", &v))) {
+        int modes[3], n = 0;
+        if (r < 0 || cli_parse_mask_modes(v, modes, &n))
+            return -1;
+        if (n != 1) {
+            cli_error("bench: --mask-mode takes one mode");
+            return -1;
+        }
+        o->mask_mode = (clconv_mask_mode)modes[0];
+        return 0;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
+        return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
+    if ((r = cli_opt_value(argc, argv, i, "--tiles", &v)))
+        return r < 0 ? -1 : parse_tiles(v, &o->all_tiles);
+    if (cli_opt_flag(argv, *i, "--quiet")) {
+        o->quiet = 1;
+        return 0;
+    }
+    cli_unknown_option("bench", argv[*i]);
+    return -1;
+}
+
 static int parse(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -73,54 +109,9 @@ static int parse(int argc, char **argv, bench_options *o)
     o->seed = cli_default_seed();
     o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char *v = NULL;
-        int r;
-        if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
-            const clconv_bench_problem *ps;
-            if (r < 0)
-                return -1;
-            if (clconv_bench_suite(v, &ps) == 0) {
-                cli_error("--suite: unknown suite '%s' (full, quick)", v);
-                return -1;
-            }
-            o->suite = v;
-        } else if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
-                                              &size, &o->mask))) {
-            if (r < 0)
-                return -1;
-        } else if ((r = cli_parse_run_option(argc, argv, &i, 10, &o->device,
-                                             &o->reps, &o->warmup,
-                                             &o->seed))) {
-            if (r < 0)
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--mask-mode", &v))) {
-            int modes[3], n = 0;
-            if (r < 0 || cli_parse_mask_modes(v, modes, &n))
-                return -1;
-            if (n != 1) {
-                cli_error("bench: --mask-mode takes one mode");
-                return -1;
-            }
-            o->mask_mode = (clconv_mask_mode)modes[0];
-        } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
-            if (r < 0 || cli_parse_strategy(v, 0, &o->strategy))
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--tiles", &v))) {
-            if (r < 0 || parse_tiles(v, &o->all_tiles))
-                return -1;
-        } else if ((r = cli_parse_output_option(argc, argv, &i, 1,
-                                                &o->out))) {
-            if (r < 0)
-                return -1;
-        } else if (cli_opt_flag(argv, i, "--quiet")) {
-            o->quiet = 1;
-        } else {
-            cli_error("bench: unknown option '%s' (see clconv bench --help)",
-                      argv[i]);
+    for (int i = 1; i < argc; ++i)
+        if (parse_one(argc, argv, &i, o, &size))
             return -1;
-        }
-    }
     if (cli_outputs_check(&o->out))
         return -1;
     if ((o->dims || size || o->mask) && o->suite) {
@@ -311,10 +302,6 @@ static void report_init(const bench_options *o, clconv_bench_report *r)
 
 int cli_bench_main(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     bench_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;

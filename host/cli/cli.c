@@ -5,12 +5,18 @@
 #include "cli.h"
 
 static const cli_command commands[] = {
-    {"devices", "list every OpenCL device with its limits", cli_devices_main},
-    {"run", "verify and time tiling variants on devices", cli_run_main},
-    {"bench", "ceilings, standard problems, side-by-side report", cli_bench_main},
-    {"model", "the notes' tiling analysis for any case", cli_model_main},
-    {"apply", "convolve a .npy array or a PNG/PGM/PPM image", cli_apply_main},
-    {"tune", "search the best variant per device, store it for auto", cli_tune_main},
+    {"devices", "list every OpenCL device with its limits", cli_devices_main,
+     cli_devices_usage},
+    {"run", "verify and time tiling variants on devices", cli_run_main,
+     cli_run_usage},
+    {"bench", "ceilings, standard problems, side-by-side report", cli_bench_main,
+     cli_bench_usage},
+    {"model", "the notes' tiling analysis for any case", cli_model_main,
+     cli_model_usage},
+    {"apply", "convolve a .npy array or a PNG/PGM/PPM image", cli_apply_main,
+     cli_apply_usage},
+    {"tune", "search the best variant per device, store it for auto", cli_tune_main,
+     cli_tune_usage},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
@@ -41,9 +47,15 @@ int cli_main(int argc, char **argv)
         printf("clconv %s\n", CLCONV_VERSION_STRING);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < ncommands; ++i)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].main(argc - 1, argv + 1);
+    for (size_t i = 0; i < ncommands; ++i) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        if (cli_wants_help(argc - 1, argv + 1)) {
+            commands[i].usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        return commands[i].main(argc - 1, argv + 1);
+    }
     cli_error("unknown command '%s' (see clconv --help)", argv[1]);
     return CLI_EXIT_USAGE;
 }

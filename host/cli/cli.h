@@ -22,6 +22,7 @@ typedef struct cli_command {
     const char *name;
     const char *summary;
     int (*main)(int argc, char **argv);
+    void (*usage)(FILE *f); /* its --help */
 } cli_command;
 
 int cli_main(int argc, char **argv);
@@ -31,12 +32,23 @@ int cli_bench_main(int argc, char **argv);
 int cli_model_main(int argc, char **argv);
 int cli_apply_main(int argc, char **argv);
 int cli_tune_main(int argc, char **argv);
+void cli_devices_usage(FILE *f);
+void cli_run_usage(FILE *f);
+void cli_bench_usage(FILE *f);
+void cli_model_usage(FILE *f);
+void cli_apply_usage(FILE *f);
+void cli_tune_usage(FILE *f);
 /* Print "clconv: <message>" on one line to stderr. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* --suite NAME, a suite of clconv_bench_suite(): 1 if argv[*i] was it
+ * (stored), 0 for another option, -1 (error printed). */
+int cli_parse_suite(int argc, char **argv, int *i, const char **suite);
+/* "clconv: CMD: unknown option 'ARG' (see clconv CMD --help)" */
+void cli_unknown_option(const char *cmd, const char *arg);
 /* Exit code for a library status. */
 int cli_exit_code(clconv_status st);
 
@@ -105,6 +117,9 @@ void cli_devices_close(cli_devices *d);
  * dims must be 1, 2 or 3. */
 void cli_default_problem(int dims, clconv_problem *p);
 
+/* Validate each problem; the first invalid one is said as "CMD: why".
+ * 0, or -1. */
+int cli_validate_problems(const char *cmd, const clconv_problem *ps, size_t n);
 /* The exit code of one verified run: 0 ok, 1 wrong result, else the
  * status's code (3 unsupported or OpenCL error). */
 int cli_result_code(const clconv_result *r);
@@ -174,5 +189,14 @@ int cli_rows_json(const void *rows, FILE *f);
 int cli_rows_csv(const void *rows, FILE *f);
 /* Write the rows where outs asks (JSON and/or CSV). 0, or -1 (printed). */
 int cli_rows_emit(const cli_rows *t, const cli_outputs *outs);
+/* A command's --json and --csv: put(t, items, i) describes item i as one
+ * row, for i < n; nothing happens when neither is asked for. 0, or -1. */
+int cli_emit(const cli_outputs *outs, const void *items, size_t n,
+             void (*put)(cli_rows *t, const void *items, size_t i));
+/* Fields every command's rows share: a device as "P:D name", a size as
+ * "XxYxZ" (cli_format_size). */
+void cli_put_device(cli_rows *t, const char *key,
+                    const clconv_device_info *dev);
+void cli_put_size(cli_rows *t, const char *key, const clconv_problem *p);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clconv_bench.h"
 #include "clconv_model.h"
 #include "cli.h"
 
@@ -118,4 +119,34 @@ const char *cli_strategy_list(int model_only)
                  clconv_strategy_name((clconv_strategy)s));
     }
     return b;
+}
+
+void cli_unknown_option(const char *cmd, const char *arg)
+{
+    cli_error("%s: unknown option '%s' (see clconv %s --help)", cmd, arg, cmd);
+}
+
+int cli_validate_problems(const char *cmd, const clconv_problem *ps, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (clconv_problem_validate(&ps[k]) != CLCONV_OK) {
+            cli_error("%s: %s", cmd, clconv_last_error());
+            return -1;
+        }
+    return 0;
+}
+
+int cli_parse_suite(int argc, char **argv, int *i, const char **suite)
+{
+    const char *v = NULL;
+    const clconv_bench_problem *ps;
+    int r = cli_opt_value(argc, argv, i, "--suite", &v);
+    if (r <= 0)
+        return r;
+    if (clconv_bench_suite(v, &ps) == 0) {
+        cli_error("--suite: unknown suite '%s' (full, quick)", v);
+        return -1;
+    }
+    *suite = v;
+    return 1;
 }

@@ -3,7 +3,7 @@
 
 #include "cli.h"
 
-static void usage(FILE *f)
+void cli_devices_usage(FILE *f)
 {
     fputs("usage: clconv devices [--json [FILE]] [--csv [FILE]]\n"
           "List every OpenCL device of every platform, one line each:\n"
@@ -43,9 +43,10 @@ static void print_lines(const clconv_device_list *list)
     }
 }
 
-/* The fields of one device for --json and --csv. */
-static void put_fields(cli_rows *t, const clconv_device_info *d)
+/* The fields of device i for --json and --csv. */
+static void put_fields(cli_rows *t, const void *devices, size_t i)
 {
+    const clconv_device_info *d = &((const clconv_device_info *)devices)[i];
     char idx[16];
     snprintf(idx, sizeof idx, "%u:%u", d->platform_index, d->device_index);
     cli_row_begin(t);
@@ -65,26 +66,8 @@ static void put_fields(cli_rows *t, const clconv_device_info *d)
     cli_put_int(t, "max_alloc_bytes", (long long)d->max_alloc_bytes);
 }
 
-static int emit(const clconv_device_list *list, const cli_outputs *out)
-{
-    cli_rows *t = cli_rows_new();
-    if (!t) {
-        cli_error("out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < list->count; ++i)
-        put_fields(t, &list->devices[i]);
-    int rc = cli_rows_emit(t, out);
-    cli_rows_free(t);
-    return rc;
-}
-
 int cli_devices_main(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     cli_outputs out = {NULL, NULL};
     for (int i = 1; i < argc; ++i) {
         int r = cli_parse_output_option(argc, argv, &i, 0, &out);
@@ -105,7 +88,7 @@ int cli_devices_main(int argc, char **argv)
         return code;
     if (cli_outputs_text(&out))
         print_lines(&devs.list);
-    if ((out.json || out.csv) && emit(&devs.list, &out))
+    if (cli_emit(&out, devs.list.devices, devs.list.count, put_fields))
         code = CLI_EXIT_UNSUPPORTED;
     cli_devices_close(&devs);
     return code;

@@ -70,6 +70,12 @@ void cli_row_begin(cli_rows *t)
 
 static void put(cli_rows *t, const char *key, int is_string, const char *fmt,
                 ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void put(cli_rows *t, const char *key, int is_string, const char *fmt,
+                ...)
 {
     if (t->oom || t->n == 0)
         return;
@@ -115,6 +121,20 @@ void cli_put_bool(cli_rows *t, const char *key, int v)
 }
 
 void cli_put_null(cli_rows *t, const char *key) { put(t, key, 0, "null"); }
+
+void cli_put_device(cli_rows *t, const char *key,
+                    const clconv_device_info *dev)
+{
+    put(t, key, 1, "%u:%u %s", dev->platform_index, dev->device_index,
+        dev->name);
+}
+
+void cli_put_size(cli_rows *t, const char *key, const clconv_problem *p)
+{
+    char size[64];
+    cli_format_size(p->size, p->dims, size, sizeof size);
+    put(t, key, 1, "%s", size);
+}
 
 /* ---- JSON ------------------------------------------------------------------ */
 
@@ -330,5 +350,22 @@ int cli_rows_emit(const cli_rows *t, const cli_outputs *outs)
         rc = -1;
     if (outs->csv && cli_write_output(outs->csv, cli_rows_csv, t))
         rc = -1;
+    return rc;
+}
+
+int cli_emit(const cli_outputs *outs, const void *items, size_t n,
+             void (*put_row)(cli_rows *t, const void *items, size_t i))
+{
+    if (!outs->json && !outs->csv)
+        return 0;
+    cli_rows *t = cli_rows_new();
+    if (!t) {
+        cli_error("out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i)
+        put_row(t, items, i);
+    int rc = cli_rows_emit(t, outs);
+    cli_rows_free(t);
     return rc;
 }

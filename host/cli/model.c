@@ -6,7 +6,7 @@
 
 #include "model.h"
 
-static void usage(FILE *f)
+void cli_model_usage(FILE *f)
 {
     fprintf(f,
         "usage: clconv model --dims D --mask W [--tile T] [--strategy S|all]\n"
@@ -167,8 +167,7 @@ static int parse_one(int argc, char **argv, int *i, model_options *o,
         return o->json = 1, 0;
     if (cli_opt_flag(argv, *i, "--table"))
         return o->table = 1, 0;
-    cli_error("model: unknown option '%s' (see clconv model --help)",
-              argv[*i]);
+    cli_unknown_option("model", argv[*i]);
     return -1;
 }
 
@@ -244,10 +243,6 @@ static int parse(int argc, char **argv, model_options *o)
 
 int cli_model_main(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     model_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;

@@ -8,32 +8,34 @@
 
 /* ---- --table ------------------------------------------------------------ */
 
+/* One of the notes' tables: the reduction per TILE_WIDTH, masks 5 and 9. */
+static void print_reduction_table(int dims, const int *tiles, size_t ntiles)
+{
+    static const int masks[] = {5, 9};
+    if (dims == 1)
+        printf("Bandwidth reduction for 1D: (TILE_WIDTH * MASK_WIDTH) / "
+               "(TILE_WIDTH + MASK_WIDTH - 1)\n%-26s", "TILE_WIDTH");
+    else
+        printf("Bandwidth reduction for 2D: (TILE_WIDTH * MASK_WIDTH)^2 / "
+               "(TILE_WIDTH + MASK_WIDTH - 1)^2\n%-26s", "TILE_WIDTH");
+    for (size_t t = 0; t < ntiles; ++t)
+        printf("%8d", tiles[t]);
+    for (size_t m = 0; m < 2; ++m) {
+        printf("\nReduction MASK_WIDTH = %-3d", masks[m]);
+        for (size_t t = 0; t < ntiles; ++t)
+            printf("%8.2f",
+                   clconv_model_interior_reduction(dims, tiles[t], masks[m]));
+    }
+    printf("\n");
+}
+
 void model_print_reduction_tables(void)
 {
     static const int tiles1[] = {16, 32, 64, 128, 256};
     static const int tiles2[] = {8, 16, 32, 64};
-    static const int masks[] = {5, 9};
-    printf("Bandwidth reduction for 1D: (TILE_WIDTH * MASK_WIDTH) / "
-           "(TILE_WIDTH + MASK_WIDTH - 1)\n%-26s", "TILE_WIDTH");
-    for (size_t t = 0; t < sizeof tiles1 / sizeof *tiles1; ++t)
-        printf("%8d", tiles1[t]);
-    for (size_t m = 0; m < 2; ++m) {
-        printf("\nReduction MASK_WIDTH = %-3d", masks[m]);
-        for (size_t t = 0; t < sizeof tiles1 / sizeof *tiles1; ++t)
-            printf("%8.2f",
-                   clconv_model_interior_reduction(1, tiles1[t], masks[m]));
-    }
-    printf("\n\nBandwidth reduction for 2D: (TILE_WIDTH * MASK_WIDTH)^2 / "
-           "(TILE_WIDTH + MASK_WIDTH - 1)^2\n%-26s", "TILE_WIDTH");
-    for (size_t t = 0; t < sizeof tiles2 / sizeof *tiles2; ++t)
-        printf("%8d", tiles2[t]);
-    for (size_t m = 0; m < 2; ++m) {
-        printf("\nReduction MASK_WIDTH = %-3d", masks[m]);
-        for (size_t t = 0; t < sizeof tiles2 / sizeof *tiles2; ++t)
-            printf("%8.2f",
-                   clconv_model_interior_reduction(2, tiles2[t], masks[m]));
-    }
+    print_reduction_table(1, tiles1, sizeof tiles1 / sizeof *tiles1);
     printf("\n");
+    print_reduction_table(2, tiles2, sizeof tiles2 / sizeof *tiles2);
 }
 
 /* ---- percent of peak ------------------------------------------------------ */

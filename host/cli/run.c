@@ -5,7 +5,7 @@
 
 #include "run.h"
 
-static void usage(FILE *f)
+void cli_run_usage(FILE *f)
 {
     fprintf(f,
         "usage: clconv run [--dims D --size X[xY[xZ]] --mask W --tile T]\n"
@@ -107,7 +107,7 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
         o->table = 1;
         return 0;
     }
-    cli_error("run: unknown option '%s' (see clconv run --help)", argv[*i]);
+    cli_unknown_option("run", argv[*i]);
     return -1;
 }
 
@@ -311,20 +311,11 @@ static int validate_problems(const run_options *o)
 {
     clconv_problem problems[3];
     const int np = problems_of(o, problems);
-    for (int k = 0; k < np; ++k)
-        if (clconv_problem_validate(&problems[k]) != CLCONV_OK) {
-            cli_error("run: %s", clconv_last_error());
-            return -1;
-        }
-    return 0;
+    return cli_validate_problems("run", problems, (size_t)np);
 }
 
 int cli_run_main(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     run_options o;
     if (parse(argc, argv, &o) || validate_problems(&o))
         return CLI_EXIT_USAGE;

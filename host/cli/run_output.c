@@ -60,18 +60,15 @@ void run_print_line(const run_row *r)
     fflush(stdout);
 }
 
-/* The fields of one row, in the order of --json's keys. */
-static void put_fields(cli_rows *t, const run_row *r)
+/* The fields of row i, in the order of --json's keys. */
+static void put_fields(cli_rows *t, const void *rows, size_t i)
 {
-    char size[64], dev[300];
-    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
-    snprintf(dev, sizeof dev, "%u:%u %s", r->dev->platform_index,
-             r->dev->device_index, r->dev->name);
+    const run_row *r = &((const run_row *)rows)[i];
     cli_row_begin(t);
-    cli_put_str(t, "device", dev);
+    cli_put_device(t, "device", r->dev);
     cli_put_str(t, "strategy", clconv_strategy_name(r->p.strategy));
     cli_put_int(t, "dims", r->p.dims);
-    cli_put_str(t, "size", size);
+    cli_put_size(t, "size", &r->p);
     cli_put_int(t, "mask", r->p.mask_width);
     cli_put_int(t, "tile", r->p.tile);
     cli_put_str(t, "status", status_word(r));
@@ -100,18 +97,7 @@ static void put_fields(cli_rows *t, const run_row *r)
 
 int run_emit(const run_rows *rows, const cli_outputs *out)
 {
-    if (!out->json && !out->csv)
-        return 0;
-    cli_rows *t = cli_rows_new();
-    if (!t) {
-        cli_error("out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < rows->n; ++i)
-        put_fields(t, &rows->rows[i]);
-    int rc = cli_rows_emit(t, out);
-    cli_rows_free(t);
-    return rc;
+    return cli_emit(out, rows->rows, rows->n, put_fields);
 }
 
 /* ---- the side-by-side table ----------------------------------------------- */

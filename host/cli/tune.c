@@ -7,7 +7,7 @@
 #include "clconv_bench.h"
 #include "tune.h"
 
-static void usage(FILE *f)
+void cli_tune_usage(FILE *f)
 {
     fputs(
         "usage: clconv tune [--device SEL] [--dims D [--size X[xY[xZ]]]\n"
@@ -42,6 +42,34 @@ static void usage(FILE *f)
         f);
 }
 
+/* One option of argv[*i]: 0 if it was tune's, -1 (error printed) else. */
+static int parse_one(int argc, char **argv, int *i, tune_options *o,
+                     const char **size)
+{
+    const char *v = NULL;
+    long x;
+    int r;
+    if ((r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+                                      &o->mask)) ||
+        (r = cli_parse_suite(argc, argv, i, &o->suite)) ||
+        (r = cli_parse_run_option(argc, argv, i, 1, &o->device, &o->reps,
+                                  &o->warmup, &o->seed)) ||
+        (r = cli_parse_output_option(argc, argv, i, 0, &o->out)))
+        return r < 0 ? -1 : 0;
+    if ((r = cli_opt_value(argc, argv, i, "--budget", &v))) {
+        if (r < 0 || cli_parse_int("--budget", v, 0, 7 * 24 * 3600, &x))
+            return -1;
+        o->budget_s = (double)x;
+        return 0;
+    }
+    if (cli_opt_flag(argv, *i, "--quiet")) {
+        o->quiet = 1;
+        return 0;
+    }
+    cli_unknown_option("tune", argv[*i]);
+    return -1;
+}
+
 static int parse(int argc, char **argv, tune_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -52,44 +80,9 @@ static int parse(int argc, char **argv, tune_options *o)
     o->seed = cli_default_seed();
     o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char *v = NULL;
-        long x;
-        int r;
-        if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
-                                              &size, &o->mask))) {
-            if (r < 0)
-                return -1;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
-            const clconv_bench_problem *ps;
-            if (r < 0)
-                return -1;
-            if (!clconv_bench_suite(v, &ps)) {
-                cli_error("--suite: unknown suite '%s' (quick, full)", v);
-                return -1;
-            }
-            o->suite = v;
-        } else if ((r = cli_opt_value(argc, argv, &i, "--budget", &v))) {
-            if (r < 0 || cli_parse_int("--budget", v, 0, 7 * 24 * 3600, &x))
-                return -1;
-            o->budget_s = (double)x;
-        } else if ((r = cli_parse_run_option(argc, argv, &i, 1, &o->device,
-                                             &o->reps, &o->warmup,
-                                             &o->seed))) {
-            if (r < 0)
-                return -1;
-        } else if ((r = cli_parse_output_option(argc, argv, &i, 0,
-                                                &o->out))) {
-            if (r < 0)
-                return -1;
-        } else if (cli_opt_flag(argv, i, "--quiet")) {
-            o->quiet = 1;
-        } else {
-            cli_error("tune: unknown option '%s' (see clconv tune --help)",
-                      argv[i]);
+    for (int i = 1; i < argc; ++i)
+        if (parse_one(argc, argv, &i, o, &size))
             return -1;
-        }
-    }
     if (cli_outputs_check(&o->out))
         return -1;
     if (o->suite && o->dims) {
@@ -234,22 +227,8 @@ static int tune_all(tune_run *t, const clconv_problem *problems)
     return CLI_EXIT_OK;
 }
 
-static int validate_problems(const clconv_problem *problems, size_t np)
-{
-    for (size_t k = 0; k < np; ++k)
-        if (clconv_problem_validate(&problems[k]) != CLCONV_OK) {
-            cli_error("tune: %s", clconv_last_error());
-            return -1;
-        }
-    return 0;
-}
-
 int cli_tune_main(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     tune_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
@@ -261,7 +240,7 @@ int cli_tune_main(int argc, char **argv)
     }
     tune_run t = {&o, NULL, NULL, NULL, 0, np, cli_now_s(), 0, 0};
     cli_devices devs;
-    int code = validate_problems(problems, np)
+    int code = cli_validate_problems("tune", problems, np)
                    ? CLI_EXIT_USAGE
                    : cli_devices_open(&devs, o.device, 1);
     if (code != CLI_EXIT_OK) {

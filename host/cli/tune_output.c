@@ -90,18 +90,15 @@ static void print_row(const tune_row *r)
 
 /* The fields of one row for --json and --csv, in the order of the keys
  * `clconv tune --json` has always had. */
-static void put_fields(cli_rows *t, const tune_row *r)
+static void put_fields(cli_rows *t, const void *rows, size_t i)
 {
+    const tune_row *r = &((const tune_row *)rows)[i];
     const clconv_tune_outcome *o = &r->out;
-    char size[64], dev[300];
-    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
-    snprintf(dev, sizeof dev, "%u:%u %s", r->dev->platform_index,
-             r->dev->device_index, r->dev->name);
     cli_row_begin(t);
-    cli_put_str(t, "device", dev);
+    cli_put_device(t, "device", r->dev);
     cli_put_str(t, "driver", r->dev->driver);
     cli_put_int(t, "dims", r->p.dims);
-    cli_put_str(t, "size", size);
+    cli_put_size(t, "size", &r->p);
     cli_put_int(t, "mask", r->p.mask_width);
     cli_put_int(t, "size_class", clconv_size_class(&r->p));
     cli_put_bool(t, "found", o->found);
@@ -133,16 +130,5 @@ int tune_print_rows(const tune_row *rows, size_t n, const cli_outputs *out)
     if (cli_outputs_text(out))
         for (size_t i = 0; i < n; ++i)
             print_row(&rows[i]);
-    if (!out->json && !out->csv)
-        return 0;
-    cli_rows *t = cli_rows_new();
-    if (!t) {
-        cli_error("out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < n; ++i)
-        put_fields(t, &rows[i]);
-    int rc = cli_rows_emit(t, out);
-    cli_rows_free(t);
-    return rc;
+    return cli_emit(out, rows, n, put_fields);
 }
