@@ -1,0 +1,88 @@
+#!/bin/sh
+# --json and --csv of run, tune, devices and bench: on stdout (no FILE, or
+# -) instead of the text, or written to FILE; the JSON parses, the CSV has
+# a header and one line per JSON row, both carry the same values.
+# Usage: test/cli_output.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+PY=${PYTHON:-python3}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected-exit command...
+    name=$1; want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+# same JSON CSV N KEY..: both parse, N rows each (0: at least one), the
+# keys present, CSV and JSON agree on each key.
+same() {
+    if "$PY" - "$@" <<'PYEOF'
+import csv, json, sys
+js, cs, n, keys = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+rows = json.load(open(js))
+lines = list(csv.DictReader(open(cs)))
+assert (len(rows) == n if n else len(rows) >= 1), (len(rows), n)
+assert len(lines) == len(rows), (len(lines), len(rows))
+for r, c in zip(rows, lines):
+    for k in keys:
+        v = r
+        for part in k.split("."):
+            v = v[part]
+        want = "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+        got = c[k]
+        if isinstance(v, float):
+            assert abs(float(got) - v) <= 1e-9 + 1e-6 * abs(v), (k, got, v)
+        else:
+            assert got == want, (k, got, want)
+PYEOF
+    then echo "ok   ${1##*/} and ${2##*/} agree"; else echo "FAIL ${1##*/} / ${2##*/}"; fails=$((fails + 1)); fi
+}
+
+RUN="run --dims 2 --size 37x23 --mask 5 --device 0:0 --reps 1 --seed 7"
+check "run --json prints only JSON on stdout" 0 $CLI $RUN --json
+cp "$tmp/out" "$tmp/run.json"
+check "run --csv - prints only CSV on stdout" 0 $CLI $RUN --csv -
+cp "$tmp/out" "$tmp/run.csv"
+head -1 "$tmp/run.csv" | grep -q '^device,strategy,dims,size,mask,tile,status,mask_mode,' \
+    || { echo "FAIL run csv header: $(head -1 "$tmp/run.csv")"; fails=$((fails + 1)); }
+same "$tmp/run.json" "$tmp/run.csv" 6 device strategy dims size mask tile status mask_mode max_err
+check "run --json FILE --csv FILE keeps the lines on stdout" 0 $CLI $RUN --json "$tmp/r2.json" --csv="$tmp/r2.csv"
+grep -q ' ok ' "$tmp/out" || { echo "FAIL run: no text line with files"; fails=$((fails + 1)); }
+same "$tmp/r2.json" "$tmp/r2.csv" 6 device strategy status ms gbs
+check "run --json and --csv both on stdout is a usage error" 2 $CLI $RUN --json --csv
+check "run --table with --json on stdout is a usage error" 2 $CLI $RUN --json - --table
+check "run --json into a missing folder fails with exit 3" 3 $CLI $RUN --json "$tmp/no/such/dir/r.json"
+[ ! -e "$tmp/no" ] || { echo "FAIL: a folder was created"; fails=$((fails + 1)); }
+
+check "devices --json" 0 $CLI devices --json
+cp "$tmp/out" "$tmp/dev.json"
+check "devices --csv" 0 $CLI devices --csv
+cp "$tmp/out" "$tmp/dev.csv"
+same "$tmp/dev.json" "$tmp/dev.csv" 0 id name type compute_units max_work_group_size global_mem_bytes
+grep -q '"id": "0:0"' "$tmp/dev.json" || { echo "FAIL devices: no 0:0 in JSON"; fails=$((fails + 1)); }
+check "devices takes no other argument" 2 $CLI devices --bogus
+
+# tune writes its cache under XDG_CACHE_HOME: a temporary one.
+TUNE="env XDG_CACHE_HOME=$tmp/cache $CLI tune --device 0:0 --dims 1 --size 256 --mask 3 --budget 2 --reps 1 --seed 3 --quiet"
+check "tune --json FILE --csv FILE" 0 $TUNE --json "$tmp/t.json" --csv "$tmp/t.csv"
+grep -q 'best' "$tmp/out" || { echo "FAIL tune: no text row with files"; fails=$((fails + 1)); }
+same "$tmp/t.json" "$tmp/t.csv" 1 device dims size mask found strategy tile default.strategy default.tile tried out_of_time
+check "tune --json on stdout" 0 $TUNE --json
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["found"] and "ms" in r[0]["default"]' "$tmp/out" \
+    || { echo "FAIL tune --json: stdout is not the JSON"; fails=$((fails + 1)); }
+
+check "bench --json - prints the report instead of the table" 0 $CLI bench \
+    --dims 1 --size 64 --mask 3 --tiles default --strategy naive --device 0:0 --json - --quiet
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="clconv-bench-1"' "$tmp/out" \
+    || { echo "FAIL bench --json -: stdout is not the report"; fails=$((fails + 1)); }
+
+if [ "$fails" -ne 0 ]; then echo "cli_output.sh: $fails failure(s)"; exit 1; fi
+echo "cli_output.sh: all passed"
