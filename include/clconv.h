@@ -31,7 +31,9 @@ typedef enum clconv_status {
     CLCONV_ENOPLATFORM, /* no OpenCL platform or device at all */
     CLCONV_ENOKERNELS,  /* kernel sources not found */
     CLCONV_ENOMEM,      /* host allocation failed */
-    CLCONV_EIO          /* reading or writing a file failed */
+    CLCONV_EIO,         /* reading or writing a file failed */
+    CLCONV_EINTERNAL    /* a bug in clconv: a variant's launch geometry
+                           disagrees with its compiled kernel */
 } clconv_status;
 
 /* The last error of this thread, one line, never NULL. */
@@ -109,11 +111,17 @@ typedef enum clconv_strategy {
 } clconv_strategy;
 
 const char *clconv_strategy_name(clconv_strategy s);
+/* One line on what the strategy does (for help texts and reports). */
+const char *clconv_strategy_summary(clconv_strategy s);
+/* Every strategy's name, in enum order, joined by ", " into buf (cut to
+ * len); the length the whole list needs. */
+size_t clconv_strategy_list(char *buf, size_t len);
 /* Parse a strategy name; CLCONV_EINVAL if unknown. */
 clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out);
 
-/* The default TILE_WIDTH of a strategy for dims (256, 16, 8 for 1D, 2D,
- * 3D; the input tile's group is shrunk to fit 1024 work-items). */
+/* The default TILE_WIDTH of a strategy for dims on a device of 1024
+ * work-items (the variant's preferred tile, 256, 16, 8 for the notes'
+ * strategies in 1D, 2D, 3D, halved until the work-group fits). */
 int clconv_default_tile(clconv_strategy s, int dims, int mask_width);
 
 /* The tuning knobs of clconv_problem that strategy s reads for dims: an OR
@@ -123,6 +131,13 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width);
 #define CLCONV_KNOB_COARSEN 1
 #define CLCONV_KNOB_GROUP_Y 2
 int clconv_strategy_knobs(clconv_strategy s, int dims);
+/* The values a knob (one CLCONV_KNOB_ bit) accepts for strategy s on
+ * dims; CLCONV_EINVAL when s does not read it there. */
+clconv_status clconv_knob_range(clconv_strategy s, int dims, int knob,
+                                int *min, int *max);
+/* The smallest min and largest max of a knob over every strategy and dims
+ * that reads it (0, 0 when none does): what a command line accepts. */
+void clconv_knob_bounds(int knob, int *min, int *max);
 
 /* Where the kernel finds the mask. */
 typedef enum clconv_mask_mode {
@@ -144,7 +159,8 @@ typedef struct clconv_problem {
     size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
     int mask_width;    /* odd, >= 1; the mask is mask_width^dims floats */
     int tile;          /* TILE_WIDTH of the variant (for coarse: the
-                          work-group's x extent) */
+                          work-group's x extent); 0: the largest default
+                          that fits the device (clconv_default_tile_for) */
     clconv_strategy strategy;
     /* Tuning knobs (0: the variant's default; clconv_strategy_knobs says
      * which a strategy reads, the others ignore them). coarsen: coarse's
@@ -156,10 +172,11 @@ typedef struct clconv_problem {
     clconv_mask_mode mask_mode; /* 0 (auto): the variant's default */
 } clconv_problem;
 
-/* Replace the 0 ("default") knobs (the coarse variant's coarsen and
- * group_y, every variant's mask mode on dev) by the values the kernel will
- * be built with, so reports show what really ran. With dev NULL the mask
- * mode stays auto. */
+/* Replace the 0 ("default") tile and knobs (the tile that fits dev, the
+ * coarsen and group_y of the strategies that read them, every variant's
+ * mask mode on dev) by the values the kernel will be built with, so
+ * reports show what really ran. With dev NULL the mask mode stays auto and
+ * the tile fits 1024 work-items. */
 void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p);
 
@@ -173,6 +190,20 @@ clconv_status clconv_problem_validate(const clconv_problem *p);
 /* A safe choice of strategy and tile for a device when nothing was tuned:
  * fills p->strategy and p->tile from p->dims and p->mask_width. */
 void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p);
+/* The default TILE_WIDTH of p's strategy on dev: the largest tile, from
+ * the variant's preferred one down by halving, whose work-group (size and
+ * per-dimension sizes, with p's knobs) and local memory fit the device.
+ * dev NULL: as clconv_default_tile. A problem with tile 0 gets this tile
+ * when it is planned or given to clconv_problem_apply_defaults. */
+int clconv_default_tile_for(const clconv_device_info *dev,
+                            const clconv_problem *p);
+/* Does p (tile 0: its default) fit dev's limits: work-group size and
+ * per-dimension sizes, local memory, constant memory for the mask, maximum
+ * allocation and global memory? CLCONV_OK, or CLCONV_EUNSUPPORTED with
+ * the limit in clconv_last_error() (the check a plan makes before it
+ * builds anything). */
+clconv_status clconv_problem_fits(const clconv_device_info *dev,
+                                  const clconv_problem *p);
 
 /* ---- sessions and plans ------------------------------------------------ */
 
@@ -184,6 +215,14 @@ clconv_status clconv_session_create(const clconv_device_info *dev,
                                     clconv_session **out);
 void clconv_session_destroy(clconv_session *s);
 const clconv_device_info *clconv_session_device(const clconv_session *s);
+/* The measuring overrides ($CLCONV_COARSE_ROWS, $CLCONV_VECTOR_BLOCKS)
+ * read when the session was created and used by its plans, as
+ * "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_BLOCKS=1"; "" when none is set. */
+const char *clconv_session_overrides(const clconv_session *s);
+/* The -cl-std option the session's programs are built with: "-cl-std=CL1.2"
+ * on devices that compile OpenCL C 1.2 (every 1.2, 2.x and 3.0 device),
+ * "-cl-std=CL1.1" on a 1.1 device, "" on older ones. */
+const char *clconv_session_cl_std(const clconv_session *s);
 
 /* A plan is one problem on one session: the built kernel, its launch
  * geometry and the device buffers. Creating it checks every device limit;

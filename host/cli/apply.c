@@ -180,8 +180,8 @@ static clconv_status make_plan(clconv_session *s, const apply_options *o,
     if (o->strategy >= 0) {
         p->strategy = (clconv_strategy)o->strategy;
         p->tile = o->tile ? o->tile
-                          : clconv_default_tile(p->strategy, p->dims,
-                                                p->mask_width);
+                          : clconv_default_tile_for(clconv_session_device(s),
+                                                    p);
     } else {
         cli_auto_config(clconv_session_device(s), p, 1);
         if (o->tile)
@@ -194,7 +194,7 @@ static clconv_status make_plan(clconv_session *s, const apply_options *o,
     if (st == CLCONV_EUNSUPPORTED && o->strategy < 0 &&
         p->strategy != CLCONV_NAIVE) {
         p->strategy = CLCONV_NAIVE;
-        p->tile = clconv_default_tile(CLCONV_NAIVE, p->dims, p->mask_width);
+        p->tile = clconv_default_tile_for(clconv_session_device(s), p);
         st = clconv_plan_create_with_mask(s, p, mask, plan);
     }
     return st;

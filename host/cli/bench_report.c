@@ -19,7 +19,9 @@ size_t bench_tiles_of(const bench_options *o, const clconv_device_info *dev,
     size_t count = sweep ? clconv_bench_tiles(dims, &table) : 0;
     for (size_t i = 0; i < count && n < cap; ++i)
         out[n++] = table[i];
-    int def = clconv_default_tile(s, dims, mask);
+    const clconv_problem shape = {.dims = dims, .mask_width = mask,
+                                  .strategy = s};
+    int def = clconv_default_tile_for(dev, &shape);
     for (size_t i = 0; i < n; ++i)
         if (out[i] == def)
             return n;

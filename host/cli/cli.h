@@ -38,6 +38,8 @@ void cli_bench_usage(FILE *f);
 void cli_model_usage(FILE *f);
 void cli_apply_usage(FILE *f);
 void cli_tune_usage(FILE *f);
+/* One stderr line naming the session's measuring overrides, if any. */
+void cli_note_overrides(const clconv_session *s);
 /* Print "clconv: <message>" on one line to stderr. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -48,6 +48,8 @@ int cli_devices_open(cli_devices *d, const char *selector, int with_sessions)
     }
     if (code != CLI_EXIT_OK)
         cli_devices_close(d);
+    else if (with_sessions && d->n)
+        cli_note_overrides(d->sessions[0]);
     return code;
 }
 
@@ -103,6 +105,13 @@ double cli_now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cli_note_overrides(const clconv_session *s)
+{
+    const char *ov = clconv_session_overrides(s);
+    if (*ov)
+        fprintf(stderr, "clconv: measuring overrides in effect: %s\n", ov);
 }
 
 const char *cli_strategy_list(int model_only)

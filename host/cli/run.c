@@ -74,6 +74,15 @@ static int parse_list(const char *flag, const char *v, long min, long max,
     return 0;
 }
 
+/* A knob's list, in the range the variant table gives it. */
+static int parse_knob_list(const char *flag, int knob, const char *v,
+                           int *out, int *n)
+{
+    int min, max;
+    clconv_knob_bounds(knob, &min, &max);
+    return parse_list(flag, v, min, max, out, n);
+}
+
 /* One option of argv[*i]: 0 if it was run's, -1 (error printed) else. */
 static int parse_one(int argc, char **argv, int *i, run_options *o,
                      const char **size)
@@ -87,12 +96,12 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
         return r < 0 ? -1 : parse_list("--tile", v, 1, 65536, o->tile, &o->ntile);
     if ((r = cli_opt_value(argc, argv, i, "--coarsen", &v)))
         return r < 0 ? -1
-                     : parse_list("--coarsen", v, 1, 64, o->coarsen,
-                                  &o->ncoarsen);
+                     : parse_knob_list("--coarsen", CLCONV_KNOB_COARSEN, v,
+                                       o->coarsen, &o->ncoarsen);
     if ((r = cli_opt_value(argc, argv, i, "--group-y", &v)))
         return r < 0 ? -1
-                     : parse_list("--group-y", v, 1, 1024, o->group_y,
-                                  &o->ngroup_y);
+                     : parse_knob_list("--group-y", CLCONV_KNOB_GROUP_Y, v,
+                                       o->group_y, &o->ngroup_y);
     if ((r = cli_opt_value(argc, argv, i, "--mask-mode", &v)))
         return r < 0 ? -1
                      : cli_parse_mask_modes(v, o->mask_mode, &o->nmask_mode);
@@ -238,9 +247,9 @@ static void variant_of(const run_options *o, const clconv_problem *base, int s,
         p->coarsen = o->coarsen[vi % o->ncoarsen];
         vi /= o->ncoarsen;
     }
-    p->tile = o->ntile ? o->tile[vi % o->ntile]
-                       : clconv_default_tile(p->strategy, p->dims,
-                                             p->mask_width);
+    /* No --tile: 0, the largest default tile that fits the row's device
+     * (chosen by clconv_problem_apply_defaults). */
+    p->tile = o->ntile ? o->tile[vi % o->ntile] : 0;
 }
 
 /* Every row of one problem on one device: the exit code so far, or minus

@@ -133,7 +133,7 @@ static clconv_status measure_copy(clconv_session *s, double *gbs)
     const size_t global = (size_t)(bytes / (4 * sizeof(float)));
     double ms = 0.0;
 
-    st = clc_program_get(s, "bench_copy", "-cl-std=CL1.2", 0, &prog);
+    st = clc_program_get(s, "bench_copy", "", 0, &prog);
     if (st != CLCONV_OK)
         return st;
     CLC_CREATE_GOTO(k, clCreateKernel(prog, "bench_copy", &err));
@@ -192,7 +192,7 @@ static clconv_status measure_fma(clconv_session *s, double *gflops)
     fma_shape(&chains, &steps);
     const double flop_per_item = 2.0 * chains * steps * vec;
     snprintf(options, sizeof options,
-             "-cl-std=CL1.2 -D FMA_CHAINS=%d -D FMA_STEPS=%d -D FMA_VEC=%u",
+             "-D FMA_CHAINS=%d -D FMA_STEPS=%d -D FMA_VEC=%u",
              chains, steps, vec);
     st = clc_program_get(s, "bench_fma", options, 0, &prog);
     if (st != CLCONV_OK)

@@ -28,6 +28,7 @@ const char *clconv_status_name(clconv_status st)
     case CLCONV_ENOKERNELS: return "kernel sources not found";
     case CLCONV_ENOMEM: return "out of memory";
     case CLCONV_EIO: return "I/O error";
+    case CLCONV_EINTERNAL: return "internal error";
     }
     return "unknown status";
 }

@@ -6,6 +6,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "clconv.h"
@@ -72,44 +73,136 @@ clconv_status clc_cl_fail(const char *call, cl_int err, const char *file,
 clconv_status clc_device_info_read(cl_platform_id pid, cl_device_id did,
                                    clconv_device_info *d);
 
-/* ---- variants.c: geometry of each strategy, as a table ---- */
+/* ---- variants.c and variant_*.c: the variant table ----
+ * Each variant is one clc_variant (in its family's file): name, summary,
+ * per dims its preferred tile, knobs with ranges and tuning grids, its
+ * mask policy, and the functions for its defaults and launch geometry.
+ * The -D defines come from the knobs' define names (clc_append_defines),
+ * the kernel file from clc_kernel_stem. */
 typedef struct clc_geometry {
     size_t local[3];     /* work-group size per dimension */
     size_t global[3];    /* global size per dimension */
     size_t local_floats; /* __local floats the kernel declares */
 } clc_geometry;
 
+/* The knobs a kernel may be built with. The first two are the public
+ * clconv_problem knobs (bit 1 << id of clconv_strategy_knobs); the others
+ * are internal, chosen by the variant (or a measuring override). */
+enum {
+    CLC_KNOB_COARSEN = 0,
+    CLC_KNOB_GROUP_Y,
+    CLC_KNOB_ROWS,       /* 3D coarse: adjacent y rows per work-item */
+    CLC_KNOB_VEC_BLOCKS, /* vector 2D/3D: float16 blocks side by side */
+    CLC_KNOB_COUNT,
+    CLC_KNOB_PUBLIC = 2
+};
+
+typedef struct clc_ints {
+    const int *v;
+    size_t n;
+} clc_ints;
+/* A static list of ints: CLC_INTS(1, 2, 4). */
+#define CLC_INTS(...)                                                         \
+    {(const int[]){__VA_ARGS__},                                              \
+     sizeof((const int[]){__VA_ARGS__}) / sizeof(int)}
+
+/* One knob of a variant on one dims; define NULL: not read. */
+typedef struct clc_knob {
+    const char *define; /* "COARSEN": built with -D COARSEN=<value> */
+    int min, max;       /* accepted values */
+    clc_ints grid;      /* values clconv tune tries (user knobs only) */
+} clc_knob;
+
+typedef struct clc_variant_dims {
+    int tile;        /* preferred default tile: the largest one tried */
+    int bench_tiles; /* clconv tune tries the bench tiles, default knobs */
+    clc_ints tiles;  /* and then every tile x knob value of these grids */
+    clc_knob knob[CLC_KNOB_COUNT];
+} clc_variant_dims;
+
+/* Measuring overrides from the environment (0: unset), read once when a
+ * session is created (clc_overrides_read) and reported by
+ * clconv_session_overrides(). */
+typedef struct clc_overrides {
+    int coarse_rows;   /* $CLCONV_COARSE_ROWS, 1..8 */
+    int vector_blocks; /* $CLCONV_VECTOR_BLOCKS, 1..4 */
+} clc_overrides;
+void clc_overrides_read(clc_overrides *o);
+
+/* A problem resolved for one device: every default chosen. This is what
+ * a plan builds and launches. */
+typedef struct clc_config {
+    clconv_problem p;         /* tile, coarsen, group_y, mask mode set */
+    int knob[CLC_KNOB_COUNT]; /* every knob the kernel is built with */
+} clc_config;
+
 typedef struct clc_variant {
     clconv_strategy strategy;
-    const char *name;    /* "output_tile" */
+    const char *name;    /* "output_tile": also the kernel file's stem */
     const char *summary; /* one line for --help and reports */
-    /* Launch geometry and local memory of a problem. */
-    void (*geometry)(const clconv_problem *p, clc_geometry *g);
+    clc_variant_dims dims[3]; /* [dims - 1] */
+    /* Mask policy: auto means baked on devices other than CPUs (GPUs
+     * fold the values into immediates), argument everywhere else. */
+    int baked_off_cpu;
+    /* Fill c->knob[] where the user gave 0 (dev and ov may be NULL: the
+     * defaults of no particular device, no override). */
+    void (*defaults)(const clconv_device_info *dev, const clc_overrides *ov,
+                     clc_config *c);
+    /* Launch geometry and local memory of a resolved problem. */
+    void (*geometry)(const clc_config *c, clc_geometry *g);
 } clc_variant;
 
+/* The families (variant_tiled.c, variant_coarse.c, variant_vector.c). */
+extern const clc_variant clc_variant_naive, clc_variant_output_tile,
+    clc_variant_input_tile, clc_variant_cached_halo, clc_variant_coarse,
+    clc_variant_vector;
+
 const clc_variant *clc_variant_get(clconv_strategy s);
-/* Fill geometry for a problem. */
+/* The kernel of a strategy on dims: file cl/<stem>.cl, kernel <stem>
+ * ("conv2d_output_tile"). 0, or -1 if it does not fit. */
+int clc_kernel_stem(clconv_strategy s, int dims, char *buf, size_t len);
+/* Resolve p on dev (NULL: no device; limits of 1024 work-items) with the
+ * overrides ov (may be NULL): tile 0 becomes the largest default tile
+ * that fits the device, knobs 0 their defaults, mask mode auto the
+ * variant's policy (stays auto when dev is NULL). */
+void clc_config_resolve(const clconv_device_info *dev,
+                        const clc_overrides *ov, const clconv_problem *p,
+                        clc_config *c);
+/* Geometry of a resolved problem, and of a problem with defaults for no
+ * particular device (the model's one-tile view). */
+void clc_config_geometry(const clc_config *c, clc_geometry *g);
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
-/* The coarse variant's knobs with defaults applied. */
-int clc_coarsen_of(const clconv_problem *p);
-int clc_group_y_of(const clconv_problem *p);
-/* Adjacent y rows per work-item of the 3D coarse kernel (1 elsewhere). */
-int clc_rows_of(const clconv_problem *p);
-/* vector 2D/3D: float16 blocks side by side in x per work-item. */
-int clc_vector_blocks_of(const clconv_problem *p);
+/* Append " -D NAME=value" for every knob the variant reads on c's dims;
+ * the new length of buf (at most len - 1 used). */
+size_t clc_append_defines(const clc_config *c, char *buf, size_t n,
+                          size_t len);
 /* The problem's mask mode on a device: auto resolved (stays auto when dev
  * is NULL). */
 clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,
                                    const clconv_problem *p);
 
+/* ---- limits.c: does a geometry fit a device ---- */
+/* 1 if the work-group (size, per-dimension sizes) and local memory fit d;
+ * else 0 and, when why is not NULL, the limit it exceeds. */
+int clc_geometry_check(const clconv_device_info *d, int dims,
+                       const clc_geometry *g, char *why, size_t len);
+/* clc_geometry_check, then the mask and buffers against constant memory,
+ * maximum allocation and global memory: CLCONV_OK, or CLCONV_EUNSUPPORTED
+ * with the reason. */
+clconv_status clc_problem_fits(const clconv_device_info *d,
+                               const clconv_problem *p, const clc_geometry *g);
+
 /* ---- program.c ---- */
 typedef struct clc_program_cache clc_program_cache;
 clc_program_cache *clc_program_cache_new(void);
 void clc_program_cache_free(clc_program_cache *cache);
-/* The build options of a problem, in a fixed order (malloc'd; NULL and the
- * last error set when out of memory). mask (W^dims floats) is compiled in
- * as -D CLCONV_MASK_VALUES when the problem's mask is baked. */
-char *clc_build_options(const clconv_problem *p, int count_loads,
+/* The -D options of a resolved problem, in a fixed order: MASK_WIDTH,
+ * TILE_WIDTH, the variant's knobs, then the instrumentation and the baked
+ * mask (malloc'd; NULL and the last error set when out of memory). mask
+ * (W^dims floats) is compiled in as -D CLCONV_MASK_VALUES when the
+ * problem's mask is baked. clc_program_get puts the session's -cl-std
+ * first. */
+char *clc_build_options(const clc_config *c, int count_loads,
                         const float *mask);
 /* Build (or fetch from the session's cache) the program of cl/<stem>.cl
  * ("conv2d_output_tile") with the given options; the program stays owned by
@@ -118,6 +211,16 @@ char *clc_build_options(const clconv_problem *p, int count_loads,
 clconv_status clc_program_get(clconv_session *s, const char *stem,
                               const char *options, int with_common,
                               cl_program *out);
+
+/* ---- stderr_capture.c: what a driver prints itself during a call ---- */
+typedef struct clc_stderr_capture {
+    int saved;
+    FILE *tmp;
+} clc_stderr_capture;
+/* Send stderr (fd 2) to a temporary file until _end. */
+void clc_stderr_capture_begin(clc_stderr_capture *c);
+/* Restore stderr; what was written meanwhile (malloc'd), or NULL. */
+char *clc_stderr_capture_end(clc_stderr_capture *c);
 
 /* ---- program_cache.c: the on-disk caches (folder, hash, atomic files) and
  * the program binary cache. Best effort: a miss or a doubtful entry never
@@ -197,6 +300,9 @@ struct clconv_session {
     /* Host-to-host calls bind the caller's memory in place
      * (CL_MEM_USE_HOST_PTR): on CPU devices, unless $CLCONV_ZERO_COPY=0. */
     int zero_copy;
+    clc_overrides overrides; /* measuring overrides, read at creation */
+    char overrides_text[128]; /* "CLCONV_COARSE_ROWS=2", or "" */
+    char cl_std[16];         /* "-cl-std=CL1.2", "-cl-std=CL1.1" or "" */
 };
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */

@@ -9,7 +9,8 @@
 
 struct clconv_plan {
     clconv_session *s;
-    clconv_problem p;
+    clconv_problem p; /* the problem with every default resolved (c.p) */
+    clc_config c;     /* and the knobs its kernel is built with */
     clc_geometry g;
     int count_loads;
     cl_kernel kernel;
@@ -18,81 +19,19 @@ struct clconv_plan {
     float *baked; /* the mask compiled into the program, or NULL */
 };
 
-static clconv_status unsupported(const char *fmt, ...) CLC_PRINTF(1, 2);
-static clconv_status unsupported(const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return clc_fail(CLCONV_EUNSUPPORTED, "%s", msg);
-}
-
-static void shape_string(const size_t v[3], int dims, char *buf, size_t len)
-{
-    if (dims == 1)
-        snprintf(buf, len, "%zu", v[0]);
-    else if (dims == 2)
-        snprintf(buf, len, "%zux%zu", v[0], v[1]);
-    else
-        snprintf(buf, len, "%zux%zux%zu", v[0], v[1], v[2]);
-}
-
-/* Limits that can be checked before building anything. */
-static clconv_status check_device_limits(const clconv_device_info *d,
-                                         const clconv_problem *p,
-                                         const clc_geometry *g)
-{
-    char shape[64];
-    size_t wg = g->local[0] * g->local[1] * g->local[2];
-    shape_string(g->local, p->dims, shape, sizeof shape);
-    if (wg > d->max_work_group_size)
-        return unsupported("work-group of %s = %zu work-items exceeds the "
-                           "device's maximum of %zu",
-                           shape, wg, d->max_work_group_size);
-    for (int k = 0; k < p->dims; ++k)
-        if (g->local[k] > d->max_work_item_sizes[k])
-            return unsupported("work-group size %zu along dimension %d "
-                               "exceeds the device's maximum of %zu",
-                               g->local[k], k, d->max_work_item_sizes[k]);
-    uint64_t lbytes = (uint64_t)g->local_floats * sizeof(float);
-    if (lbytes > d->local_mem_bytes)
-        return unsupported("needs %llu bytes of local memory, the device has "
-                           "%llu",
-                           (unsigned long long)lbytes,
-                           (unsigned long long)d->local_mem_bytes);
-    uint64_t mbytes = (uint64_t)clconv_problem_mask_elements(p) * sizeof(float);
-    if (mbytes > d->constant_mem_bytes)
-        return unsupported("mask of %llu bytes exceeds the device's constant "
-                           "buffer of %llu bytes",
-                           (unsigned long long)mbytes,
-                           (unsigned long long)d->constant_mem_bytes);
-    uint64_t dbytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
-    if (dbytes > d->max_alloc_bytes)
-        return unsupported("a buffer of %llu bytes exceeds the device's "
-                           "maximum allocation of %llu bytes",
-                           (unsigned long long)dbytes,
-                           (unsigned long long)d->max_alloc_bytes);
-    if (2 * dbytes + mbytes > d->global_mem_bytes)
-        return unsupported("input and output need %llu bytes, the device has "
-                           "%llu",
-                           (unsigned long long)(2 * dbytes + mbytes),
-                           (unsigned long long)d->global_mem_bytes);
-    return CLCONV_OK;
-}
-
 /* Limits that the built kernel reports.
  *
- * CL_KERNEL_WORK_GROUP_SIZE is checked unless the kernel declares
- * reqd_work_group_size equal to the launch (CL_KERNEL_COMPILE_WORK_GROUP_SIZE):
- * then the compiler built it for exactly that size, and the device maximum
- * (checked before building) is the limit. NVIDIA's OpenCL reports 256 for
- * every kernel, even a one-line one built with -cl-nv-maxrregcount=32, yet
- * runs launches of 1024 correctly (scripts/probe_wg.c, bench/PERF.md); an
- * enqueue the driver refuses is still reported as unsupported, and every
- * result is verified. */
+ * Every kernel declares reqd_work_group_size: a compiled size other than
+ * the planned launch means the variant's geometry and its kernel disagree,
+ * an internal error (never "unsupported", so tests fail on it). When they
+ * agree the compiler built the kernel for exactly that size, and the device
+ * maximum (checked before building) is the limit: NVIDIA's OpenCL reports a
+ * CL_KERNEL_WORK_GROUP_SIZE of 256 for every kernel, even a one-line one
+ * built with -cl-nv-maxrregcount=32, yet runs launches of 1024 correctly
+ * (scripts/probe_wg.c, bench/PERF.md). A kernel without the attribute is
+ * held to CL_KERNEL_WORK_GROUP_SIZE. */
 static clconv_status check_kernel_limits(clconv_session *s, cl_kernel k,
+                                         const char *stem,
                                          const clc_geometry *g)
 {
     size_t kwg = 0, reqd[3] = {0, 0, 0};
@@ -104,19 +43,26 @@ static clconv_status check_kernel_limits(clconv_session *s, cl_kernel k,
                                        sizeof reqd, reqd, NULL));
     CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof klocal, &klocal, NULL));
-    const int compiled_for_launch = reqd[0] == g->local[0] &&
-                                    reqd[1] == g->local[1] &&
-                                    reqd[2] == g->local[2];
-    size_t wg = g->local[0] * g->local[1] * g->local[2];
-    if (wg > kwg && !compiled_for_launch)
-        return unsupported("work-group of %zu work-items exceeds the kernel's "
-                           "CL_KERNEL_WORK_GROUP_SIZE of %zu on this device",
-                           wg, kwg);
+    const int declared = reqd[0] || reqd[1] || reqd[2];
+    if (declared && (reqd[0] != g->local[0] || reqd[1] != g->local[1] ||
+                     reqd[2] != g->local[2]))
+        return clc_fail(CLCONV_EINTERNAL,
+                        "internal error: %s.cl was compiled for work-groups of "
+                        "%zux%zux%zu but the variant table plans %zux%zux%zu",
+                        stem, reqd[0], reqd[1], reqd[2], g->local[0],
+                        g->local[1], g->local[2]);
+    const size_t wg = g->local[0] * g->local[1] * g->local[2];
+    if (wg > kwg && !declared)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "work-group of %zu work-items exceeds the kernel's "
+                        "CL_KERNEL_WORK_GROUP_SIZE of %zu on this device",
+                        wg, kwg);
     if (klocal > s->dev.local_mem_bytes)
-        return unsupported("kernel uses %llu bytes of local memory, the "
-                           "device has %llu",
-                           (unsigned long long)klocal,
-                           (unsigned long long)s->dev.local_mem_bytes);
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "kernel uses %llu bytes of local memory, the device "
+                        "has %llu",
+                        (unsigned long long)klocal,
+                        (unsigned long long)s->dev.local_mem_bytes);
     return CLCONV_OK;
 }
 
@@ -135,86 +81,104 @@ static clconv_status set_args(clconv_plan *pl)
     return CLCONV_OK;
 }
 
+/* Resolve the problem on the session's device (every default, the
+ * measuring overrides), its geometry and the limits; keep a baked mask. */
+static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
+                                  const float *mask)
+{
+    clconv_session *s = pl->s;
+    clc_config_resolve(&s->dev, &s->overrides, p, &pl->c);
+    for (int d = p->dims; d < 3; ++d)
+        pl->p.size[d] = 1;
+    pl->p = pl->c.p;
+    clconv_status st = clconv_problem_validate(&pl->p);
+    if (st != CLCONV_OK)
+        return st;
+    pl->n = clconv_problem_elements(&pl->p);
+    pl->m = clconv_problem_mask_elements(&pl->p);
+    clc_config_geometry(&pl->c, &pl->g);
+    if (pl->p.mask_mode == CLCONV_MASK_BAKED) {
+        if (!mask)
+            return clc_fail(CLCONV_EINVAL,
+                            "mask mode baked needs the mask when the plan is "
+                            "made (clconv_plan_create_with_mask)");
+        pl->baked = malloc(pl->m * sizeof *pl->baked);
+        if (!pl->baked)
+            return clc_fail(CLCONV_ENOMEM, "out of memory");
+        memcpy(pl->baked, mask, pl->m * sizeof *pl->baked);
+    }
+    return clc_problem_fits(&s->dev, &pl->p, &pl->g);
+}
+
+/* Build (or fetch) the variant's program and create its kernel. */
+static clconv_status plan_kernel(clconv_plan *pl)
+{
+    clconv_status st;
+    cl_int err;
+    char stem[64];
+    cl_program prog = NULL;
+    if (clc_kernel_stem(pl->p.strategy, pl->p.dims, stem, sizeof stem))
+        return clc_fail(CLCONV_EINVAL, "no kernel for strategy %d in %dD",
+                        (int)pl->p.strategy, pl->p.dims);
+    char *options = clc_build_options(&pl->c, pl->count_loads, pl->baked);
+    if (!options)
+        return CLCONV_ENOMEM;
+    st = clc_program_get(pl->s, stem, options, 1, &prog);
+    if (st != CLCONV_OK)
+        goto out;
+    CLC_CREATE_GOTO(pl->kernel, clCreateKernel(prog, stem, &err));
+    st = check_kernel_limits(pl->s, pl->kernel, stem, &pl->g);
+out:
+    free(options);
+    return st;
+}
+
+/* The mask buffer and the load counters; the data buffers are made on
+ * first use (clc_plan_buffers): a plan only ever enqueued on the caller's
+ * buffers never holds its own. */
+static clconv_status plan_small_buffers(clconv_plan *pl)
+{
+    clconv_status st = CLCONV_OK;
+    cl_int err;
+    CLC_CREATE_GOTO(pl->mask,
+                    clCreateBuffer(pl->s->context, CL_MEM_READ_ONLY,
+                                   pl->m * sizeof(float), NULL, &err));
+    if (pl->count_loads)
+        CLC_CREATE_GOTO(pl->counters,
+                        clCreateBuffer(pl->s->context, CL_MEM_READ_WRITE,
+                                       2 * sizeof(cl_int), NULL, &err));
+out:
+    return st;
+}
+
 clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
                               const float *mask, int count_loads,
                               clconv_plan **out)
 {
-    clconv_status st;
-    cl_int err;
-    char *options = NULL, stem[64];
-    cl_program prog = NULL;
     *out = NULL;
-
-    st = clconv_problem_validate(p);
+    clconv_status st = clconv_problem_validate(p);
     if (st != CLCONV_OK)
         return st;
     clconv_plan *pl = calloc(1, sizeof *pl);
     if (!pl)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     pl->s = s;
-    pl->p = *p;
-    for (int d = p->dims; d < 3; ++d)
-        pl->p.size[d] = 1;
     pl->count_loads = count_loads;
-    pl->n = clconv_problem_elements(&pl->p);
-    pl->m = clconv_problem_mask_elements(&pl->p);
-    clc_geometry_of(&pl->p, &pl->g);
-    pl->p.mask_mode = clc_mask_mode_for(&s->dev, p);
-    if (pl->p.mask_mode == CLCONV_MASK_BAKED) {
-        if (!mask) {
-            st = clc_fail(CLCONV_EINVAL,
-                          "mask mode baked needs the mask when the plan is "
-                          "made (clconv_plan_create_with_mask)");
-            goto out;
-        }
-        pl->baked = malloc(pl->m * sizeof *pl->baked);
-        if (!pl->baked) {
-            st = clc_fail(CLCONV_ENOMEM, "out of memory");
-            goto out;
-        }
-        memcpy(pl->baked, mask, pl->m * sizeof *pl->baked);
-    }
-
-    st = check_device_limits(&s->dev, &pl->p, &pl->g);
-    if (st != CLCONV_OK)
-        goto out;
-
-    snprintf(stem, sizeof stem, "conv%dd_%s", p->dims,
-             clconv_strategy_name(p->strategy));
-    options = clc_build_options(&pl->p, count_loads, pl->baked);
-    if (!options) {
-        st = CLCONV_ENOMEM;
-        goto out;
-    }
-    st = clc_program_get(s, stem, options, 1, &prog);
-    if (st != CLCONV_OK)
-        goto out;
-    CLC_CREATE_GOTO(pl->kernel, clCreateKernel(prog, stem, &err));
-    st = check_kernel_limits(s, pl->kernel, &pl->g);
-    if (st != CLCONV_OK)
-        goto out;
-
-    /* The data buffers are made on first use (clc_plan_buffers): a plan
-     * only ever enqueued on the caller's buffers never holds its own. */
-    CLC_CREATE_GOTO(pl->mask,
-                    clCreateBuffer(s->context, CL_MEM_READ_ONLY,
-                                   pl->m * sizeof(float), NULL, &err));
-    if (count_loads) {
-        CLC_CREATE_GOTO(pl->counters,
-                        clCreateBuffer(s->context, CL_MEM_READ_WRITE,
-                                       2 * sizeof(cl_int), NULL, &err));
-    }
-    st = set_args(pl);
+    st = plan_resolve(pl, p, mask);
+    if (st == CLCONV_OK)
+        st = plan_kernel(pl);
+    if (st == CLCONV_OK)
+        st = plan_small_buffers(pl);
+    if (st == CLCONV_OK)
+        st = set_args(pl);
     if (st == CLCONV_OK && mask)
         st = clconv_plan_set_mask(pl, mask);
-    if (st != CLCONV_OK)
-        goto out;
+    if (st != CLCONV_OK) {
+        clconv_plan_destroy(pl);
+        return st;
+    }
     *out = pl;
-    pl = NULL;
-out:
-    free(options);
-    clconv_plan_destroy(pl);
-    return st;
+    return CLCONV_OK;
 }
 
 clconv_status clconv_plan_create(clconv_session *s, const clconv_problem *p,

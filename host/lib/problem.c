@@ -32,8 +32,10 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
     if (p->mask_width > 1023)
         return clc_fail(CLCONV_EINVAL, "mask width %d is absurd (max 1023)",
                         p->mask_width);
-    if (p->tile < 1 || p->tile > 65536)
-        return clc_fail(CLCONV_EINVAL, "tile must be in 1..65536 (got %d)",
+    if (p->tile < 0 || p->tile > 65536)
+        return clc_fail(CLCONV_EINVAL,
+                        "tile must be in 1..65536, or 0 for the default "
+                        "(got %d)",
                         p->tile);
     if (!clc_variant_get(p->strategy))
         return clc_fail(CLCONV_EINVAL, "unknown strategy %d", (int)p->strategy);

@@ -51,9 +51,10 @@ static int mask_literal(float v, char *buf, size_t len)
     return snprintf(buf, len, "%.9ef", (double)v);
 }
 
-char *clc_build_options(const clconv_problem *p, int count_loads,
+char *clc_build_options(const clc_config *c, int count_loads,
                         const float *mask)
 {
+    const clconv_problem *p = &c->p;
     const int baked = mask && p->mask_mode == CLCONV_MASK_BAKED;
     const size_t m = baked ? clconv_problem_mask_elements(p) : 0;
     const size_t len = 256 + m * 24; /* a literal is at most 17 */
@@ -62,21 +63,9 @@ char *clc_build_options(const clconv_problem *p, int count_loads,
         clc_fail(CLCONV_ENOMEM, "out of memory");
         return NULL;
     }
-    size_t n = (size_t)snprintf(buf, len,
-                                "-cl-std=CL1.2 -D MASK_WIDTH=%d -D TILE_WIDTH=%d",
+    size_t n = (size_t)snprintf(buf, len, "-D MASK_WIDTH=%d -D TILE_WIDTH=%d",
                                 p->mask_width, p->tile);
-    const int knobs = clconv_strategy_knobs(p->strategy, p->dims);
-    if (knobs & CLCONV_KNOB_COARSEN)
-        n += (size_t)snprintf(buf + n, len - n, " -D COARSEN=%d",
-                              clc_coarsen_of(p));
-    if (knobs & CLCONV_KNOB_GROUP_Y)
-        n += (size_t)snprintf(buf + n, len - n, " -D GROUP_Y=%d",
-                              clc_group_y_of(p));
-    if (p->strategy == CLCONV_COARSE && p->dims == 3)
-        n += (size_t)snprintf(buf + n, len - n, " -D ROWS=%d", clc_rows_of(p));
-    if (p->strategy == CLCONV_VECTOR && p->dims >= 2)
-        n += (size_t)snprintf(buf + n, len - n, " -D VEC_BLOCKS=%d",
-                              clc_vector_blocks_of(p));
+    n = clc_append_defines(c, buf, n, len);
     if (count_loads)
         n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_COUNT_LOADS");
     if (baked) {
@@ -137,13 +126,47 @@ static char *build_log(cl_program prog, cl_device_id dev)
     return log;
 }
 
+/* "<-cl-std> <options>" then $CLCONV_BUILD_OPTIONS (malloc'd). */
+static char *with_std(const clconv_session *s, const char *options)
+{
+    const size_t len = strlen(s->cl_std) + strlen(options) + 2;
+    char *both = malloc(len);
+    if (!both)
+        return NULL;
+    snprintf(both, len, "%s%s%s", s->cl_std, *s->cl_std && *options ? " " : "",
+             options);
+    char *opts = clc_effective_options(both);
+    free(both);
+    return opts;
+}
+
+/* A failed build: clconv's own line first (what, which file, which
+ * device), then the driver's log and what it printed itself, then the
+ * full options. */
+static clconv_status build_failed(const clconv_session *s, cl_program prog,
+                                  cl_int err, const char *path,
+                                  const char *opts, const char *printed)
+{
+    char *log = build_log(prog, s->device);
+    clconv_status st = clc_fail(
+        CLCONV_EBUILD,
+        "building kernel %s failed on %s: clBuildProgram: %s\n"
+        "--- build log ---\n%s%s--- end of build log ---\n"
+        "options: %s",
+        path, s->dev.name, clconv_cl_error_name(err), log ? log : "(no log)\n",
+        printed ? printed : "", opts);
+    free(log);
+    return st;
+}
+
 static clconv_status build(clconv_session *s, const char *stem,
                            const char *options, int with_common,
                            cl_program *out)
 {
     clconv_status st = CLCONV_OK;
     const char *dir = NULL;
-    char *common = NULL, *body = NULL, *log = NULL, *opts = NULL;
+    char *common = NULL, *body = NULL, *opts = NULL, *printed = NULL;
+    clc_stderr_capture cap;
     cl_program prog = NULL;
     char path_common[4096], path_body[4096], line[4200];
     cl_int err;
@@ -163,9 +186,10 @@ static clconv_status build(clconv_session *s, const char *stem,
      * the variant's own file. */
     snprintf(line, sizeof line, "\n#line 1 \"%s.cl\"\n", stem);
     const char *parts[3] = {common, line, body};
-    /* $CLCONV_BUILD_OPTIONS is appended; the disk cache (program_cache.c)
-     * is tried first and filled after a build from source. */
-    opts = clc_effective_options(options);
+    /* The session's -cl-std comes first, $CLCONV_BUILD_OPTIONS last; the
+     * disk cache (program_cache.c) is tried first and filled after a
+     * build from source. */
+    opts = with_std(s, options);
     if (!opts) {
         st = clc_fail(CLCONV_ENOMEM, "out of memory");
         goto out;
@@ -178,16 +202,15 @@ static clconv_status build(clconv_session *s, const char *stem,
     }
     CLC_CREATE_GOTO(
         prog, clCreateProgramWithSource(s->context, 3, parts, NULL, &err));
+    clc_stderr_capture_begin(&cap);
     err = clBuildProgram(prog, 1, &s->device, opts, NULL, NULL);
+    printed = clc_stderr_capture_end(&cap);
     if (err != CL_SUCCESS) {
-        log = build_log(prog, s->device);
-        st = clc_fail(CLCONV_EBUILD,
-                      "clBuildProgram failed: %s: %s with options '%s' on %s\n"
-                      "--- build log ---\n%s--- end of build log ---",
-                      clconv_cl_error_name(err), path_body, opts,
-                      s->dev.name, log ? log : "(no log)\n");
+        st = build_failed(s, prog, err, path_body, opts, printed);
         goto out;
     }
+    if (printed) /* a driver's warnings on a good build pass through */
+        fputs(printed, stderr);
     clc_program_disk_store(s, parts, 3, opts, prog);
     *out = prog;
     prog = NULL;
@@ -195,7 +218,7 @@ out:
     if (prog)
         clReleaseProgram(prog);
     free(opts);
-    free(log);
+    free(printed);
     free(body);
     free(common);
     return st;

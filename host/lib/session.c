@@ -1,8 +1,60 @@
-/* A session: context, profiling queue and program cache of one device. */
+/* A session: context, profiling queue and program cache of one device,
+ * the OpenCL C version its programs are built for, and the measuring
+ * overrides read from the environment once, when it is created. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
+
+/* A measuring override: the variable's value if it is one digit 1..max,
+ * else 0 (unset or not such a digit: the default applies). */
+static int env_digit(const char *name, int max)
+{
+    const char *env = getenv(name);
+    if (env && *env >= '1' && *env <= '0' + max && env[1] == '\0')
+        return *env - '0';
+    return 0;
+}
+
+/* $CLCONV_COARSE_ROWS (bench/PERF.md item 11) and $CLCONV_VECTOR_BLOCKS
+ * (item 16) replace the variants' choices, for measuring. */
+void clc_overrides_read(clc_overrides *o)
+{
+    o->coarse_rows = env_digit("CLCONV_COARSE_ROWS", 8);
+    o->vector_blocks = env_digit("CLCONV_VECTOR_BLOCKS", 4);
+}
+
+static void overrides_text(const clc_overrides *o, char *buf, size_t len)
+{
+    int n = 0;
+    buf[0] = '\0';
+    if (o->coarse_rows)
+        n = snprintf(buf, len, "CLCONV_COARSE_ROWS=%d", o->coarse_rows);
+    if (o->vector_blocks && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_BLOCKS=%d",
+                 n ? " " : "", o->vector_blocks);
+}
+
+/* The -cl-std a program for this device is built with: CL1.2 wherever the
+ * device compiles OpenCL C 1.2 (every 1.2, 2.x and 3.0 device must; the
+ * kernels are written in 1.2), CL1.1 on a 1.1 device, none on a 1.0 one
+ * or one whose version cannot be read. */
+static void cl_std_of(cl_device_id dev, char *buf, size_t len)
+{
+    char version[128] = "";
+    int major = 0, minor = 0;
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_VERSION, sizeof version - 1,
+                        version, NULL) != CL_SUCCESS ||
+        sscanf(version, "OpenCL C %d.%d", &major, &minor) != 2)
+        return;
+    if (major > 1 || (major == 1 && minor >= 2))
+        snprintf(buf, len, "-cl-std=CL1.2");
+    else if (major == 1 && minor == 1)
+        snprintf(buf, len, "-cl-std=CL1.1");
+}
 
 clconv_status clconv_session_create(const clconv_device_info *dev,
                                     clconv_session **out)
@@ -38,6 +90,9 @@ clconv_status clc_session_init(clconv_session *s)
     s->plans = clc_plan_cache_new();
     if (!s->programs || !s->plans)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
+    clc_overrides_read(&s->overrides);
+    overrides_text(&s->overrides, s->overrides_text, sizeof s->overrides_text);
+    cl_std_of(s->device, s->cl_std, sizeof s->cl_std);
     s->alloc_limit = s->dev.max_alloc_bytes;
     const char *env = getenv("CLCONV_MAX_ALLOC_BYTES");
     if (env && *env) {
@@ -82,4 +137,14 @@ void clconv_session_destroy(clconv_session *s)
 const clconv_device_info *clconv_session_device(const clconv_session *s)
 {
     return &s->dev;
+}
+
+const char *clconv_session_overrides(const clconv_session *s)
+{
+    return s->overrides_text;
+}
+
+const char *clconv_session_cl_std(const clconv_session *s)
+{
+    return s->cl_std;
 }

@@ -60,9 +60,9 @@ clconv_status clconv_tune_path(const clconv_device_info *dev, char *buf,
 
 clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash)
 {
-    const char *name = clconv_strategy_name(s);
     const char *dir = NULL;
-    if (!name || !clc_variant_get(s))
+    char stem[64];
+    if (clc_kernel_stem(s, dims, stem, sizeof stem))
         return clc_fail(CLCONV_ENOKERNELS, "unknown strategy %d", (int)s);
     clconv_status st = clconv_kernel_dir(&dir);
     if (st != CLCONV_OK)
@@ -73,7 +73,7 @@ clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash)
         if (k == 0)
             snprintf(path, sizeof path, "%s/common.clh", dir);
         else
-            snprintf(path, sizeof path, "%s/conv%dd_%s.cl", dir, dims, name);
+            snprintf(path, sizeof path, "%s/%s.cl", dir, stem);
         char *text = NULL;
         size_t n = 0;
         st = clc_read_all(path, &text, &n);

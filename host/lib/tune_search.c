@@ -8,42 +8,6 @@
 #include "clconv_tune.h"
 #include "internal.h"
 
-typedef struct knob {
-    const int *v;
-    size_t n;
-} knob;
-#define KNOB(a) {a, sizeof a / sizeof a[0]}
-
-/* The coarse variant's grid per dims: work-group x extent (tile), y extent
- * (group_y; 0 = the variant's default, 1D has none) and outputs per
- * work-item (coarsen). */
-static const int coarse_tiles_1d[] = {64, 128, 256, 512};
-static const int coarse_gy_1d[] = {0};
-static const int coarse_c_1d[] = {1, 2, 4, 8};
-static const int coarse_tiles_2d[] = {16, 32, 64, 128};
-static const int coarse_gy_2d[] = {1, 2, 4, 8};
-static const int coarse_c_2d[] = {1, 2, 4, 8, 16};
-static const int coarse_tiles_3d[] = {16, 32, 64};
-static const int coarse_gy_3d[] = {2, 4, 8};
-static const int coarse_c_3d[] = {4, 8, 16, 32};
-
-static const struct {
-    knob tile, group_y, coarsen;
-} coarse_grid[3] = {
-    {KNOB(coarse_tiles_1d), KNOB(coarse_gy_1d), KNOB(coarse_c_1d)},
-    {KNOB(coarse_tiles_2d), KNOB(coarse_gy_2d), KNOB(coarse_c_2d)},
-    {KNOB(coarse_tiles_3d), KNOB(coarse_gy_3d), KNOB(coarse_c_3d)},
-};
-
-/* The vector variant's grid per dims: work-group size, and float16 blocks
- * (1D), rows (2D) or planes (3D) per work-item. */
-static const int vector_tiles_v[] = {8, 16, 32};
-static const int vector_c_1d[] = {1, 2, 4, 8};
-static const int vector_c_23d[] = {4, 8, 16, 32};
-static const knob vector_tiles = KNOB(vector_tiles_v);
-static const knob vector_coarsen[3] = {KNOB(vector_c_1d), KNOB(vector_c_23d),
-                                       KNOB(vector_c_23d)};
-
 /* The i-th index of 0..n-1 visited from the middle outwards: for n = 5,
  * 2 1 3 0 4; for n = 4, 2 1 3 0. */
 static size_t middle_out(size_t i, size_t n)
@@ -84,6 +48,27 @@ static void add(cand_list *l, int dims, clconv_strategy s, int tile,
         l->out[l->n++] = c;
 }
 
+/* A variant's tuning grid from its table row: every tile x group_y x
+ * coarsen, middle-out along each knob so that a search the budget cuts
+ * short has seen the likely values of every knob first. */
+static void add_grid(cand_list *l, int dims, const clc_variant *v)
+{
+    const clc_variant_dims *r = &v->dims[dims - 1];
+    static const int zero = 0;
+    const clc_ints none = {&zero, 1}, kt = r->tiles;
+    const clc_ints kc = r->knob[CLC_KNOB_COARSEN].grid.n
+                            ? r->knob[CLC_KNOB_COARSEN].grid
+                            : none;
+    const clc_ints kg = r->knob[CLC_KNOB_GROUP_Y].grid.n
+                            ? r->knob[CLC_KNOB_GROUP_Y].grid
+                            : none;
+    for (size_t c = 0; c < kc.n; ++c)
+        for (size_t g = 0; g < kg.n; ++g)
+            for (size_t t = 0; t < kt.n; ++t)
+                add(l, dims, v->strategy, kt.v[middle_out(t, kt.n)],
+                    kc.v[middle_out(c, kc.n)], kg.v[middle_out(g, kg.n)]);
+}
+
 size_t clconv_tune_candidates(const clconv_device_info *dev,
                               const clconv_problem *p,
                               clconv_tune_candidate *out, size_t max)
@@ -96,42 +81,27 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
         have[s] = available((clconv_strategy)s, p->dims);
 
+    /* The default pick first, then every strategy's default tile. */
     clconv_problem d = *p;
     clconv_pick_default(dev, &d);
     if (have[d.strategy])
         add(&l, p->dims, d.strategy, d.tile, 0, 0);
-    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+        d.strategy = (clconv_strategy)s;
         if (have[s])
-            add(&l, p->dims, (clconv_strategy)s,
-                clconv_default_tile((clconv_strategy)s, p->dims,
-                                    p->mask_width),
-                0, 0);
+            add(&l, p->dims, d.strategy, clconv_default_tile_for(dev, &d), 0,
+                0);
+    }
+    /* The bench tiles at default knobs, then the variants' own grids. */
     const int *tiles = NULL;
-    size_t ntiles = clconv_bench_tiles(p->dims, &tiles);
+    const size_t ntiles = clconv_bench_tiles(p->dims, &tiles);
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
-        if (have[s] && s != CLCONV_COARSE)
+        if (have[s] && clc_variant_get(s)->dims[p->dims - 1].bench_tiles)
             for (size_t t = 0; t < ntiles; ++t)
                 add(&l, p->dims, (clconv_strategy)s, tiles[t], 0, 0);
-    if (have[CLCONV_COARSE]) {
-        /* Middle-out along each knob, so that a search the budget cuts
-         * short has seen the likely values of every knob first. */
-        const int k = p->dims - 1;
-        const knob *kt = &coarse_grid[k].tile, *kg = &coarse_grid[k].group_y,
-                   *kc = &coarse_grid[k].coarsen;
-        for (size_t c = 0; c < kc->n; ++c)
-            for (size_t g = 0; g < kg->n; ++g)
-                for (size_t t = 0; t < kt->n; ++t)
-                    add(&l, p->dims, CLCONV_COARSE, kt->v[middle_out(t, kt->n)],
-                        kc->v[middle_out(c, kc->n)],
-                        kg->v[middle_out(g, kg->n)]);
-    }
-    if (have[CLCONV_VECTOR]) {
-        const knob *kt = &vector_tiles, *kc = &vector_coarsen[p->dims - 1];
-        for (size_t c = 0; c < kc->n; ++c)
-            for (size_t t = 0; t < kt->n; ++t)
-                add(&l, p->dims, CLCONV_VECTOR, kt->v[middle_out(t, kt->n)],
-                    kc->v[middle_out(c, kc->n)], 0);
-    }
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        if (have[s])
+            add_grid(&l, p->dims, clc_variant_get((clconv_strategy)s));
     if (out && max)
         memcpy(out, all, (l.n < max ? l.n : max) * sizeof *out);
     return l.n;

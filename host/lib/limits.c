@@ -1,0 +1,82 @@
+/* Device limits: does a launch geometry, a mask and the buffers of a
+ * problem fit a device. Plans refuse what does not fit (unsupported, with
+ * the reason); the variant table picks default tiles that do. */
+#include <stdio.h>
+
+#include "internal.h"
+
+static void shape_string(const size_t v[3], int dims, char *buf, size_t len)
+{
+    if (dims == 1)
+        snprintf(buf, len, "%zu", v[0]);
+    else if (dims == 2)
+        snprintf(buf, len, "%zux%zu", v[0], v[1]);
+    else
+        snprintf(buf, len, "%zux%zux%zu", v[0], v[1], v[2]);
+}
+
+int clc_geometry_check(const clconv_device_info *d, int dims,
+                       const clc_geometry *g, char *why, size_t len)
+{
+    char shape[64];
+    const size_t wg = g->local[0] * g->local[1] * g->local[2];
+    if (!why)
+        len = 0;
+    if (wg > d->max_work_group_size) {
+        shape_string(g->local, dims, shape, sizeof shape);
+        if (len)
+            snprintf(why, len,
+                     "work-group of %s = %zu work-items exceeds the device's "
+                     "maximum of %zu",
+                     shape, wg, d->max_work_group_size);
+        return 0;
+    }
+    for (int k = 0; k < dims; ++k)
+        if (g->local[k] > d->max_work_item_sizes[k]) {
+            if (len)
+                snprintf(why, len,
+                         "work-group size %zu along dimension %d exceeds "
+                         "the device's maximum of %zu",
+                         g->local[k], k, d->max_work_item_sizes[k]);
+            return 0;
+        }
+    const uint64_t lbytes = (uint64_t)g->local_floats * sizeof(float);
+    if (lbytes > d->local_mem_bytes) {
+        if (len)
+            snprintf(why, len,
+                     "needs %llu bytes of local memory, the device has %llu",
+                     (unsigned long long)lbytes,
+                     (unsigned long long)d->local_mem_bytes);
+        return 0;
+    }
+    return 1;
+}
+
+clconv_status clc_problem_fits(const clconv_device_info *d,
+                               const clconv_problem *p, const clc_geometry *g)
+{
+    char why[512];
+    if (!clc_geometry_check(d, p->dims, g, why, sizeof why))
+        return clc_fail(CLCONV_EUNSUPPORTED, "%s", why);
+    const uint64_t mbytes =
+        (uint64_t)clconv_problem_mask_elements(p) * sizeof(float);
+    if (mbytes > d->constant_mem_bytes)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "mask of %llu bytes exceeds the device's constant "
+                        "buffer of %llu bytes",
+                        (unsigned long long)mbytes,
+                        (unsigned long long)d->constant_mem_bytes);
+    const uint64_t dbytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
+    if (dbytes > d->max_alloc_bytes)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "a buffer of %llu bytes exceeds the device's maximum "
+                        "allocation of %llu bytes",
+                        (unsigned long long)dbytes,
+                        (unsigned long long)d->max_alloc_bytes);
+    if (2 * dbytes + mbytes > d->global_mem_bytes)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "input and output need %llu bytes, the device has %llu",
+                        (unsigned long long)(2 * dbytes + mbytes),
+                        (unsigned long long)d->global_mem_bytes);
+    return CLCONV_OK;
+}

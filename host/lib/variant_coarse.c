@@ -1,0 +1,87 @@
+/* The coarse variant: several outputs per work-item from a register queue
+ * marching along the slowest axis (3D: z-marching over ROWS adjacent y
+ * rows); in 1D a padded local tile. Its row in the variant table: the
+ * defaults and tuning grids come from the H100 sweeps (bench/PERF.md). */
+#include "internal.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* 1D: 4 outputs for small masks, 8 for large; 2D: 8 rows, 16 from mask 7
+ * on, work-group 64x4 (64x2 from mask 7); 3D: 8 planes for mask 3, 16 from
+ * mask 5 on, work-group 32x4, and 3 rows per work-item for mask 3 (0.452
+ * ms against 0.533 with one), 2 beyond (1.03 against 1.29; 3 rows spill),
+ * unless $CLCONV_COARSE_ROWS says otherwise (item 11). */
+static void coarse_defaults(const clconv_device_info *dev,
+                            const clc_overrides *ov, clc_config *c)
+{
+    (void)dev;
+    const int w = c->p.mask_width, dims = c->p.dims;
+    int *k = c->knob;
+    if (!k[CLC_KNOB_COARSEN])
+        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 4 : 8)
+                              : dims == 2 ? (w >= 7 ? 16 : 8)
+                                          : (w <= 3 ? 8 : 16);
+    if (dims == 1)
+        k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
+    else if (!k[CLC_KNOB_GROUP_Y])
+        k[CLC_KNOB_GROUP_Y] = dims == 2 && w >= 7 ? 2 : 4;
+    if (dims == 3)
+        k[CLC_KNOB_ROWS] = ov && ov->coarse_rows ? ov->coarse_rows
+                           : w <= 3              ? 3
+                                                 : 2;
+}
+
+/* Padded length of the 1D coarse tile (one float of padding per 32, so
+ * work-items reading COARSEN apart hit different banks). */
+static size_t padded(size_t n) { return n + n / 32 + 1; }
+
+static void coarse_geometry(const clc_config *cf, clc_geometry *g)
+{
+    const clconv_problem *p = &cf->p;
+    const size_t t = (size_t)p->tile, c = (size_t)cf->knob[CLC_KNOB_COARSEN];
+    const size_t gy = (size_t)cf->knob[CLC_KNOB_GROUP_Y];
+    g->local[0] = t;
+    g->local[1] = g->local[2] = 1;
+    g->global[1] = g->global[2] = 1;
+    g->local_floats = 0;
+    if (p->dims == 1) {
+        /* A work-group computes t * c outputs from a local tile. */
+        g->global[0] = ceil_div(p->size[0], t * c) * t;
+        g->local_floats = padded(t * c + (size_t)p->mask_width - 1);
+    } else if (p->dims == 2) {
+        /* t x gy work-items, each c rows. */
+        g->local[1] = gy;
+        g->global[0] = ceil_div(p->size[0], t) * t;
+        g->global[1] = ceil_div(p->size[1], gy * c) * gy;
+    } else {
+        /* t x gy work-items, each marching c planes of `rows` rows. */
+        const size_t rows = (size_t)cf->knob[CLC_KNOB_ROWS];
+        g->local[1] = gy;
+        g->global[0] = ceil_div(p->size[0], t) * t;
+        g->global[1] = ceil_div(p->size[1], gy * rows) * gy;
+        g->global[2] = ceil_div(p->size[2], c);
+    }
+}
+
+#define COARSEN(...) {"COARSEN", 1, 64, CLC_INTS(__VA_ARGS__)}
+#define GROUP_Y(...) {"GROUP_Y", 1, 1024, CLC_INTS(__VA_ARGS__)}
+
+/* Per dims: preferred x extent, then the tuning grid: x extents (tile), y
+ * extents (group_y; 1D has one row) and outputs per work-item. */
+const clc_variant clc_variant_coarse = {
+    CLCONV_COARSE, "coarse",
+    "several outputs per work-item from a register queue along the slowest "
+    "axis (3D: z-marching)",
+    {
+        {.tile = 128,
+         .tiles = CLC_INTS(64, 128, 256, 512),
+         .knob = {COARSEN(1, 2, 4, 8), {"GROUP_Y", 1, 1, CLC_INTS(0)}}},
+        {.tile = 64,
+         .tiles = CLC_INTS(16, 32, 64, 128),
+         .knob = {COARSEN(1, 2, 4, 8, 16), GROUP_Y(1, 2, 4, 8)}},
+        {.tile = 32,
+         .tiles = CLC_INTS(16, 32, 64),
+         .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),
+                  [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}}}},
+    },
+    1, coarse_defaults, coarse_geometry};

@@ -1,0 +1,106 @@
+/* The vector variant: 16 consecutive x outputs per float16 block with
+ * vload16/vstore16 (SIMD inside the work-item, for CPUs whose OpenCL does
+ * not vectorize across work-items); 1D: COARSEN blocks per work-item;
+ * 2D/3D: VEC_BLOCKS blocks side by side, marching a queue of accumulators
+ * over COARSEN rows or planes. Its row in the variant table. */
+#include <string.h>
+
+#include "internal.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* x outputs per block: VEC_WIDTH in cl/common.clh (float16). */
+#define VECTOR_WIDTH 16
+
+/* VEC_BLOCKS per implementation, first match wins: the widest mask that
+ * gets two blocks side by side (one block beyond). PoCL on the 16-core
+ * Xeon: two blocks up to mask 5 (bench/PERF.md item 16). Intel's CPU
+ * runtime: 2D mask 5 is 5x slower with two blocks than with one, so other
+ * CPU implementations get one until measured. GPUs keep PoCL's rule. */
+static const struct {
+    int cpu;              /* 1: CPU devices only, 0: any device */
+    const char *platform; /* substring of the platform name, NULL: any */
+    int two_blocks_up_to;
+} blocks_rule[] = {
+    {1, "Portable Computing Language", 5},
+    {1, NULL, 0},
+    {0, NULL, 5},
+};
+
+static int blocks_default(const clconv_device_info *dev, int mask_width)
+{
+    for (size_t i = 0; i < sizeof blocks_rule / sizeof *blocks_rule; ++i) {
+        const int kind_ok =
+            !blocks_rule[i].cpu || (dev && dev->kind == CLCONV_DEVICE_CPU);
+        const int name_ok = !blocks_rule[i].platform ||
+                            (dev && strstr(dev->platform, blocks_rule[i].platform));
+        if (kind_ok && name_ok)
+            return mask_width <= blocks_rule[i].two_blocks_up_to ? 2 : 1;
+    }
+    return 1;
+}
+
+/* COARSEN from the 16-core Xeon through PoCL at the suite's sizes
+ * (bench/PERF.md item 15; the 2 local cores agree within 15%): 1D float16
+ * blocks per work-item, 1 up to mask 15 (memory-bound, flat) and 8 beyond
+ * (W=55: 28.6 ms at 1, 15.2 at 8); 2D rows per work-item, 4 up to mask 7
+ * and 16 beyond (W=5 7.6 ms at 4, 9.4 at 16; W=9 18.7 at 16, 47 at 32); 3D
+ * planes per work-item, 8 (W=3 25.6 ms, W=5 65.9 against 95 at 16).
+ * VEC_BLOCKS: $CLCONV_VECTOR_BLOCKS, else blocks_rule. */
+static void vector_defaults(const clconv_device_info *dev,
+                            const clc_overrides *ov, clc_config *c)
+{
+    const int w = c->p.mask_width, dims = c->p.dims;
+    int *k = c->knob;
+    if (!k[CLC_KNOB_COARSEN])
+        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 1 : 8)
+                              : dims == 2 ? (w <= 7 ? 4 : 16)
+                                          : 8;
+    if (dims >= 2)
+        k[CLC_KNOB_VEC_BLOCKS] = ov && ov->vector_blocks
+                                     ? ov->vector_blocks
+                                     : blocks_default(dev, w);
+}
+
+static void vector_geometry(const clc_config *cf, clc_geometry *g)
+{
+    const clconv_problem *p = &cf->p;
+    const size_t t = (size_t)p->tile;
+    const size_t c = (size_t)cf->knob[CLC_KNOB_COARSEN];
+    const size_t per_item =
+        VECTOR_WIDTH *
+        (p->dims == 1 ? c : (size_t)cf->knob[CLC_KNOB_VEC_BLOCKS]);
+    g->local[0] = t;
+    g->local[1] = g->local[2] = 1;
+    g->global[0] = ceil_div(ceil_div(p->size[0], per_item), t) * t;
+    g->global[1] = p->dims == 2   ? ceil_div(p->size[1], c)
+                   : p->dims == 3 ? p->size[1]
+                                  : 1;
+    g->global[2] = p->dims == 3 ? ceil_div(p->size[2], c) : 1;
+    g->local_floats = 0;
+}
+
+#define COARSEN(...) {"COARSEN", 1, 64, CLC_INTS(__VA_ARGS__)}
+#define VEC_BLOCKS {"VEC_BLOCKS", 1, 4, {0, 0}}
+
+/* Per dims: preferred work-group size, the tuning grid of work-group
+ * sizes and of blocks (1D), rows (2D) or planes (3D) per work-item. */
+const clc_variant clc_variant_vector = {
+    CLCONV_VECTOR, "vector",
+    "float16 blocks of x outputs with vload16/vstore16 (SIMD within the "
+    "work-item); 2D/3D march a queue of accumulators along y/z",
+    {
+        {.tile = 16,
+         .bench_tiles = 1,
+         .tiles = CLC_INTS(8, 16, 32),
+         .knob = {COARSEN(1, 2, 4, 8)}},
+        {.tile = 16,
+         .bench_tiles = 1,
+         .tiles = CLC_INTS(8, 16, 32),
+         .knob = {COARSEN(4, 8, 16, 32), [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS}},
+        {.tile = 16,
+         .bench_tiles = 1,
+         .tiles = CLC_INTS(8, 16, 32),
+         .knob = {COARSEN(4, 8, 16, 32), [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS}},
+    },
+    1, vector_defaults, vector_geometry};
