@@ -114,7 +114,10 @@ static void add_note(device_tally *t, const char *line)
     t->notes[t->notes_len] = '\0';
 }
 
-/* Verify one case and count it; 1 if it failed. */
+/* Verify one case and count it; 1 if it failed. A case with tile 0 runs
+ * the strategy's default tile for the device, which must fit wherever
+ * some tile does: unsupported is a failure there (and counted as
+ * unsupported only when not even a tile of 1 fits the device). */
 static int run_case(device_tally *t, const clconv_problem *p,
                     const char *size_kind, uint64_t case_seed)
 {
@@ -133,6 +136,15 @@ static int run_case(device_tally *t, const clconv_problem *p,
     snprintf(what, sizeof what, "%dD %s mask %d tile %d%s size %zux%zux%zu (%s)",
              p->dims, clconv_strategy_name(p->strategy), p->mask_width,
              p->tile, knobs, p->size[0], p->size[1], p->size[2], size_kind);
+    clconv_problem smallest = *p;
+    smallest.tile = 1;
+    if (res.status == CLCONV_EUNSUPPORTED && p->tile == 0 &&
+        clconv_problem_fits(t->dev, &smallest) == CLCONV_OK) {
+        t->failed++;
+        print_error("FAIL %s: the default tile does not fit the device: %s\n",
+                    what, res.reason);
+        return 1;
+    }
     if (res.status == CLCONV_EUNSUPPORTED) {
         t->unsupported++;
         char line[1400];
@@ -167,6 +179,20 @@ static int run_case(device_tally *t, const clconv_problem *p,
 static const int knob_coarsen[] = {1, 3};
 static const int knob_group_y[] = {1, 3};
 
+/* The strategy's default: tile 0, chosen by the library for the device,
+ * on a size of several of those tiles. */
+static int run_default_case(device_tally *t, int dims, clconv_strategy s,
+                            int mask, uint64_t case_seed)
+{
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = dims;
+    p.mask_width = mask;
+    p.strategy = s;
+    case_size(dims, SIZE_PRIME, clconv_default_tile_for(t->dev, &p), p.size);
+    return run_case(t, &p, "default tile", case_seed);
+}
+
 static void run_cases(void **state)
 {
     matrix_test *mt = *state;
@@ -175,6 +201,9 @@ static void run_cases(void **state)
     const int knobs = clconv_strategy_knobs(mt->strategy, cfg->dims);
     long failures = 0;
     uint64_t case_seed = seed;
+    for (int mi = 0; mi < cfg->nmasks; ++mi)
+        failures += run_default_case(t, cfg->dims, mt->strategy,
+                                     cfg->masks[mi], ++case_seed);
     for (int mi = 0; mi < cfg->nmasks; ++mi)
         for (int ti = 0; ti < cfg->ntiles; ++ti)
             for (int k = 0; k < SIZE_KINDS; ++k) {

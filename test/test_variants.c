@@ -1,0 +1,226 @@
+/* The variant table: every strategy has a name that parses back, a
+ * summary and kernels for dims 1-3; its knobs have sane ranges and their
+ * defaults lie inside them; its default tile fits small devices (256
+ * work-items, little local memory) and is the preferred one where 1024
+ * fit; a kernel compiled for another work-group than the table plans is an
+ * internal error, never "unsupported". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "clconv_tune.h"
+#include "support.h"
+
+static const int masks[] = {1, 3, 5, 7, 9, 15, 55};
+#define NMASKS (sizeof masks / sizeof masks[0])
+
+/* A device of the given limits (no OpenCL behind it). */
+static clconv_device_info fake_device(clconv_device_kind kind, size_t wg,
+                                      size_t item_max, uint64_t local)
+{
+    clconv_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "fake");
+    snprintf(d.platform, sizeof d.platform, "fake platform");
+    d.kind = kind;
+    d.max_work_group_size = wg;
+    for (int k = 0; k < 3; ++k)
+        d.max_work_item_sizes[k] = item_max;
+    d.local_mem_bytes = local;
+    d.constant_mem_bytes = 64 * 1024;
+    d.global_mem_bytes = d.max_alloc_bytes = 1ull << 30;
+    return d;
+}
+
+static clconv_problem shape(int dims, int mask, clconv_strategy s)
+{
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = dims;
+    p.mask_width = mask;
+    p.strategy = s;
+    for (int d = 0; d < 3; ++d)
+        p.size[d] = d < dims ? 100 : 1;
+    return p;
+}
+
+static void every_strategy_has_a_name_summary_and_kernels_for_dims_1_to_3(
+    void **state)
+{
+    (void)state;
+    char list[512];
+    clconv_strategy_list(list, sizeof list);
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+        const char *name = clconv_strategy_name((clconv_strategy)s);
+        clconv_strategy back;
+        assert_int_equal(clconv_strategy_parse(name, &back), CLCONV_OK);
+        assert_int_equal(back, s);
+        assert_non_null(strstr(list, name));
+        assert_true(strlen(clconv_strategy_summary((clconv_strategy)s)) > 10);
+        for (int dims = 1; dims <= 3; ++dims) {
+            uint64_t h;
+            if (clconv_kernel_hash((clconv_strategy)s, dims, &h) != CLCONV_OK)
+                fail_msg("%s %dD: %s", name, dims, clconv_last_error());
+        }
+    }
+    clconv_strategy out;
+    assert_int_equal(clconv_strategy_parse("bogus", &out), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), list));
+}
+
+static void knob_ranges_are_sane_and_defaults_lie_inside_them(void **state)
+{
+    (void)state;
+    const clconv_device_info cpu = fake_device(CLCONV_DEVICE_CPU, 4096, 4096,
+                                               1 << 20);
+    const clconv_device_info gpu = fake_device(CLCONV_DEVICE_GPU, 1024, 1024,
+                                               48 * 1024);
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        for (int dims = 1; dims <= 3; ++dims) {
+            const int knobs = clconv_strategy_knobs((clconv_strategy)s, dims);
+            int cmin = 0, cmax = 0, gmin = 0, gmax = 0;
+            if (knobs & CLCONV_KNOB_COARSEN) {
+                assert_int_equal(clconv_knob_range((clconv_strategy)s, dims,
+                                                   CLCONV_KNOB_COARSEN, &cmin,
+                                                   &cmax),
+                                 CLCONV_OK);
+                assert_true(cmin >= 1 && cmin <= cmax && cmax <= 64);
+            }
+            if (knobs & CLCONV_KNOB_GROUP_Y) {
+                assert_int_equal(clconv_knob_range((clconv_strategy)s, dims,
+                                                   CLCONV_KNOB_GROUP_Y, &gmin,
+                                                   &gmax),
+                                 CLCONV_OK);
+                assert_true(gmin >= 1 && gmin <= gmax && gmax <= 1024);
+            }
+            for (size_t m = 0; m < NMASKS; ++m)
+                for (int d = 0; d < 2; ++d) {
+                    clconv_problem p = shape(dims, masks[m], (clconv_strategy)s);
+                    clconv_problem_apply_defaults(d ? &gpu : &cpu, &p);
+                    assert_true(p.tile >= 1);
+                    assert_int_not_equal(p.mask_mode, CLCONV_MASK_AUTO);
+                    if (knobs & CLCONV_KNOB_COARSEN)
+                        assert_true(p.coarsen >= cmin && p.coarsen <= cmax);
+                    if (knobs & CLCONV_KNOB_GROUP_Y)
+                        assert_true(p.group_y >= gmin && p.group_y <= gmax);
+                }
+        }
+    int lo, hi;
+    clconv_knob_bounds(CLCONV_KNOB_COARSEN, &lo, &hi);
+    assert_true(lo == 1 && hi == 64);
+    clconv_knob_bounds(CLCONV_KNOB_GROUP_Y, &lo, &hi);
+    assert_true(lo == 1 && hi == 1024);
+}
+
+/* On devices of 256 work-items, 64 along a dimension, or 4 KiB of local
+ * memory, every default fits wherever some tile does (input_tile's group
+ * of (1 + W - 1)^3 outgrows 256 from W = 7 on: nothing fits there); where
+ * 1024 work-items fit, the default is clconv_default_tile's. */
+static void default_tiles_fit_small_devices(void **state)
+{
+    (void)state;
+    const clconv_device_info small[] = {
+        fake_device(CLCONV_DEVICE_GPU, 256, 256, 32 * 1024),
+        fake_device(CLCONV_DEVICE_CPU, 256, 64, 1 << 20),
+        fake_device(CLCONV_DEVICE_GPU, 1024, 1024, 4 * 1024),
+    };
+    const clconv_device_info big = fake_device(CLCONV_DEVICE_GPU, 1024, 1024,
+                                               1 << 30);
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        for (int dims = 1; dims <= 3; ++dims)
+            for (size_t m = 0; m < NMASKS; ++m) {
+                clconv_problem p = shape(dims, masks[m], (clconv_strategy)s);
+                clconv_problem one = p;
+                one.tile = 1;
+                for (size_t d = 0; d < sizeof small / sizeof *small; ++d)
+                    if (clconv_problem_fits(&small[d], &p) != CLCONV_OK &&
+                        clconv_problem_fits(&small[d], &one) == CLCONV_OK)
+                        fail_msg("%s %dD mask %d on device %zu: %s",
+                                 clconv_strategy_name(p.strategy), dims,
+                                 masks[m], d, clconv_last_error());
+                assert_int_equal(clconv_default_tile_for(&big, &p),
+                                 clconv_default_tile(p.strategy, dims,
+                                                     masks[m]));
+            }
+}
+
+/* An explicit tile that cannot fit stays unsupported, with the reason. */
+static void an_explicit_tile_that_cannot_fit_is_unsupported(void **state)
+{
+    (void)state;
+    const clconv_device_info d = fake_device(CLCONV_DEVICE_GPU, 256, 256,
+                                             32 * 1024);
+    clconv_problem p = shape(2, 5, CLCONV_NAIVE);
+    p.tile = 32;
+    assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "exceeds"));
+    p.tile = 0;
+    assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_OK);
+}
+
+/* A copy of the kernels whose conv1d_naive.cl asks for twice the planned
+ * work-group: planning it is CLCONV_EINTERNAL, never unsupported. */
+static void a_kernel_compiled_for_another_work_group_is_an_internal_error(
+    void **state)
+{
+    (void)state;
+    const char *dir = NULL;
+    assert_int_equal(clconv_kernel_dir(&dir), CLCONV_OK);
+    char tmp[256], cmd[1024];
+    snprintf(tmp, sizeof tmp, "/tmp/clconv-variants-XXXXXX");
+    assert_non_null(mkdtemp(tmp));
+    snprintf(cmd, sizeof cmd,
+             "cp '%s'/*.cl '%s'/*.clh '%s'/ && sed -i "
+             "'s/reqd_work_group_size(TILE_WIDTH, 1, 1)/"
+             "reqd_work_group_size(2 * TILE_WIDTH, 1, 1)/' '%s/conv1d_naive.cl'",
+             dir, dir, tmp, tmp);
+    assert_int_equal(system(cmd), 0);
+    char *saved = strdup(dir);
+    setenv("CLCONV_KERNEL_DIR", tmp, 1);
+
+    clconv_device_list list;
+    const clconv_device_info *dev = NULL;
+    assert_int_equal(support_first_device(&list, &dev), 0);
+    clconv_session *s = NULL;
+    assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    clconv_problem p = shape(1, 3, CLCONV_NAIVE);
+    p.tile = 8;
+    p.mask_mode = CLCONV_MASK_ARGUMENT;
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create(s, &p, &plan), CLCONV_EINTERNAL);
+    assert_null(plan);
+    assert_non_null(strstr(clconv_last_error(), "internal error"));
+    assert_non_null(strstr(clconv_last_error(), "conv1d_naive"));
+    clconv_session_destroy(s);
+    clconv_devices_free(&list);
+    setenv("CLCONV_KERNEL_DIR", saved, 1);
+    free(saved);
+    support_remove_tree(tmp);
+}
+
+int main(void)
+{
+    char cache[256];
+    if (support_cache_home_create(cache, sizeof cache,
+                                  "/tmp/clconv-test-variants-XXXXXX"))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(
+            every_strategy_has_a_name_summary_and_kernels_for_dims_1_to_3),
+        cmocka_unit_test(knob_ranges_are_sane_and_defaults_lie_inside_them),
+        cmocka_unit_test(default_tiles_fit_small_devices),
+        cmocka_unit_test(an_explicit_tile_that_cannot_fit_is_unsupported),
+        cmocka_unit_test(
+            a_kernel_compiled_for_another_work_group_is_an_internal_error),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    support_remove_tree(cache);
+    return failed;
+}
