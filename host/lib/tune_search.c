@@ -138,6 +138,126 @@ static void report(const clconv_tune_options *opt, clconv_tune_event *ev,
     opt->progress(opt->user, ev);
 }
 
+/* One candidate on the dataset's problem, verified and timed. */
+static void run_candidate(clconv_session *s, const clconv_dataset *data,
+                          const clconv_tune_candidate *c, int warmup, int reps,
+                          clconv_result *res)
+{
+    clconv_problem p = data->shape;
+    p.strategy = c->strategy;
+    p.tile = c->tile;
+    p.coarsen = c->coarsen;
+    p.group_y = c->group_y;
+    clconv_run_verified(s, &p, data, warmup, reps, res);
+}
+
+/* One search: its inputs, its candidates and their scores. */
+typedef struct search {
+    clconv_session *s;
+    const clconv_dataset *data;
+    const clconv_tune_options *opt;
+    clconv_tune_outcome *out;
+    const clconv_tune_candidate *cands;
+    size_t count;
+    scored *score;
+    size_t nscored;
+    double t0;
+} search;
+
+/* Phase 1: every candidate once, verified, then timed; a seventh of the
+ * budget stays for phase 2. */
+static void phase1(search *sr)
+{
+    const clconv_tune_options *opt = sr->opt;
+    clconv_tune_outcome *out = sr->out;
+    const double phase1_s =
+        opt->finalists > 1 ? opt->budget_s * 6.0 / 7.0 : opt->budget_s;
+    clconv_result res;
+    for (size_t i = 0; i < sr->count; ++i) {
+        if (now_s() - sr->t0 >= phase1_s) {
+            out->out_of_time = 1;
+            out->not_tried = sr->count - i;
+            break;
+        }
+        run_candidate(sr->s, sr->data, &sr->cands[i], opt->warmup, opt->reps,
+                      &res);
+        ++out->tried;
+        if (res.status == CLCONV_EUNSUPPORTED) {
+            ++out->unsupported;
+        } else if (res.status != CLCONV_OK) {
+            ++out->errors;
+        } else if (!res.verdict.ok) {
+            ++out->failed; /* never chosen */
+        } else {
+            ++out->verified;
+            const double ms = res.timing.median_ms;
+            if (i == 0)
+                out->default_ms = ms;
+            sr->score[sr->nscored].index = i;
+            sr->score[sr->nscored].ms = ms;
+            ++sr->nscored;
+            if (!out->found || ms < out->best_ms) {
+                out->found = 1;
+                out->best = sr->cands[i];
+                out->best_ms = ms;
+            }
+        }
+        clconv_tune_event ev = {&sr->cands[i], &res, i, sr->count, 1, 0, 0,
+                                NULL, 0};
+        report(opt, &ev, out, sr->t0);
+    }
+}
+
+/* Phase 2: re-time the finalists with 3x the repetitions, so that the
+ * choice does not rest on one noisy median. */
+static void phase2(search *sr)
+{
+    const clconv_tune_options *opt = sr->opt;
+    clconv_tune_outcome *out = sr->out;
+    scored *score = sr->score;
+    qsort(score, sr->nscored, sizeof *score, by_ms);
+    size_t nfinal = (size_t)(opt->finalists > 0 ? opt->finalists : 0);
+    if (nfinal > sr->nscored)
+        nfinal = sr->nscored;
+    /* The default pick runs among the finalists too, so that the speedup
+     * over it compares medians of the same phase. */
+    for (size_t f = nfinal; f < sr->nscored && nfinal > 1; ++f)
+        if (score[f].index == 0) {
+            score[nfinal++] = score[f];
+            break;
+        }
+    if (nfinal <= 1)
+        return;
+    int refound = 0, failed2 = 0;
+    clconv_result res;
+    for (size_t f = 0; f < nfinal; ++f) {
+        if (now_s() - sr->t0 >= opt->budget_s) {
+            out->out_of_time = 1;
+            break;
+        }
+        const clconv_tune_candidate *c = &sr->cands[score[f].index];
+        run_candidate(sr->s, sr->data, c, opt->warmup, 3 * opt->reps, &res);
+        const int ok = res.status == CLCONV_OK && res.verdict.ok;
+        if (res.status == CLCONV_OK && !res.verdict.ok) {
+            ++out->failed; /* passed once, failed now: never chosen */
+            failed2 = 1;
+        }
+        if (ok && score[f].index == 0)
+            out->default_ms = res.timing.median_ms;
+        if (ok && (!refound || res.timing.median_ms < out->best_ms)) {
+            refound = 1;
+            out->best = *c;
+            out->best_ms = res.timing.median_ms;
+        }
+        clconv_tune_event ev = {c, &res, f, nfinal, 2, 0, 0, NULL, 0};
+        report(opt, &ev, out, sr->t0);
+    }
+    /* A finalist that failed verification now may have been the phase-1
+     * best: without a finalist verified again, choose none. */
+    if (failed2 && !refound)
+        out->found = 0;
+}
+
 clconv_status clconv_tune_problem(clconv_session *s,
                                   const clconv_dataset *data,
                                   const clconv_tune_options *opt,
@@ -158,98 +278,9 @@ clconv_status clconv_tune_problem(clconv_session *s,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     }
     clconv_tune_candidates(dev, &data->shape, cands, count);
-
-    /* Phase 1: every candidate once, verified, then timed; a seventh of
-     * the budget stays for phase 2. */
-    const double phase1_s =
-        opt->finalists > 1 ? opt->budget_s * 6.0 / 7.0 : opt->budget_s;
-    size_t nscored = 0;
-    clconv_result res;
-    for (size_t i = 0; i < count; ++i) {
-        if (now_s() - t0 >= phase1_s) {
-            out->out_of_time = 1;
-            out->not_tried = count - i;
-            break;
-        }
-        clconv_problem p = data->shape;
-        p.strategy = cands[i].strategy;
-        p.tile = cands[i].tile;
-        p.coarsen = cands[i].coarsen;
-        p.group_y = cands[i].group_y;
-        clconv_run_verified(s, &p, data, opt->warmup, opt->reps, &res);
-        ++out->tried;
-        if (res.status == CLCONV_EUNSUPPORTED) {
-            ++out->unsupported;
-        } else if (res.status != CLCONV_OK) {
-            ++out->errors;
-        } else if (!res.verdict.ok) {
-            ++out->failed; /* never chosen */
-        } else {
-            ++out->verified;
-            const double ms = res.timing.median_ms;
-            if (i == 0)
-                out->default_ms = ms;
-            score[nscored].index = i;
-            score[nscored].ms = ms;
-            ++nscored;
-            if (!out->found || ms < out->best_ms) {
-                out->found = 1;
-                out->best = cands[i];
-                out->best_ms = ms;
-            }
-        }
-        clconv_tune_event ev = {&cands[i], &res, i, count, 1, 0, 0, NULL, 0};
-        report(opt, &ev, out, t0);
-    }
-
-    /* Phase 2: re-time the finalists with 3x the repetitions, so that the
-     * choice does not rest on one noisy median. */
-    qsort(score, nscored, sizeof *score, by_ms);
-    size_t nfinal = (size_t)(opt->finalists > 0 ? opt->finalists : 0);
-    if (nfinal > nscored)
-        nfinal = nscored;
-    /* The default pick runs among the finalists too, so that the speedup
-     * over it compares medians of the same phase. */
-    for (size_t f = nfinal; f < nscored && nfinal > 1; ++f)
-        if (score[f].index == 0) {
-            score[nfinal++] = score[f];
-            break;
-        }
-    if (nfinal > 1) {
-        int refound = 0, failed2 = 0;
-        for (size_t f = 0; f < nfinal; ++f) {
-            if (now_s() - t0 >= opt->budget_s) {
-                out->out_of_time = 1;
-                break;
-            }
-            const clconv_tune_candidate *c = &cands[score[f].index];
-            clconv_problem p = data->shape;
-            p.strategy = c->strategy;
-            p.tile = c->tile;
-            p.coarsen = c->coarsen;
-            p.group_y = c->group_y;
-            clconv_run_verified(s, &p, data, opt->warmup, 3 * opt->reps, &res);
-            if (res.status == CLCONV_OK && !res.verdict.ok) {
-                ++out->failed; /* passed once, failed now: never chosen */
-                failed2 = 1;
-            }
-            if (res.status == CLCONV_OK && res.verdict.ok &&
-                score[f].index == 0)
-                out->default_ms = res.timing.median_ms;
-            if (res.status == CLCONV_OK && res.verdict.ok &&
-                (!refound || res.timing.median_ms < out->best_ms)) {
-                refound = 1;
-                out->best = *c;
-                out->best_ms = res.timing.median_ms;
-            }
-            clconv_tune_event ev = {c, &res, f, nfinal, 2, 0, 0, NULL, 0};
-            report(opt, &ev, out, t0);
-        }
-        /* A finalist that failed verification now may have been the
-         * phase-1 best: without a finalist verified again, choose none. */
-        if (failed2 && !refound)
-            out->found = 0;
-    }
+    search sr = {s, data, opt, out, cands, count, score, 0, t0};
+    phase1(&sr);
+    phase2(&sr);
     free(score);
     free(cands);
     return CLCONV_OK;
