@@ -36,6 +36,9 @@ SUITES = {
     "full": [(1, (1 << 26,), 5), (1, (1 << 26,), 9), (1, (1 << 26,), 55),
              (2, (8192, 8192), 3), (2, (8192, 8192), 5), (2, (8192, 8192), 9),
              (3, (512, 512, 512), 3), (3, (512, 512, 512), 5)],
+    # bench --end-to-end: host arrays in, host arrays out (NumPy shapes).
+    "e2e": [(2, (1080, 1920), 3), (2, (1080, 1920), 5), (2, (1080, 1920), 9),
+            (2, (8192, 8192), 3), (2, (8192, 8192), 5), (2, (8192, 8192), 9)],
     "quick": [(1, (1 << 22,), 5), (1, (1 << 22,), 9), (1, (1 << 22,), 55),
               (2, (1024, 1024), 3), (2, (1024, 1024), 5),
               (2, (1024, 1024), 9),
@@ -106,10 +109,18 @@ def peer_scipy(ctx):
         def run():
             ndi.correlate(x, m, output=out, mode="constant", cval=0.0)
         return run, lambda: out
+
+    def prepare_e2e(x, m):
+        holder = {}
+
+        def run():
+            holder["out"] = ndi.correlate(x, m, mode="constant", cval=0.0)
+        return run, lambda: holder["out"]
     import scipy
     return {"name": "scipy.ndimage.correlate", "api": "host",
             "device": ctx["cpu_name"], "dims": (1, 2, 3),
-            "prepare": prepare, "variant": "scipy",
+            "prepare": prepare, "prepare_e2e": prepare_e2e,
+            "variant": "scipy",
             "driver": f"scipy {scipy.__version__}",
             "compute_units": os.cpu_count()}
 
@@ -124,9 +135,18 @@ def peer_opencv_cpu(ctx):
         def run():
             cv2.filter2D(x, -1, m, dst=out, borderType=cv2.BORDER_CONSTANT)
         return run, lambda: out
+
+    def prepare_e2e(x, m):
+        holder = {}
+
+        def run():
+            holder["out"] = cv2.filter2D(x, -1, m,
+                                         borderType=cv2.BORDER_CONSTANT)
+        return run, lambda: holder["out"]
     cv2.ocl.setUseOpenCL(False)
     return {"name": "cv2.filter2D", "api": "host", "device": ctx["cpu_name"],
-            "dims": (2,), "prepare": prepare, "variant": "opencv",
+            "dims": (2,), "prepare": prepare, "prepare_e2e": prepare_e2e,
+            "variant": "opencv",
             "driver": cv2.__version__}
 
 
@@ -146,8 +166,18 @@ def peer_opencv_ocl(ctx):
             cv2.filter2D(src, -1, m, dst=dst, borderType=cv2.BORDER_CONSTANT)
             cv2.ocl.finish()
         return run, lambda: dst.get()
+
+    def prepare_e2e(x, m):
+        holder = {}
+
+        def run():  # the round trip: upload, filter, download
+            cv2.ocl.setUseOpenCL(True)
+            holder["out"] = cv2.filter2D(
+                cv2.UMat(x), -1, m, borderType=cv2.BORDER_CONSTANT).get()
+        return run, lambda: holder["out"]
     return {"name": "cv2.filter2D UMat", "api": "OpenCL",
             "device": dev.name(), "dims": (2,), "prepare": prepare,
+            "prepare_e2e": prepare_e2e,
             "variant": "opencv_ocl", "driver": dev.driverVersion(),
             "vendor": dev.vendorName()}
 
@@ -184,9 +214,21 @@ def peer_torch(ctx):
                 holder["out"] = conv[dims](xt, mt, padding=m.shape[0] // 2)
             return timed(go)
         return run, lambda: holder["out"].reshape(x.shape).cpu().numpy()
+
+    def prepare_e2e(x, m):
+        dims = m.ndim
+        mt = torch.from_numpy(m).cuda().reshape((1, 1) + m.shape)
+        holder = {}
+
+        def run():  # from NumPy to NumPy, transfers included
+            xt = torch.from_numpy(x).cuda().reshape((1, 1) + x.shape)
+            holder["out"] = conv[dims](xt, mt, padding=m.shape[0] // 2) \
+                .reshape(x.shape).cpu().numpy()
+        return run, lambda: holder["out"]
     p = torch.cuda.get_device_properties(0)
     return {"name": "torch conv (cuDNN)", "api": "CUDA", "device": p.name,
-            "dims": (1, 2, 3), "prepare": prepare, "variant": "cudnn",
+            "dims": (1, 2, 3), "prepare": prepare,
+            "prepare_e2e": prepare_e2e, "variant": "cudnn",
             "driver": f"torch {torch.__version__}, CUDA {torch.version.cuda}, "
                       f"cuDNN {torch.backends.cudnn.version()}",
             "vendor": "NVIDIA", "compute_units": p.multi_processor_count,
@@ -223,11 +265,21 @@ def peer_cupyx(ctx):
             b.synchronize()
             return cp.cuda.get_elapsed_time(a, b)
         return run, lambda: cp.asnumpy(out)
+
+    def prepare_e2e(x, m):
+        md = cp.asarray(m)
+        holder = {}
+
+        def run():  # from NumPy to NumPy, transfers included
+            holder["out"] = cp.asnumpy(cndi.correlate(
+                cp.asarray(x), md, mode="constant", cval=0.0))
+        return run, lambda: holder["out"]
     props = cp.cuda.runtime.getDeviceProperties(0)
     name = props["name"]
     return {"name": "cupyx.scipy.ndimage.correlate", "api": "CUDA",
             "device": name.decode() if isinstance(name, bytes) else name,
-            "dims": (1, 2, 3), "prepare": prepare, "variant": "cupyx",
+            "dims": (1, 2, 3), "prepare": prepare,
+            "prepare_e2e": prepare_e2e, "variant": "cupyx",
             "driver": f"cupy {cp.__version__}", "vendor": "NVIDIA",
             "compute_units": props.get("multiProcessorCount")}
 
@@ -272,6 +324,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json")
+    ap.add_argument("--end-to-end", action="store_true",
+                    help="whole calls from host NumPy arrays to host NumPy "
+                         "arrays, transfers included (suite e2e by default)")
     a = ap.parse_args()
     try:
         import numpy as np
@@ -290,7 +345,7 @@ def main():
             sys.exit(f"peers: --size {a.size} does not have {a.dims} extents")
         problems, suite = [(a.dims, ext, a.mask)], "custom"
     else:
-        suite = a.suite or "quick"
+        suite = a.suite or ("e2e" if a.end_to_end else "quick")
         problems = SUITES[suite]
 
     ctx = {"cpu_name": cpu_name()}
@@ -355,7 +410,8 @@ def main():
                     row["status"] = "FAIL"
                     row["reason"] = "disagrees with the float64 reference"
                 else:
-                    run, fetch = peer["prepare"](x, m)
+                    prep = peer["prepare_e2e" if a.end_to_end else "prepare"]
+                    run, fetch = prep(x, m)
                     med, lo, hi = time_one(run, a.warmup, a.reps)
                     row.update(reps=a.reps, median_ms=med, min_ms=lo,
                                max_ms=hi,
@@ -380,6 +436,7 @@ def main():
                 best.append({"problem": pi, "device": d["index"],
                              "row": min(cands)[1]})
     doc = {"schema": "clconv-bench-1", "clconv_version": version(),
+           "end_to_end": a.end_to_end,
            "date": datetime.datetime.now(datetime.timezone.utc)
            .strftime("%Y-%m-%dT%H:%M:%SZ"),
            "suite": suite, "seed": a.seed, "warmup": a.warmup,

@@ -28,6 +28,22 @@ check "bench rejects fewer than 10 reps" 2 "$CLI" bench --dims 1 --size 64 --mas
 check "bench rejects an unknown suite" 2 "$CLI" bench --suite huge
 check "bench rejects --suite with --dims" 2 "$CLI" bench --suite quick --dims 1 --size 64 --mask 3
 
+# --end-to-end: whole host-to-host calls of a small problem, verified, with
+# what the call did (slabs, zero copy) and the transfer ceilings in JSON.
+check "bench --end-to-end of a small problem" 0 "$CLI" bench --end-to-end \
+    --dims 2 --size 67x45 --mask 3 --device 0:0 --seed 3 --json "$tmp/e.json"
+if "$PY" - "$tmp/e.json" <<'PYEOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 1, rows
+r = rows[0]
+for k in ("device", "size", "mask", "strategy", "status", "ms", "slabs",
+          "devices", "zero_copy", "h2d_gbs", "d2h_gbs"):
+    assert k in r, k
+assert r["status"] == "ok" and r["ms"] > 0 and r["slabs"] >= 1, r
+PYEOF
+then echo "ok   bench --end-to-end JSON"; else echo "FAIL bench --end-to-end JSON"; fails=$((fails + 1)); fi
+
 check "bench of a small 2D problem runs every strategy" 0 "$CLI" bench \
     --dims 2 --size 67x45 --mask 3 --tiles default --device 0:0 --seed 3 \
     --json "$tmp/b.json" --csv "$tmp/b.csv"

@@ -19,6 +19,7 @@ void cli_bench_usage(FILE *f)
         "                    --mask W] [--device SEL] [--strategy S|all]\n"
         "                    [--tiles all|default] [--reps N] [--warmup N]\n"
         "                    [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
+        "                    [--end-to-end]\n"
         "Measure each device's copy bandwidth and FP32 FMA peak, then run\n"
         "every strategy with every tile that fits on each problem: verify it\n"
         "once against the double-precision reference, time --reps launches\n"
@@ -45,6 +46,11 @@ void cli_bench_usage(FILE *f)
         "                  of the table\n"
         "  --csv FILE      every row as CSV, the same way\n"
         "  --quiet         no progress on stderr\n"
+        "  --end-to-end    whole host-to-host calls instead (clconv_convolve:\n"
+        "                  host array in, host array out, wall time, median of\n"
+        "                  --reps), beside the host<->device transfer floor;\n"
+        "                  2D 1920x1080 and 8192x8192, masks 3, 5, 9, each\n"
+        "                  device's default variant (or --strategy, --dims..)\n"
         "Exit: 0 ok, 1 a variant failed verification, 2 usage error,\n"
         "      3 OpenCL error (tiles that do not fit are skipped, not errors).\n",
         cli_strategy_list(0));
@@ -93,6 +99,10 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
         return r < 0 ? -1 : parse_tiles(v, &o->all_tiles);
     if (cli_opt_flag(argv, *i, "--quiet")) {
         o->quiet = 1;
+        return 0;
+    }
+    if (cli_opt_flag(argv, *i, "--end-to-end")) {
+        o->end_to_end = 1;
         return 0;
     }
     cli_unknown_option("bench", argv[*i]);
@@ -311,6 +321,10 @@ int cli_bench_main(int argc, char **argv)
     int code = cli_devices_open(&devs, o.device, 1);
     if (code != CLI_EXIT_OK)
         return code;
+    if (o.end_to_end) {
+        code = bench_end_to_end(&o, &devs);
+        goto out;
+    }
     r.devices = calloc(devs.n + 1, sizeof *r.devices);
     if (!r.devices)
         cli_error("out of memory");

@@ -20,7 +20,11 @@ typedef struct bench_options {
     uint64_t seed;
     cli_outputs out;    /* --json FILE, --csv FILE ("-": stdout) */
     int quiet;
+    int end_to_end;     /* --end-to-end: whole host-to-host calls */
 } bench_options;
+
+/* --end-to-end (bench_e2e.c): the exit code. */
+int bench_end_to_end(const bench_options *o, const cli_devices *devs);
 
 /* The report's problems: custom, the named suite, or the default for the
  * devices (full as soon as a GPU is among them). CLI_EXIT_OK, or the exit
