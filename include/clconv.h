@@ -215,6 +215,10 @@ clconv_status clconv_session_create(const clconv_device_info *dev,
                                     clconv_session **out);
 void clconv_session_destroy(clconv_session *s);
 const clconv_device_info *clconv_session_device(const clconv_session *s);
+/* The largest buffer the session allocates: the device's maximum, or
+ * $CLCONV_MAX_ALLOC_BYTES when that is smaller (read when the session is
+ * made; tests use it to force slabs on small data). */
+uint64_t clconv_session_max_alloc(const clconv_session *s);
 /* The measuring overrides ($CLCONV_COARSE_ROWS, $CLCONV_VECTOR_BLOCKS)
  * read when the session was created and used by its plans, as
  * "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_BLOCKS=1"; "" when none is set. */
@@ -300,9 +304,9 @@ clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
                                     const double *weights, const float *in,
                                     const float *mask, float *out,
                                     clconv_call_info *info);
-/* Relative speeds of n sessions on their problems, from one timed call
- * each on a sample of the rows of in (after an untimed one that builds):
- * weights[i] = 1 / seconds. */
+/* Relative speeds of n sessions on their problems, from timed calls on a
+ * sample of the rows of in (the fastest of three, after an untimed one
+ * that builds): weights[i] = 1 / seconds. */
 clconv_status clconv_measure_weights(clconv_session *const *sessions,
                                      size_t n, const clconv_problem *problems,
                                      const float *in, const float *mask,

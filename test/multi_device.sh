@@ -1,13 +1,56 @@
 #!/bin/sh
-# One problem over two devices: PoCL exposes two CPU devices
-# (POCL_DEVICES="pthread pthread"), and the split tests (test_split) run
-# over both. Skipped where PoCL is not installed.
+# Beyond one device's buffers and beyond one device: `run` streams a
+# problem beyond the allocation limit (CLCONV_MAX_ALLOC_BYTES) in slabs;
+# where PoCL can expose two CPU devices (POCL_DEVICES="pthread pthread"),
+# the split tests (test_split) and `run --split` run over both.
 # Usage: test/multi_device.sh build/clconv
 set -u
 CLI=${1:-build/clconv}
 BUILD=$(dirname "$CLI")
-if ! POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread | grep -q '^[2-9]'; then
-    echo "SKIP multi_device.sh: PoCL does not expose two pthread devices here"
-    exit 0
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # name expected-exit command...
+    name=$1; want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+
+check "run beyond the allocation limit streams in slabs" 0 env CLCONV_MAX_ALLOC_BYTES=100000 \
+    "$CLI" run --dims 3 --size 40x30x50 --mask 3 --reps 2 --device 0:0 --json -
+python3 - "$tmp/out" <<'PYEOF' || { echo "FAIL slab rows JSON"; fails=$((fails + 1)); }
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert rows and all(r["status"] == "ok" and r["slabs"] >= 2 for r in rows), rows
+PYEOF
+check "run --split refuses a tile list" 2 "$CLI" run --split --tile 8 --dims 1 --size 100 --mask 3
+check "a malformed CLCONV_MAX_ALLOC_BYTES is a usage error" 2 env CLCONV_MAX_ALLOC_BYTES=12k \
+    "$CLI" run --dims 1 --size 100 --mask 3
+
+if POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread | grep -q '^[2-9]'; then
+    if POCL_DEVICES="pthread pthread" CLCONV_DEVICE=pthread "$BUILD/test_split" >"$tmp/split" 2>&1; then
+        echo "ok   test_split over two PoCL devices"
+    else
+        echo "FAIL test_split over two PoCL devices"; sed 's/^/  | /' "$tmp/split"
+        fails=$((fails + 1))
+    fi
+    check "run --split over two devices verifies" 0 env POCL_DEVICES="pthread pthread" \
+        "$CLI" run --split --device pthread --dims 2 --size 203x150 --mask 5 --reps 2 --json -
+    python3 - "$tmp/out" <<'PYEOF' || { echo "FAIL run --split JSON"; fails=$((fails + 1)); }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r) == 1 and r[0]["status"] == "ok", r
+assert r[0]["devices"].count(";") == 1 and r[0]["slabs"] >= 2, r
+assert r[0]["timed"] == "host-to-host", r
+PYEOF
+else
+    echo "SKIP two-device checks: PoCL does not expose two pthread devices here"
 fi
-POCL_DEVICES="pthread pthread" CLCONV_DEVICE=pthread "$BUILD/test_split"
+[ "$fails" -eq 0 ] || { echo "multi_device.sh: $fails failed"; exit 1; }
+echo "multi_device.sh: all passed"

@@ -12,7 +12,7 @@ void cli_run_usage(FILE *f)
         "                  [--strategy S|all] [--coarsen C] [--group-y G]\n"
         "                  [--mask-mode M] [--device SEL] [--reps N]\n"
         "                  [--warmup N] [--seed S] [--json [F]] [--csv [F]]\n"
-        "                  [--table]\n"
+        "                  [--table] [--split]\n"
         "Build each variant from its .cl at run time, run it once on random\n"
         "data in [-1, 1] (seed printed), verify every element against the\n"
         "double-precision reference, then time --reps launches (median).\n"
@@ -40,6 +40,13 @@ void cli_run_usage(FILE *f)
         "                  lines (no FILE, or -), or written to FILE atomically\n"
         "  --csv [FILE]    every row as CSV with a header, the same way\n"
         "  --table         print a side-by-side table (devices as columns)\n"
+        "  --split         one problem shared by all selected devices (slabs of\n"
+        "                  rows weighted by each device's measured speed, each\n"
+        "                  device's default variant or --strategy); timed as\n"
+        "                  whole host-to-host calls. Without it, every device\n"
+        "                  runs the whole problem, side by side. A problem\n"
+        "                  beyond a device's largest allocation is streamed\n"
+        "                  through it in slabs (rows say how many)\n"
         "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
         "      3 unsupported on a device or OpenCL error.\n",
         cli_strategy_list(0));
@@ -116,6 +123,10 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
         o->table = 1;
         return 0;
     }
+    if (cli_opt_flag(argv, *i, "--split")) {
+        o->split = 1;
+        return 0;
+    }
     cli_unknown_option("run", argv[*i]);
     return -1;
 }
@@ -142,6 +153,14 @@ static int parse(int argc, char **argv, run_options *o)
         (o->ntile || o->ncoarsen || o->ngroup_y)) {
         cli_error("run: --strategy auto chooses --tile, --coarsen and "
                   "--group-y itself");
+        return -1;
+    }
+    if (o->split && (o->ntile || o->ncoarsen || o->ngroup_y ||
+                     o->nmask_mode || o->table)) {
+        cli_error("run: --split runs one problem on all selected devices "
+                  "with each device's default variant (or --strategy S|auto); "
+                  "--tile, --coarsen, --group-y, --mask-mode and --table are "
+                  "for side-by-side runs");
         return -1;
     }
     if (!o->dims && (size || o->mask || o->ntile)) {
@@ -188,24 +207,6 @@ static run_row *push_row(run_rows *t)
     run_row *r = &t->rows[t->n++];
     memset(r, 0, sizeof *r);
     return r;
-}
-
-/* Refuse, before allocating the host dataset, a problem whose buffer no
- * selected device can allocate (the plan would refuse it on each). */
-static int fits_some_device(const clconv_problem *p, const cli_devices *devs)
-{
-    const uint64_t bytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
-    uint64_t most = 0;
-    for (size_t d = 0; d < devs->n; ++d) {
-        const uint64_t a = cli_device(devs, d)->max_alloc_bytes;
-        if (bytes <= a)
-            return 1;
-        most = a > most ? a : most;
-    }
-    cli_error("run: a buffer of %llu bytes exceeds the maximum allocation of "
-              "every selected device (largest: %llu bytes)",
-              (unsigned long long)bytes, (unsigned long long)most);
-    return 0;
 }
 
 /* The rows one strategy gets on one problem: the cross product of the
@@ -278,8 +279,13 @@ static int run_on_device(const run_options *o, const clconv_problem *base,
             r->dev = dev;
             variant_of(o, &autop, s, vi, &r->p);
             clconv_problem_apply_defaults(dev, &r->p);
-            clconv_run_verified(devs->sessions[d], &r->p, data, o->warmup,
-                                o->reps, &r->res);
+            /* Beyond what the device allocates at once: streamed in slabs
+             * through the host-to-host path. */
+            if (run_needs_slabs(&r->p, devs->sessions[d]))
+                run_host_path(o, &devs->sessions[d], &dev, 1, &r->p, data, r);
+            else
+                clconv_run_verified(devs->sessions[d], &r->p, data, o->warmup,
+                                    o->reps, &r->res);
             /* The row keeps one line; the build log (file, options,
              * compiler output) goes to stderr. */
             if (r->res.status == CLCONV_EBUILD)
@@ -292,6 +298,43 @@ static int run_on_device(const run_options *o, const clconv_problem *base,
     return code;
 }
 
+/* --split: problem base shared by every selected device, each running its
+ * default variant (or --strategy); one row. */
+static int run_split(const run_options *o, const clconv_problem *base,
+                     const cli_devices *devs, const clconv_dataset *data,
+                     run_rows *rows, int code)
+{
+    clconv_problem ps[64];
+    const clconv_device_info *infos[64];
+    size_t n = devs->n < 64 ? devs->n : 64;
+    for (size_t d = 0; d < n; ++d) {
+        infos[d] = cli_device(devs, d);
+        ps[d] = *base;
+        if (o->strategy == CLI_STRATEGY_AUTO) {
+            if (cli_auto_config(infos[d], &ps[d], !cli_outputs_text(&o->out)))
+                return -CLI_EXIT_USAGE;
+        } else {
+            clconv_pick_default(infos[d], &ps[d]);
+            if (o->strategy >= 0) {
+                ps[d].strategy = (clconv_strategy)o->strategy;
+                ps[d].tile = 0;
+            }
+        }
+        clconv_problem_apply_defaults(infos[d], &ps[d]);
+    }
+    run_row *r = push_row(rows);
+    if (!r) {
+        cli_error("out of memory");
+        return -CLI_EXIT_UNSUPPORTED;
+    }
+    r->dev = infos[0];
+    r->p = ps[0];
+    int c = run_host_path(o, devs->sessions, infos, n, ps, data, r);
+    if (o->lines)
+        run_print_line(r);
+    return cli_merge_code(code, c);
+}
+
 /* Every problem on every device: the exit code, or minus the exit code
  * to stop with (error printed, no output). */
 static int run_all(const run_options *o, const cli_devices *devs,
@@ -302,14 +345,14 @@ static int run_all(const run_options *o, const cli_devices *devs,
     int code = CLI_EXIT_OK;
     for (int k = 0; k < np && code >= 0; ++k) {
         clconv_dataset *data = NULL;
-        if (!fits_some_device(&problems[k], devs))
-            return -CLI_EXIT_UNSUPPORTED;
         clconv_status st = clconv_dataset_create(&problems[k], o->seed, &data);
         if (st != CLCONV_OK) {
             cli_error("%s", clconv_last_error());
             return -cli_exit_code(st);
         }
-        for (size_t d = 0; d < devs->n && code >= 0; ++d)
+        if (o->split)
+            code = run_split(o, &problems[k], devs, data, rows, code);
+        for (size_t d = 0; d < devs->n && code >= 0 && !o->split; ++d)
             code = run_on_device(o, &problems[k], devs, d, data, rows, code);
         clconv_dataset_destroy(data);
     }

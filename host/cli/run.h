@@ -23,18 +23,35 @@ typedef struct run_options {
     cli_outputs out;   /* --json, --csv */
     int table;         /* the side-by-side table on stdout */
     int lines;         /* one line per row on stdout, as it runs */
+    int split;         /* --split: one problem shared by the devices */
 } run_options;
 
 typedef struct run_row {
-    const clconv_device_info *dev;
+    const clconv_device_info *dev; /* the first device of a split */
     clconv_problem p;
     clconv_result res;
+    /* Rows that ran through the host-to-host path (a split, or a problem
+     * beyond the device's allocation): timing is wall time of whole calls,
+     * host arrays in and out. Otherwise slabs 1 and devices 1. */
+    int host_path;
+    clconv_call_info info;
+    char devices[256]; /* "P:D name" of each device that shared it, ";" */
 } run_row;
 
 typedef struct run_rows {
     run_row *rows;
     size_t n, cap;
 } run_rows;
+
+/* Verify once and time whole host-to-host calls of problems[i] on
+ * sessions[i], i < n (n > 1: split by measured speed), into r (res, info,
+ * devices). Returns r's exit code. run_split.c. */
+int run_host_path(const run_options *o, clconv_session *const *sessions,
+                  const clconv_device_info *const *devs, size_t n,
+                  const clconv_problem *problems, const clconv_dataset *data,
+                  run_row *r);
+/* Does p exceed what session s allocates at once (so it streams)? */
+int run_needs_slabs(const clconv_problem *p, const clconv_session *s);
 
 /* The row's line of the default text output. */
 void run_print_line(const run_row *r);

@@ -31,8 +31,12 @@ void run_print_line(const run_row *r)
 {
     char size[64];
     cli_format_size(r->p.size, r->p.dims, size, sizeof size);
-    printf("%u:%u %-28.28s %-12s %dD %-14s W=%-3d T=%-4d ",
-           r->dev->platform_index, r->dev->device_index, r->dev->name,
+    if (r->info.devices > 1)
+        printf("%-33.33s ", r->devices);
+    else
+        printf("%u:%u %-28.28s ", r->dev->platform_index,
+               r->dev->device_index, r->dev->name);
+    printf("%-12s %dD %-14s W=%-3d T=%-4d ",
            clconv_strategy_name(r->p.strategy), r->p.dims, size,
            r->p.mask_width, r->p.tile);
     const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
@@ -52,8 +56,12 @@ void run_print_line(const run_row *r)
                v->max_err, v->worst_index, v->worst_got, v->worst_expected,
                v->failures);
     } else if (r->res.timing.reps) {
-        printf("ok   max_err %.2e %9.4f ms %8.2f GB/s\n", v->max_err,
+        printf("ok   max_err %.2e %9.4f ms %8.2f GB/s", v->max_err,
                r->res.timing.median_ms, gbs_of(r));
+        if (r->host_path)
+            printf("  host-to-host, %zu slab(s) on %zu device(s)",
+                   r->info.slabs, r->info.devices);
+        printf("\n");
     } else {
         printf("ok   max_err %.2e (not timed)\n", v->max_err);
     }
@@ -84,6 +92,18 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
         cli_put_num(t, "max_err", "%.6g", r->res.verdict.max_err);
     else
         cli_put_null(t, "max_err");
+    /* How the problem ran: in how many pieces, on which devices, and
+     * what "ms" measures (kernel launches, or whole host-to-host calls). */
+    cli_put_int(t, "slabs", r->host_path ? (long long)r->info.slabs : 1);
+    if (r->host_path) {
+        cli_put_str(t, "devices", r->devices);
+    } else {
+        char one[300];
+        snprintf(one, sizeof one, "%u:%u %s", r->dev->platform_index,
+                 r->dev->device_index, r->dev->name);
+        cli_put_str(t, "devices", one);
+    }
+    cli_put_str(t, "timed", r->host_path ? "host-to-host" : "kernel");
     if (timed) {
         cli_put_num(t, "ms", "%.6f", r->res.timing.median_ms);
         cli_put_num(t, "gbs", "%.3f", gbs_of(r));

@@ -148,3 +148,8 @@ const char *clconv_session_cl_std(const clconv_session *s)
 {
     return s->cl_std;
 }
+
+uint64_t clconv_session_max_alloc(const clconv_session *s)
+{
+    return s->alloc_limit;
+}
