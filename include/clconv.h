@@ -327,10 +327,17 @@ typedef struct clconv_verdict {
     double worst_got;
     double worst_expected;
     double max_err;      /* largest |got - expected| (inf for NaN) */
+    size_t nonfinite;    /* elements whose reference is NaN or Inf (the
+                            input or mask holds them): matched by class */
+    size_t overflowed;   /* finite references beyond float32's range that
+                            got as inf of their sign (not failures) */
 } clconv_verdict;
 
 /* Per-element bound: 4 * W^dims * FLT_EPSILON * sum|N*M| + a tiny floor.
- * NaN in got never passes (unless expected is NaN too). */
+ * NaN in got never passes unless expected is NaN too, which the double
+ * reference of finite data never is (nonfinite counts those elements); an
+ * exact result beyond FLT_MAX (within the bound) passes as inf of its
+ * sign. */
 void clconv_verify(const clconv_problem *p, const float *got,
                    const double *expected, const double *abs_sum,
                    clconv_verdict *v);

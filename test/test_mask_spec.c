@@ -103,6 +103,37 @@ static void gaussian_masks_are_normalised_symmetric_and_peaked(void **state)
     clconv_mask_free(&g2);
 }
 
+/* sigma^2 underflows (once an all-NaN mask) or overflows: the limits are
+ * well-defined masks, the identity and the box, every value finite. */
+static void extreme_sigmas_give_the_identity_or_the_box(void **state)
+{
+    (void)state;
+    const char *tiny[] = {"gaussian:5:1e-200", "gaussian:5:1e-320",
+                          "gaussian:5:1e-400", "gaussian:3:1e-30"};
+    const char *huge[] = {"gaussian:5:1e308", "gaussian:3:1e200",
+                          "gaussian:5:1.7e308"};
+    for (int dims = 1; dims <= 3; ++dims)
+        for (size_t k = 0; k < 7; ++k) {
+            int is_tiny = k < 4;
+            const char *spec = is_tiny ? tiny[k] : huge[k - 4];
+            clconv_mask m;
+            if (clconv_mask_spec_parse(spec, dims, &m) != CLCONV_OK)
+                fail_msg("'%s' %dD: %s", spec, dims, clconv_last_error());
+            size_t n = 1;
+            for (int d = 0; d < dims; ++d)
+                n *= (size_t)m.width;
+            for (size_t i = 0; i < n; ++i) {
+                float want = is_tiny ? (i == n / 2 ? 1.0f : 0.0f)
+                                     : 1.0f / (float)n;
+                if (!isfinite(m.values[i]) ||
+                    fabsf(m.values[i] - want) > 1e-7f)
+                    fail_msg("'%s' %dD value %zu: got %g expected %g", spec,
+                             dims, i, m.values[i], want);
+            }
+            clconv_mask_free(&m);
+        }
+}
+
 typedef struct bad_spec {
     const char *spec;
     int dims;
@@ -138,6 +169,10 @@ static const bad_spec bad_specs[] = {
     {"gaussian:5:0", 2, "positive"},
     {"gaussian:5:-1", 2, "positive"},
     {"gaussian:5:inf", 2, "positive"},
+    {"gaussian:5:1e999", 2, "positive finite"},
+    {"gaussian:5:nan", 2, "not a number"},
+    {"gaussian:5:", 2, "not a number"},
+    {"gaussian:5:1x", 2, "not a number"},
     {"laplacian:5", 2, "no parameters"},
     {"", 2, "empty"},
 };
@@ -201,6 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(named_and_inline_masks_hold_their_textbook_values),
         cmocka_unit_test(gaussian_masks_are_normalised_symmetric_and_peaked),
+        cmocka_unit_test(extreme_sigmas_give_the_identity_or_the_box),
         cmocka_unit_test(malformed_specs_are_refused_with_their_reason),
         cmocka_unit_test(array_masks_must_be_odd_square_and_match_the_data),
     };

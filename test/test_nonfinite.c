@@ -134,6 +134,57 @@ static void verify_counts_every_misclassified_element(void **state)
     assert_true(isinf(v.max_err));
 }
 
+static void verify_accepts_inf_for_an_exact_result_beyond_float_range(
+    void **state)
+{
+    (void)state;
+    /* 3e38 * 2: the exact 6e38 is no float; the kernel's inf is right. */
+    float in[1] = {2.0f}, mask[1] = {3.0e38f};
+    double e, s;
+    clconv_problem p = problem(1, 1, 1, 1, 1);
+    assert_int_equal(clconv_reference(&p, in, mask, &e, &s), CLCONV_OK);
+    float g = INFINITY;
+    clconv_verdict v;
+    clconv_verify(&p, &g, &e, &s, &v);
+    assert_true(v.ok);
+    assert_int_equal(v.overflowed, 1);
+    assert_int_equal(v.nonfinite, 0);
+    g = -INFINITY;
+    clconv_verify(&p, &g, &e, &s, &v);
+    assert_false(v.ok);
+    g = NAN;
+    clconv_verify(&p, &g, &e, &s, &v);
+    assert_false(v.ok);
+    /* Within float range, inf stays a failure. */
+    assert_false(verify_one(3.0e38, INFINITY));
+    assert_false(verify_one(-3.0e38, -INFINITY));
+}
+
+static void verify_counts_the_nan_it_matched_so_no_pass_is_silent(
+    void **state)
+{
+    (void)state;
+    const double e[3] = {NAN, 1.0, INFINITY};
+    const double s[3] = {NAN, 1.0, INFINITY};
+    const float g[3] = {NAN, 1.0f, INFINITY};
+    clconv_problem p = problem(1, 3, 1, 1, 1);
+    clconv_verdict v;
+    clconv_verify(&p, g, e, s, &v);
+    assert_true(v.ok);
+    assert_int_equal(v.nonfinite, 2);
+    /* Finite data has a finite double reference: no NaN can match. */
+    float in[3] = {1, 2, 3}, mask[3] = {3.0e38f, 3.0e38f, -3.0e38f};
+    double ref[3], mag[3];
+    clconv_problem q = problem(1, 3, 1, 1, 3);
+    assert_int_equal(clconv_reference(&q, in, mask, ref, mag), CLCONV_OK);
+    for (int i = 0; i < 3; ++i)
+        assert_true(isfinite(ref[i]) && isfinite(mag[i]));
+    const float nan3[3] = {NAN, NAN, NAN};
+    clconv_verify(&q, nan3, ref, mag, &v);
+    assert_false(v.ok);
+    assert_int_equal(v.failures, 3);
+}
+
 /* ---- on the device: every variant, every dims -------------------------- */
 
 typedef struct device_fixture {
@@ -284,6 +335,10 @@ int main(void)
         cmocka_unit_test(
             verify_rejects_a_finite_value_where_the_reference_is_nan),
         cmocka_unit_test(verify_counts_every_misclassified_element),
+        cmocka_unit_test(
+            verify_accepts_inf_for_an_exact_result_beyond_float_range),
+        cmocka_unit_test(
+            verify_counts_the_nan_it_matched_so_no_pass_is_silent),
         cmocka_unit_test_setup_teardown(
             device_variants_propagate_nan_and_inf_like_the_reference,
             device_setup, device_teardown),

