@@ -35,19 +35,24 @@ double clconv_model_interior_reduction(int dims, int tile, int mask_width);
  * CLCONV_EUNSUPPORTED). */
 int clconv_model_has_strategy(clconv_strategy s);
 
-/* The counts of one tile (or of a sum of tiles). */
+/* The counts of one tile (or of a sum of tiles): 64-bit unsigned; a
+ * problem whose counts overflow them is refused (CLCONV_EINVAL). */
 typedef struct clconv_model_counts {
-    long long tiles;        /* work-groups counted */
-    long long outputs;      /* outputs computed (inside P) */
-    long long accesses;     /* reads of N an untiled kernel would issue */
-    long long tile_loads;   /* loads of N into the local tile */
-    long long halo_loads;   /* cached_halo: halo reads of N from global */
-    long long global_loads; /* every load of N issued: tile + halo (naive:
-                               accesses) */
-    long long ghost_cells;  /* input-tile elements outside N: set to 0, not
-                               loaded (output_tile, input_tile) */
-    long long local_reads;  /* reads of the local tile while computing */
-    double reduction;       /* accesses / global_loads */
+    unsigned long long tiles;      /* work-groups counted */
+    unsigned long long outputs;    /* outputs computed (inside P) */
+    unsigned long long accesses;   /* reads of N an untiled kernel would
+                                      issue */
+    unsigned long long tile_loads; /* loads of N into the local tile */
+    unsigned long long halo_loads; /* cached_halo: halo reads of N from
+                                      global */
+    unsigned long long global_loads; /* every load of N issued: tile + halo
+                                        (naive: accesses) */
+    unsigned long long ghost_cells;  /* input-tile elements outside N: set
+                                        to 0, not loaded (output_tile,
+                                        input_tile) */
+    unsigned long long local_reads;  /* reads of the local tile while
+                                        computing */
+    double reduction;                /* accesses / global_loads */
 } clconv_model_counts;
 
 /* An interior tile: counts, work-group shape and warps. */
@@ -81,7 +86,11 @@ void clconv_model_grid(const clconv_problem *p, size_t tiles[3]);
 clconv_status clconv_model_block(const clconv_problem *p, const size_t block[3],
                                  clconv_model_counts *out);
 
-/* The whole problem: the sums over every tile of the grid. */
+/* The whole problem: the sums over every tile of the grid, in closed form
+ * (the interior tiles of a dimension as one class, the tiles whose halo is
+ * clipped one by one), so any size answers at once. Sizes 1..2^40 per
+ * dimension, masks up to 2^20 wide; CLCONV_EINVAL when a count overflows
+ * 64 bits. */
 clconv_status clconv_model_problem(const clconv_problem *p,
                                    clconv_model_counts *out);
 

@@ -77,6 +77,19 @@ npy_f8 "$tmp/big.npy" "$ONE$E300"
 check_line "float64 input beyond float32's range is refused" 2 "beyond float32" "$CLI" apply "$tmp/big.npy" "$tmp/never" --mask 1
 [ ! -e "$tmp/never" ] || fail "a refused input left OUT behind"
 
+# --- clconv model at any accepted size (defect 4) -------------------------
+# Once: signed overflow (negative loads, reduction -1.2, exit 0) and a loop
+# over every tile (over 10 minutes).
+T40=1099511627776
+check "model --size 2^40 answers" 0 timeout 10 "$CLI" model --dims 1 --mask 5 --size $T40
+grep -q "total *4294967296 *$T40 " "$tmp/out" || { fail "model 2^40: no exact total"; sed 's/^/  | /' "$tmp/out"; }
+grep -q -- "-[0-9]" "$tmp/out" && fail "model 2^40: a negative count"
+check "model --size 2^40x4x4 answers" 0 timeout 10 "$CLI" model --dims 3 --mask 3 --size ${T40}x4x4 --json
+check_line "model --size 2^40x2^40 is refused" 2 "overflow 64 bits" timeout 10 "$CLI" model --dims 2 --mask 9 --size ${T40}x$T40
+[ -s "$tmp/out" ] && fail "model overflow: something on stdout"
+check_line "model --size 2^40^3 is refused" 2 "overflow 64 bits" timeout 10 "$CLI" model --dims 3 --mask 3 --size ${T40}x${T40}x$T40
+check_line "model with a 2^32-item group is refused" 2 "warp analysis" timeout 10 "$CLI" model --dims 2 --mask 5 --tile 65536 --strategy input_tile
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1

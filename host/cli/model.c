@@ -241,6 +241,17 @@ static int parse(int argc, char **argv, model_options *o)
     return 0;
 }
 
+static void problem_of(const model_options *o, clconv_strategy s,
+                       clconv_problem *p)
+{
+    memset(p, 0, sizeof *p);
+    p->dims = o->dims;
+    memcpy(p->size, o->size, sizeof p->size);
+    p->mask_width = o->mask;
+    p->strategy = s;
+    p->tile = o->tile ? o->tile : clconv_default_tile(s, o->dims, o->mask);
+}
+
 int cli_model_main(int argc, char **argv)
 {
     model_options o;
@@ -262,6 +273,21 @@ int cli_model_main(int argc, char **argv)
     }
     const int s0 = o.strategy < 0 ? 0 : o.strategy;
     const int s1 = o.strategy < 0 ? CLCONV_STRATEGY_COUNT : o.strategy + 1;
+    /* A case that cannot be counted is one line and nothing else. */
+    for (int s = s0; s < s1; ++s) {
+        clconv_problem p;
+        clconv_model_counts c;
+        clconv_model_interior m;
+        if (!clconv_model_has_strategy((clconv_strategy)s))
+            continue;
+        problem_of(&o, (clconv_strategy)s, &p);
+        clconv_status st = o.have_size ? clconv_model_problem(&p, &c)
+                                       : clconv_model_interior_of(&p, o.warp, &m);
+        if (st != CLCONV_OK) {
+            cli_error("model: %s", clconv_last_error());
+            return cli_exit_code(st);
+        }
+    }
     int rc = CLI_EXIT_OK;
     if (o.json)
         printf("[\n");
@@ -275,13 +301,7 @@ int cli_model_main(int argc, char **argv)
         if (!clconv_model_has_strategy((clconv_strategy)s))
             continue;
         clconv_problem p;
-        memset(&p, 0, sizeof p);
-        p.dims = o.dims;
-        memcpy(p.size, o.size, sizeof p.size);
-        p.mask_width = o.mask;
-        p.strategy = (clconv_strategy)s;
-        p.tile = o.tile ? o.tile
-                        : clconv_default_tile(p.strategy, o.dims, o.mask);
+        problem_of(&o, (clconv_strategy)s, &p);
         rc = o.have_size ? model_sized(&p, &o, first)
                          : model_interior(&p, o.warp, o.json, first);
         first = 0;

@@ -35,7 +35,7 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
 {
     /* the kernels count with 32-bit atomics */
     if (want->global_loads > INT_MAX || want->local_reads > INT_MAX) {
-        cli_error("model: %lld loads overflow the kernels' 32-bit counters; "
+        cli_error("model: %llu loads overflow the kernels' 32-bit counters; "
                   "count a smaller --size",
                   want->global_loads > want->local_reads ? want->global_loads
                                                          : want->local_reads);
@@ -64,8 +64,10 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
             rc = cli_exit_code(st);
             break;
         }
-        const int same = got.global_loads == want->global_loads &&
-                         got.local_reads == want->local_reads;
+        const int same =
+            got.global_loads >= 0 && got.local_reads >= 0 &&
+            (unsigned long long)got.global_loads == want->global_loads &&
+            (unsigned long long)got.local_reads == want->local_reads;
         printf("  %-12s %8s %10s %12s %12lld %10s %10s %12lld  %s on %u:%u "
                "%.40s\n",
                "counted", "", "", "", got.global_loads, "", "",
@@ -85,9 +87,9 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
 
 static void json_counts(const clconv_model_counts *c)
 {
-    printf("\"tiles\": %lld, \"outputs\": %lld, \"accesses\": %lld, "
-           "\"tile_loads\": %lld, \"halo_loads\": %lld, \"global_loads\": "
-           "%lld, \"ghost_cells\": %lld, \"local_reads\": %lld, "
+    printf("\"tiles\": %llu, \"outputs\": %llu, \"accesses\": %llu, "
+           "\"tile_loads\": %llu, \"halo_loads\": %llu, \"global_loads\": "
+           "%llu, \"ghost_cells\": %llu, \"local_reads\": %llu, "
            "\"reduction\": %.6f",
            c->tiles, c->outputs, c->accesses, c->tile_loads, c->halo_loads,
            c->global_loads, c->ghost_cells, c->local_reads, c->reduction);
@@ -102,7 +104,7 @@ static void text_counts_header(const char *first)
 
 static void text_counts(const char *first, const clconv_model_counts *c)
 {
-    printf("  %-12s %8lld %10lld %12lld %12lld %10lld %10lld %12lld %9.3f\n",
+    printf("  %-12s %8llu %10llu %12llu %12llu %10llu %10llu %12llu %9.3f\n",
            first, c->tiles, c->outputs, c->accesses, c->global_loads,
            c->halo_loads, c->ghost_cells, c->local_reads, c->reduction);
 }
@@ -147,8 +149,8 @@ int model_interior(const clconv_problem *p, int warp, int json,
                "strategy", "tile", "group", "compute", "warps", "active",
                "idle", "diverg", "local B", "ld/wi", "global", "(halo)",
                "accesses", "reduction");
-    printf("%-12s %5d %6lld %7lld %6lld %6lld %5lld %6lld %8lld %6lld %10lld "
-           "%9lld %10lld %9.3f\n",
+    printf("%-12s %5d %6lld %7lld %6lld %6lld %5lld %6lld %8lld %6lld %10llu "
+           "%9llu %10llu %9.3f\n",
            clconv_strategy_name(p->strategy), p->tile, m.group_size,
            m.computing_items, m.warps, m.active_warps, m.idle_warps,
            m.divergent_warps, m.local_bytes, m.max_loads_per_item,

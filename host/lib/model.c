@@ -4,18 +4,13 @@
  * output, input element or mask tap is inside N exactly when each of its
  * coordinates is), so a tile is described by its 1D factors, and the sum
  * over a grid of tiles is the product of the per-dimension sums. */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "clconv_model.h"
 #include "internal.h"
-
-double clconv_model_interior_reduction(int dims, int tile, int mask_width)
-{
-    const double num = (double)tile * (double)mask_width;
-    const double den = (double)tile + (double)mask_width - 1.0;
-    return pow(num / den, (double)dims);
-}
+#include "model.h"
 
 /* sum_{i=lo}^{hi-1} max(0, c - i) */
 static long long sum_pos(long long c, long long lo, long long hi)
@@ -42,24 +37,48 @@ static long long taps(long long lo, long long hi, long long a, long long e,
     return (hi - lo) * w - left - right;
 }
 
+/* Counts are 64-bit unsigned; every sum and product is checked. */
+typedef unsigned long long count_t;
+
+static int add_to(count_t *acc, count_t x)
+{
+    if (*acc > ULLONG_MAX - x)
+        return -1;
+    *acc += x;
+    return 0;
+}
+
+static int mul_to(count_t *acc, count_t x)
+{
+    if (x && *acc > ULLONG_MAX / x)
+        return -1;
+    *acc *= x;
+    return 0;
+}
+
 /* The 1D factors of a tile, or their sum over tiles of one dimension. */
 typedef struct dim_factors {
-    long long tiles;
-    long long outputs;  /* outputs inside N */
-    long long accesses; /* taps inside N of those outputs */
-    long long in_loads; /* input-tile elements inside N */
-    long long in_width; /* input-tile elements, inside N or not */
-    long long core;     /* taps inside the tile's own (core) elements */
+    count_t tiles;
+    count_t outputs;  /* outputs inside N */
+    count_t accesses; /* taps inside N of those outputs */
+    count_t in_loads; /* input-tile elements inside N */
+    count_t in_width; /* input-tile elements, inside N or not */
+    count_t core;     /* taps inside the tile's own (core) elements */
 } dim_factors;
 
-static void add_factors(dim_factors *sum, const dim_factors *f)
+/* sum += times * f, field by field; -1 on overflow. */
+static int add_factors(dim_factors *sum, const dim_factors *f, count_t times)
 {
-    sum->tiles += f->tiles;
-    sum->outputs += f->outputs;
-    sum->accesses += f->accesses;
-    sum->in_loads += f->in_loads;
-    sum->in_width += f->in_width;
-    sum->core += f->core;
+    const count_t *src[6] = {&f->tiles,    &f->outputs,  &f->accesses,
+                             &f->in_loads, &f->in_width, &f->core};
+    count_t *dst[6] = {&sum->tiles,    &sum->outputs,  &sum->accesses,
+                       &sum->in_loads, &sum->in_width, &sum->core};
+    for (int k = 0; k < 6; ++k) {
+        count_t v = *src[k];
+        if (mul_to(&v, times) || add_to(dst[k], v))
+            return -1;
+    }
+    return 0;
 }
 
 /* Tile b of a dimension of n elements. */
@@ -72,39 +91,89 @@ static void block_factors(long long n, long long t, long long w, long long b,
     const long long in_lo = out0 - r > 0 ? out0 - r : 0;
     const long long in_hi = out0 + t + r < n ? out0 + t + r : n;
     f->tiles = 1;
-    f->outputs = o;
-    f->accesses = taps(out0, out0 + o, 0, n, r);
-    f->in_loads = in_hi > in_lo ? in_hi - in_lo : 0;
-    f->in_width = t + w - 1;
-    f->core = taps(out0, out0 + o, out0, out0 + o, r);
+    f->outputs = (count_t)o;
+    f->accesses = (count_t)taps(out0, out0 + o, 0, n, r);
+    f->in_loads = in_hi > in_lo ? (count_t)(in_hi - in_lo) : 0;
+    f->in_width = (count_t)(t + w - 1);
+    f->core = (count_t)taps(out0, out0 + o, out0, out0 + o, r);
 }
 
 /* An interior tile: no ghost cell, the whole tile inside N. */
 static void interior_factors(long long t, long long w, dim_factors *f)
 {
     f->tiles = 1;
-    f->outputs = t;
-    f->accesses = t * w;
-    f->in_loads = t + w - 1;
-    f->in_width = t + w - 1;
-    f->core = taps(0, t, 0, t, w / 2);
+    f->outputs = (count_t)t;
+    f->accesses = (count_t)(t * w);
+    f->in_loads = (count_t)(t + w - 1);
+    f->in_width = (count_t)(t + w - 1);
+    f->core = (count_t)taps(0, t, 0, t, w / 2);
 }
 
-/* Combine per-dimension factors (of one tile or of sums) into counts. */
-static void combine(const clconv_problem *p, const dim_factors f[3],
-                    clconv_model_counts *c)
+/* The tiles of one dimension in order, as runs of equal factors: every
+ * tile whose halo is clipped (or that is partial) alone, and the interior
+ * tiles, b*t >= r and b*t + t + r <= n, as one run. There are at most
+ * about 2r/t + 3 clipped tiles, so a walk costs that, whatever n is. */
+typedef struct dim_walk {
+    long long n, t, w, tiles, lo, hi, b;
+} dim_walk;
+
+typedef struct dim_run {
+    size_t first;
+    count_t count;
+    dim_factors f;
+} dim_run;
+
+static void walk_start(dim_walk *it, long long n, long long t, long long w)
 {
-    long long tiles = 1, outputs = 1, acc = 1, loads = 1, width = 1, core = 1,
-              mask = 1;
-    for (int d = 0; d < p->dims; ++d) {
-        tiles *= f[d].tiles;
-        outputs *= f[d].outputs;
-        acc *= f[d].accesses;
-        loads *= f[d].in_loads;
-        width *= f[d].in_width;
-        core *= f[d].core;
-        mask *= p->mask_width;
+    const long long r = w / 2;
+    it->n = n;
+    it->t = t;
+    it->w = w;
+    it->tiles = (n + t - 1) / t;
+    it->lo = (r + t - 1) / t;                   /* first interior tile */
+    it->hi = n >= t + r ? (n - t - r) / t : -1; /* last interior tile */
+    it->b = 0;
+}
+
+static int walk_next(dim_walk *it, dim_run *run)
+{
+    if (it->b >= it->tiles)
+        return 0;
+    run->first = (size_t)it->b;
+    if (it->b >= it->lo && it->b <= it->hi) {
+        run->count = (count_t)(it->hi - it->b + 1);
+        interior_factors(it->t, it->w, &run->f);
+        it->b = it->hi + 1;
+    } else {
+        run->count = 1;
+        block_factors(it->n, it->t, it->w, it->b, &run->f);
+        ++it->b;
     }
+    return 1;
+}
+
+static clconv_status overflow(const clconv_problem *p)
+{
+    return clc_fail(CLCONV_EINVAL,
+                    "the counts of a %dD problem of %zu x %zu x %zu elements "
+                    "overflow 64 bits: give a smaller size",
+                    p->dims, p->size[0], p->dims > 1 ? p->size[1] : 1,
+                    p->dims > 2 ? p->size[2] : 1);
+}
+
+/* Combine per-dimension factors (of one tile or of sums) into counts;
+ * CLCONV_EINVAL when a count overflows 64 bits. */
+static clconv_status combine(const clconv_problem *p, const dim_factors f[3],
+                             clconv_model_counts *c)
+{
+    count_t tiles = 1, outputs = 1, acc = 1, loads = 1, width = 1, core = 1,
+            mask = 1, local = 0, global = 0;
+    for (int d = 0; d < p->dims; ++d)
+        if (mul_to(&tiles, f[d].tiles) || mul_to(&outputs, f[d].outputs) ||
+            mul_to(&acc, f[d].accesses) || mul_to(&loads, f[d].in_loads) ||
+            mul_to(&width, f[d].in_width) || mul_to(&core, f[d].core) ||
+            mul_to(&mask, (count_t)p->mask_width))
+            return overflow(p);
     memset(c, 0, sizeof *c);
     c->tiles = tiles;
     c->outputs = outputs;
@@ -115,19 +184,26 @@ static void combine(const clconv_problem *p, const dim_factors f[3],
         break;
     case CLCONV_OUTPUT_TILE:
     case CLCONV_INPUT_TILE:
+        local = outputs;
+        if (mul_to(&local, mask))
+            return overflow(p);
         c->tile_loads = loads;
         c->global_loads = loads;
         c->ghost_cells = width - loads; /* width is summed over tiles */
-        c->local_reads = outputs * mask;
+        c->local_reads = local;
         break;
     default: /* CLCONV_CACHED_HALO; check_case refused the others */
+        global = outputs;
+        if (add_to(&global, acc - core))
+            return overflow(p);
         c->tile_loads = outputs;
         c->halo_loads = acc - core;
-        c->global_loads = outputs + acc - core;
+        c->global_loads = global;
         c->local_reads = core;
         break;
     }
     c->reduction = c->global_loads ? (double)acc / (double)c->global_loads : 0.0;
+    return CLCONV_OK;
 }
 
 int clconv_model_has_strategy(clconv_strategy s)
@@ -161,88 +237,22 @@ static clconv_status check_case(const clconv_problem *p)
     return CLCONV_OK;
 }
 
+/* Beyond this mask width a dimension has too many clipped tiles to walk
+ * one by one in well under a second. */
+#define CLC_MODEL_MAX_MASK (1 << 20)
+
 static clconv_status check_sized(const clconv_problem *p)
 {
     clconv_status st = check_case(p);
     if (st != CLCONV_OK)
         return st;
+    if (p->mask_width > CLC_MODEL_MAX_MASK)
+        return clc_fail(CLCONV_EINVAL, "the model counts masks up to %d wide "
+                        "(got %d)", CLC_MODEL_MAX_MASK, p->mask_width);
     for (int d = 0; d < p->dims; ++d)
         if (p->size[d] < 1 || p->size[d] > (size_t)1 << 40)
             return clc_fail(CLCONV_EINVAL, "size[%d] must be 1..2^40 (got "
                             "%zu)", d, p->size[d]);
-    return CLCONV_OK;
-}
-
-/* Active work-items with linear index < n: item (x, y, z) of a group of
- * g[] computes when x < a[0], y < a[1] and z < a[2]. */
-static long long active_before(long long n, const long long g[3],
-                               const long long a[3])
-{
-    const long long plane = g[0] * g[1];
-    const long long zq = n / plane, rem = n % plane;
-    const long long yq = rem / g[0], xq = rem % g[0];
-    long long count = (zq < a[2] ? zq : a[2]) * a[1] * a[0];
-    if (zq < a[2]) {
-        count += (yq < a[1] ? yq : a[1]) * a[0];
-        if (yq < a[1])
-            count += xq < a[0] ? xq : a[0];
-    }
-    return count;
-}
-
-clconv_status clconv_model_interior_of(const clconv_problem *p, int warp_width,
-                                       clconv_model_interior *out)
-{
-    clconv_status st = check_case(p);
-    if (st != CLCONV_OK)
-        return st;
-    if (warp_width < 1)
-        return clc_fail(CLCONV_EINVAL, "warp width must be >= 1 (got %d)",
-                        warp_width);
-    memset(out, 0, sizeof *out);
-    dim_factors f[3];
-    for (int d = 0; d < 3; ++d)
-        interior_factors(p->tile, p->mask_width, &f[d]);
-    combine(p, f, &out->counts);
-
-    /* The launch geometry of the variant table, for a one-tile grid. */
-    clconv_problem one = *p;
-    for (int d = 0; d < 3; ++d)
-        one.size[d] = d < p->dims ? (size_t)p->tile : 1;
-    clc_geometry geo;
-    clc_geometry_of(&one, &geo);
-    long long g[3], a[3], group = 1, outputs = 1;
-    for (int d = 0; d < 3; ++d) {
-        g[d] = (long long)geo.local[d];
-        /* input_tile: only the inner TILE_WIDTH work-items compute */
-        a[d] = d < p->dims && p->strategy == CLCONV_INPUT_TILE ? p->tile : g[d];
-        group *= g[d];
-        if (d < p->dims)
-            outputs *= p->tile;
-    }
-    out->group_size = group;
-    out->computing_items = outputs;
-    out->local_bytes = (long long)geo.local_floats * (long long)sizeof(float);
-    out->max_loads_per_item =
-        p->strategy == CLCONV_NAIVE
-            ? 0
-            : (out->counts.tile_loads + group - 1) / group;
-    out->warp_width = warp_width;
-    out->warps = (group + warp_width - 1) / warp_width;
-    for (long long w = 0; w < out->warps; ++w) {
-        const long long lo = w * warp_width;
-        const long long hi = lo + warp_width < group ? lo + warp_width : group;
-        const long long act = active_before(hi, g, a) - active_before(lo, g, a);
-        if (act == 0) {
-            ++out->idle_warps;
-            continue;
-        }
-        ++out->active_warps;
-        if (act < hi - lo)
-            ++out->divergent_warps;
-        if (act > out->active_items_per_warp_max)
-            out->active_items_per_warp_max = act;
-    }
     return CLCONV_OK;
 }
 
@@ -273,8 +283,7 @@ clconv_status clconv_model_block(const clconv_problem *p, const size_t block[3],
         block_factors((long long)p->size[d], p->tile, p->mask_width,
                       (long long)block[d], &f[d]);
     }
-    combine(p, f, out);
-    return CLCONV_OK;
+    return combine(p, f, out);
 }
 
 clconv_status clconv_model_problem(const clconv_problem *p,
@@ -287,46 +296,38 @@ clconv_status clconv_model_problem(const clconv_problem *p,
     clconv_model_grid(p, tiles);
     dim_factors sum[3];
     memset(sum, 0, sizeof sum);
-    for (int d = 0; d < p->dims; ++d)
-        for (size_t b = 0; b < tiles[d]; ++b) {
-            dim_factors f;
-            block_factors((long long)p->size[d], p->tile, p->mask_width,
-                          (long long)b, &f);
-            add_factors(&sum[d], &f);
-        }
-    combine(p, sum, out);
-    return CLCONV_OK;
+    for (int d = 0; d < p->dims; ++d) {
+        dim_walk it;
+        dim_run run;
+        walk_start(&it, (long long)p->size[d], p->tile, p->mask_width);
+        while (walk_next(&it, &run))
+            if (add_factors(&sum[d], &run.f, run.count))
+                return overflow(p);
+    }
+    return combine(p, sum, out);
 }
 
 /* Per dimension, the classes of tiles with equal factors, in order of
- * their first tile. At most cap classes. */
-typedef struct dim_class {
-    size_t first;
-    long long count;
-    dim_factors f;
-} dim_class;
-
-static size_t dim_classes(const clconv_problem *p, int d, dim_class *cls,
+ * their first tile. At most cap classes (cap + 1: more). */
+static size_t dim_classes(const clconv_problem *p, int d, dim_run *cls,
                           size_t cap)
 {
-    size_t tiles[3], n = 0;
-    clconv_model_grid(p, tiles);
-    for (size_t b = 0; b < tiles[d]; ++b) {
-        dim_factors f;
-        block_factors((long long)p->size[d], p->tile, p->mask_width,
-                      (long long)b, &f);
+    size_t n = 0;
+    dim_walk it;
+    dim_run run;
+    walk_start(&it, (long long)p->size[d], p->tile, p->mask_width);
+    while (walk_next(&it, &run)) {
         size_t k = 0;
-        while (k < n && memcmp(&cls[k].f, &f, sizeof f) != 0)
+        while (k < n && memcmp(&cls[k].f, &run.f, sizeof run.f) != 0)
             ++k;
         if (k == n) {
             if (n == cap)
                 return cap + 1;
-            cls[n].first = b;
+            cls[n] = run;
             cls[n].count = 0;
-            cls[n].f = f;
             ++n;
         }
-        ++cls[k].count;
+        cls[k].count += run.count;
     }
     return n;
 }
@@ -340,7 +341,7 @@ clconv_status clconv_model_tile_kinds(const clconv_problem *p,
     clconv_status st = check_sized(p);
     if (st != CLCONV_OK)
         return st;
-    dim_class cls[3][CLC_MODEL_MAX_CLASSES];
+    dim_run cls[3][CLC_MODEL_MAX_CLASSES];
     size_t n[3] = {1, 1, 1};
     for (int d = 0; d < 3; ++d) {
         if (d >= p->dims) {
@@ -365,32 +366,30 @@ clconv_status clconv_model_tile_kinds(const clconv_problem *p,
     for (size_t iz = 0; iz < n[2]; ++iz)
         for (size_t iy = 0; iy < n[1]; ++iy)
             for (size_t ix = 0; ix < n[0]; ++ix, ++k) {
-                const dim_class *c[3] = {&cls[0][ix], &cls[1][iy], &cls[2][iz]};
+                const dim_run *c[3] = {&cls[0][ix], &cls[1][iy], &cls[2][iz]};
                 dim_factors f[3];
                 for (int d = 0; d < 3; ++d) {
                     f[d] = c[d]->f;
                     kinds[k].first[d] = c[d]->first;
                 }
-                combine(p, f, &kinds[k].counts);
-                kinds[k].counts.tiles = c[0]->count * c[1]->count * c[2]->count;
+                if ((st = combine(p, f, &kinds[k].counts)) != CLCONV_OK)
+                    return st;
+                count_t tiles = c[0]->count;
+                if (mul_to(&tiles, c[1]->count) || mul_to(&tiles, c[2]->count))
+                    return overflow(p);
+                kinds[k].counts.tiles = tiles;
             }
     return CLCONV_OK;
 }
 
-void clconv_model_roof_of(double reduction, double peak_gflops,
-                          double bandwidth_gbs, clconv_model_roof *out)
+clconv_status clc_model_interior_counts(const clconv_problem *p,
+                                        clconv_model_counts *out)
 {
-    out->bytes_per_flop = CLCONV_MODEL_BYTES_PER_ACCESS /
-                          CLCONV_MODEL_FLOPS_PER_ACCESS / reduction;
-    out->bandwidth_gflops = bandwidth_gbs / out->bytes_per_flop;
-    out->percent_of_peak = 100.0 * out->bandwidth_gflops / peak_gflops;
-    out->reachable_percent =
-        out->percent_of_peak < 100.0 ? out->percent_of_peak : 100.0;
-}
-
-double clconv_model_reuse_needed(double peak_gflops, double bandwidth_gbs)
-{
-    clconv_model_roof untiled;
-    clconv_model_roof_of(1.0, peak_gflops, bandwidth_gbs, &untiled);
-    return 100.0 / untiled.percent_of_peak;
+    clconv_status st = check_case(p);
+    if (st != CLCONV_OK)
+        return st;
+    dim_factors f[3];
+    for (int d = 0; d < 3; ++d)
+        interior_factors(p->tile, p->mask_width, &f[d]);
+    return combine(p, f, out);
 }
