@@ -292,8 +292,6 @@ clconv_status clconv_model_problem(const clconv_problem *p,
     clconv_status st = check_sized(p);
     if (st != CLCONV_OK)
         return st;
-    size_t tiles[3];
-    clconv_model_grid(p, tiles);
     dim_factors sum[3];
     memset(sum, 0, sizeof sum);
     for (int d = 0; d < p->dims; ++d) {
