@@ -105,11 +105,13 @@ static void counted_loads_equal_the_model(void **state)
                 continue;
             }
             ++ran;
-            if (got[0] != want.global_loads || got[1] != want.local_reads) {
+            if (got[0] < 0 || got[1] < 0 ||
+                (unsigned long long)got[0] != want.global_loads ||
+                (unsigned long long)got[1] != want.local_reads) {
                 if (++wrong <= 5)
                     print_error("  %dD %s mask %d tile %d size %zux%zux%zu: "
-                                "global loads %lld, model %lld; local reads "
-                                "%lld, model %lld\n",
+                                "global loads %lld, model %llu; local reads "
+                                "%lld, model %llu\n",
                                 p.dims, clconv_strategy_name(p.strategy), w,
                                 p.tile, p.size[0], p.size[1], p.size[2],
                                 got[0], want.global_loads, got[1],
