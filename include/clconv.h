@@ -86,8 +86,9 @@ void clconv_devices_free(clconv_device_list *list);
 const char *clconv_device_kind_name(clconv_device_kind kind);
 
 /* Select devices: a comma-separated list of "P:D", "all", "cpu", "gpu" or a
- * case-insensitive substring of name, vendor or platform. NULL or "" means
- * all. Fills selected[] (room for list->count entries) with indices into
+ * case-insensitive substring of name, vendor or platform. NULL means all;
+ * an empty selector or an empty term ("", ",", "cpu,") is CLCONV_EINVAL
+ * whatever the devices are (the syntax is checked first). Fills selected[] (room for list->count entries) with indices into
  * list->devices, without duplicates. A term that matches nothing is
  * CLCONV_EINVAL. */
 clconv_status clconv_devices_select(const clconv_device_list *list,

@@ -90,6 +90,28 @@ check_line "model --size 2^40x2^40 is refused" 2 "overflow 64 bits" timeout 10 "
 check_line "model --size 2^40^3 is refused" 2 "overflow 64 bits" timeout 10 "$CLI" model --dims 3 --mask 3 --size ${T40}x${T40}x$T40
 check_line "model with a 2^32-item group is refused" 2 "warp analysis" timeout 10 "$CLI" model --dims 2 --mask 5 --tile 65536 --strategy input_tile
 
+# --- misleading messages (defect 8) ---------------------------------------
+R="$CLI run --dims 1 --size 10 --strategy naive --reps 0"
+# The selector's syntax is checked before any device is matched, so these
+# answer the same on a machine with no CPU device (or no device at all).
+for sel in "" "," "cpu," " , gpu" "cpu,,gpu" "no-such-device-xyz,"; do
+    check_line "--device '$sel' is an empty term" 2 "empty" $R --device "$sel"
+done
+CLCONV_SEED=abc check_line "CLCONV_SEED=abc is a usage error" 2 "CLCONV_SEED" $R
+CLCONV_SEED=abc check_line "CLCONV_SEED=abc is a usage error (tune)" 2 "CLCONV_SEED" "$CLI" tune --dims 1 --size 10
+CLCONV_SEED=12 check "CLCONV_SEED=12 is taken" 0 $R
+grep -q "seed 12\b" "$tmp/err" "$tmp/out" || fail "CLCONV_SEED=12: seed not printed"
+# XDG_CACHE_HOME a file: PoCL exposes no device; say why, not "install".
+: >"$tmp/file"
+XDG_CACHE_HOME="$tmp/file" check "XDG_CACHE_HOME a file" "$(XDG_CACHE_HOME="$tmp/file" "$CLI" devices >/dev/null 2>&1; echo $?)" "$CLI" devices
+if [ "$(cat "$tmp/err")" != "" ]; then
+    grep -q "XDG_CACHE_HOME=$tmp/file is not a folder" "$tmp/err" || { fail "XDG_CACHE_HOME a file: the reason is not named"; sed 's/^/  | /' "$tmp/err"; }
+    grep -q "apt-get install" "$tmp/err" && fail "XDG_CACHE_HOME a file: says to install a driver"
+fi
+# clconv's own cache unusable (the driver's elsewhere): clconv still runs.
+mkdir -p "$tmp/drivercache"
+XDG_CACHE_HOME="$tmp/file" POCL_CACHE_DIR="$tmp/drivercache" check "clconv's own cache unusable: still runs" 0 $R
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1

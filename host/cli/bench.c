@@ -116,7 +116,8 @@ static int parse(int argc, char **argv, bench_options *o)
     o->all_tiles = 1;
     o->reps = 10;
     o->warmup = 1;
-    o->seed = cli_default_seed();
+    if (cli_default_seed(&o->seed))
+        return -1;
     o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
     for (int i = 1; i < argc; ++i)

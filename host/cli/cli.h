@@ -88,8 +88,9 @@ int cli_parse_mask_modes(const char *s, int modes[3], int *n);
 int cli_parse_size(const char *s, int dims, size_t size[3]);
 /* Size as "X", "XxY" or "XxYxZ". */
 void cli_format_size(const size_t size[3], int dims, char *buf, size_t len);
-/* The seed for random data: --seed, else $CLCONV_SEED, else the clock. */
-uint64_t cli_default_seed(void);
+/* The seed for random data: $CLCONV_SEED, else the clock (--seed
+ * overrides it). -1 with one line on stderr if $CLCONV_SEED is no number. */
+int cli_default_seed(uint64_t *seed);
 /* Is this command's --help requested? */
 int cli_wants_help(int argc, char **argv);
 

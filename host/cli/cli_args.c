@@ -260,11 +260,11 @@ void cli_format_size(const size_t size[3], int dims, char *buf, size_t len)
         snprintf(buf, len, "%zux%zux%zu", size[0], size[1], size[2]);
 }
 
-uint64_t cli_default_seed(void)
+int cli_default_seed(uint64_t *seed)
 {
     const char *env = getenv("CLCONV_SEED");
-    uint64_t seed;
-    if (env && *env && cli_parse_u64("CLCONV_SEED", env, &seed) == 0)
-        return seed;
-    return (uint64_t)time(NULL);
+    if (env && *env)
+        return cli_parse_u64("CLCONV_SEED", env, seed);
+    *seed = (uint64_t)time(NULL);
+    return 0;
 }

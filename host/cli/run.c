@@ -137,7 +137,8 @@ static int parse(int argc, char **argv, run_options *o)
     o->strategy = CLI_STRATEGY_ALL;
     o->reps = 10;
     o->warmup = 2;
-    o->seed = cli_default_seed();
+    if (cli_default_seed(&o->seed))
+        return -1;
     o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
     for (int i = 1; i < argc; ++i)

@@ -77,7 +77,8 @@ static int parse(int argc, char **argv, tune_options *o)
     o->reps = 5;
     o->warmup = 1;
     o->finalists = 3;
-    o->seed = cli_default_seed();
+    if (cli_default_seed(&o->seed))
+        return -1;
     o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
     for (int i = 1; i < argc; ++i)

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -11,6 +13,64 @@ static const char install_hint[] =
     "sudo apt-get install pocl-opencl-icd (CPU); for an NVIDIA GPU in a "
     "container, register the ICD: echo libnvidia-opencl.so.1 > "
     "/etc/OpenCL/vendors/nvidia.icd";
+
+/* PoCL keeps its compiled kernels under $POCL_CACHE_DIR, else
+ * $XDG_CACHE_HOME/pocl, else $HOME/.cache/pocl, and exposes no device at
+ * all when it cannot create that folder. When no device is found, say so
+ * if that folder's base (or the first ancestor that exists) is not a
+ * writable folder: 1 and a sentence in buf, else 0. */
+static int cache_problem(char *buf, size_t len)
+{
+    const char *var = "POCL_CACHE_DIR", *base = getenv(var);
+    char home[4096];
+    if (!base || !*base) {
+        var = "XDG_CACHE_HOME";
+        base = getenv(var);
+    }
+    if (!base || !*base) {
+        const char *h = getenv("HOME");
+        if (!h || !*h)
+            return 0;
+        snprintf(home, sizeof home, "%s/.cache", h);
+        var = "HOME/.cache";
+        base = home;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s", base);
+    struct stat sb;
+    while (stat(path, &sb) != 0) { /* the first ancestor that exists */
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            return 0;
+        *slash = '\0';
+    }
+    const char *why = !S_ISDIR(sb.st_mode)            ? "is not a folder"
+                      : access(path, W_OK | X_OK) != 0 ? "is not writable"
+                                                       : NULL;
+    if (!why)
+        return 0;
+    char where[8300];
+    if (strcmp(path, base) == 0)
+        snprintf(where, sizeof where, "%s=%s %s", var, base, why);
+    else
+        snprintf(where, sizeof where, "%s=%s cannot be created (%s %s)", var,
+                 base, path, why);
+    snprintf(buf, len,
+             "the cache folder %s: OpenCL drivers such as PoCL keep compiled "
+             "kernels there and expose no device without it; point %s at a "
+             "writable folder",
+             where, var);
+    return 1;
+}
+
+/* No platform or no device: the reason, when one can be seen. */
+static clconv_status no_device(const char *what)
+{
+    char cache[8600];
+    if (cache_problem(cache, sizeof cache))
+        return clc_fail(CLCONV_ENOPLATFORM, "%s: %s", what, cache);
+    return clc_fail(CLCONV_ENOPLATFORM, "%s: %s", what, install_hint);
+}
 
 const char *clconv_device_kind_name(clconv_device_kind kind)
 {
@@ -100,8 +160,7 @@ clconv_status clconv_devices_discover(clconv_device_list *list)
     cl_int err = clGetPlatformIDs(0, NULL, &nplat);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || nplat == 0 ||
         (err == CL_SUCCESS && nplat == 0))
-        return clc_fail(CLCONV_ENOPLATFORM, "no OpenCL platform found: %s",
-                        install_hint);
+        return no_device("no OpenCL platform found");
     if (err != CL_SUCCESS)
         return clc_cl_fail("clGetPlatformIDs", err, __FILE__, __LINE__);
 
@@ -148,9 +207,7 @@ clconv_status clconv_devices_discover(clconv_device_list *list)
         free(ids);
     }
     if (list->count == 0)
-        st = clc_fail(CLCONV_ENOPLATFORM,
-                      "OpenCL platforms found but no devices: %s",
-                      install_hint);
+        st = no_device("OpenCL platforms found but no devices");
 out:
     free(plats);
     if (st != CLCONV_OK)
@@ -208,13 +265,39 @@ static int term_matches(const char *t, size_t n, const clconv_device_info *d)
            contains_nocase(d->platform, t, n);
 }
 
+/* The syntax first, so that the answer does not depend on which devices
+ * exist: no empty selector and no empty term ("", ",", "cpu,", " ,gpu"). */
+static clconv_status check_selector(const char *sel)
+{
+    const char *t = sel;
+    for (;;) {
+        size_t n = strcspn(t, ","), k = 0;
+        while (k < n && isspace((unsigned char)t[k]))
+            ++k;
+        if (k == n)
+            return clc_fail(CLCONV_EINVAL,
+                            "%s '%s' (give all, cpu, gpu, P:D or a name, "
+                            "separated by commas)",
+                            *sel ? "empty term in device selector"
+                                 : "empty device selector",
+                            sel);
+        t += n;
+        if (*t == '\0')
+            return CLCONV_OK;
+        ++t;
+    }
+}
+
 clconv_status clconv_devices_select(const clconv_device_list *list,
                                     const char *sel, size_t *selected,
                                     size_t *nselected)
 {
     *nselected = 0;
-    if (!sel || !*sel)
+    if (!sel)
         sel = "all";
+    clconv_status st = check_selector(sel);
+    if (st != CLCONV_OK)
+        return st;
     const char *t = sel;
     while (*t) {
         size_t n = strcspn(t, ",");
@@ -224,9 +307,6 @@ clconv_status clconv_devices_select(const clconv_device_list *list,
         }
         while (n > 0 && isspace((unsigned char)t[n - 1]))
             --n;
-        if (n == 0)
-            return clc_fail(CLCONV_EINVAL, "empty term in device selector '%s'",
-                            sel);
         size_t matched = 0;
         for (size_t i = 0; i < list->count; ++i) {
             if (!term_matches(t, n, &list->devices[i]))
