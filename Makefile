@@ -222,3 +222,24 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/host/cli/cli_args.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< \
 	  $(BUILD)/host/cli/cli_args.o $(LIB) $(LDFLAGS) $(LDLIBS_CL)
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o)
+
+# ---- other OpenCL implementations (issue 14) ----
+# `make test-intel`: the test matrix and the CLI tests with Intel's CPU
+# runtime alone (scripts/intel-opencl.sh downloads it from PyPI once into
+# INTEL_OPENCL_DIR and prints OCL_ICD_VENDORS and LD_LIBRARY_PATH).
+# `make test-oclgrind`: all of `make test` with Oclgrind's simulator as
+# the only device (OCLGRIND_ICD; a private vendors folder in BUILD).
+INTEL_OPENCL_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/clconv/intel-opencl
+OCLGRIND_ICD ?= /usr/lib/oclgrind/liboclgrind-rt-icd.so
+.PHONY: test-intel test-oclgrind
+test-intel: $(BIN) $(BUILD)/test_matrix
+	$(Q)env=$$(scripts/intel-opencl.sh '$(INTEL_OPENCL_DIR)') || exit 1; \
+	for v in $$env; do export "$$v"; done; set -e; \
+	echo "== Intel: $$OCL_ICD_VENDORS"; $(BIN) devices; \
+	echo "== $(BUILD)/test_matrix"; $(BUILD)/test_matrix; \
+	for t in $(TEST_SH); do echo "== $$t"; $$t $(BIN); done
+test-oclgrind: $(BIN) $(TEST_BINS)
+	$(Q)test -f '$(OCLGRIND_ICD)' || { echo "no $(OCLGRIND_ICD): apt-get install oclgrind"; exit 1; }
+	$(Q)mkdir -p $(BUILD)/oclgrind-vendors
+	$(Q)echo '$(OCLGRIND_ICD)' > $(BUILD)/oclgrind-vendors/oclgrind.icd
+	$(Q)OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors $(MAKE) --no-print-directory test

@@ -61,7 +61,8 @@ for ex in "$ROOT"/examples/*.c; do
         # Shared: the library finds the kernels beside itself. Static: the
         # program finds them at PREFIX, which is staged here, so say where.
         kdir=""; [ $kind = static ] && kdir=$stage/opt/clconv/share/clconv/cl
-        if env ${kdir:+CLCONV_KERNEL_DIR=$kdir} LD_LIBRARY_PATH="$lib" \
+        # (the caller's LD_LIBRARY_PATH kept after it: a driver may need it)
+        if env ${kdir:+CLCONV_KERNEL_DIR=$kdir} LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
                 "$tmp/$name-$kind" >"$tmp/run.out" 2>&1; then
             ok "$name ($kind) builds with pkg-config and runs: $(head -1 "$tmp/run.out")"
         else
