@@ -314,7 +314,8 @@ static void print_summary(const apply_options *o, const apply_data *d,
                "holds NaN or Inf)",
                r->nonfinite);
     if (o->verify && r->overflowed)
-        printf(" (%zu output(s) beyond float32's range, inf)", r->overflowed);
+        printf(" (%zu output(s) beyond float32's range, inf)",
+               r->overflowed);
     printf("\n");
 }
 

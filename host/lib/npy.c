@@ -374,6 +374,30 @@ static float convert(uint64_t v, clconv_dtype t)
     return NAN;
 }
 
+/* count elements of hd's dtype at p into out->data (allocated); frees it
+ * and refuses a finite float64 beyond float32's range: clconv computes in
+ * float32, and it would silently become inf. */
+static clconv_status convert_all(const unsigned char *p, size_t count,
+                                 const header *hd, clconv_array *out)
+{
+    const size_t isz = dtypes[hd->dtype].size;
+    for (size_t i = 0; i < count; ++i, p += isz) {
+        uint64_t bits = load(p, isz, hd->big);
+        out->data[i] = convert(bits, hd->dtype);
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        if (hd->dtype == CLCONV_DTYPE_F64 && isinf(out->data[i]) &&
+            isfinite(d)) {
+            clconv_array_free(out);
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy: element %zu is %g, beyond float32's range "
+                            "(+-%g); clconv computes in float32",
+                            i, d, (double)FLT_MAX);
+        }
+    }
+    return CLCONV_OK;
+}
+
 clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                                clconv_array *out, clconv_npy_info *info)
 {
@@ -431,23 +455,8 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                         count * isz, dtypes[hd.dtype].code, have);
     if ((st = clconv_array_alloc(out, hd.dims, hd.shape)) != CLCONV_OK)
         return st;
-    const unsigned char *p = data + off;
-    for (size_t i = 0; i < count; ++i, p += isz) {
-        uint64_t bits = load(p, isz, hd.big);
-        out->data[i] = convert(bits, hd.dtype);
-        /* clconv computes in float32: a finite float64 beyond its range
-         * would silently become inf. */
-        double d;
-        memcpy(&d, &bits, sizeof d);
-        if (hd.dtype == CLCONV_DTYPE_F64 && isinf(out->data[i]) &&
-            isfinite(d)) {
-            clconv_array_free(out);
-            return clc_fail(CLCONV_EINVAL,
-                            ".npy: element %zu is %g, beyond float32's range "
-                            "(+-%g); clconv computes in float32",
-                            i, d, (double)FLT_MAX);
-        }
-    }
+    if ((st = convert_all(data + off, count, &hd, out)) != CLCONV_OK)
+        return st;
     if (info) {
         info->major = major;
         info->minor = minor;
