@@ -17,7 +17,8 @@ void cli_bench_usage(FILE *f)
     fprintf(f,
         "usage: clconv bench [--suite full|quick | --dims D --size X[xY[xZ]]\n"
         "                    --mask W] [--device SEL] [--strategy S|all]\n"
-        "                    [--tiles all|default] [--reps N] [--warmup N]\n"
+        "                    [--mask-mode M] [--tiles all|default|gpu]\n"
+        "                    [--reps N] [--warmup N]\n"
         "                    [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
         "                    [--end-to-end]\n"
         "Measure each device's copy bandwidth and FP32 FMA peak, then run\n"

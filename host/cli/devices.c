@@ -1,5 +1,6 @@
 /* `clconv devices`: one line per device, or its fields as JSON or CSV. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -26,10 +27,20 @@ static void mib(char *buf, size_t len, uint64_t bytes)
         snprintf(buf, len, "%.0f KiB", (double)bytes / 1024.0);
 }
 
+/* Columns as wide as their longest entry: names and versions are never
+ * cut. */
 static void print_lines(const clconv_device_list *list)
 {
-    printf("%-5s %-44s %-4s %-22s %4s %6s %10s %10s %10s\n", "P:D", "name",
-           "type", "OpenCL", "CUs", "maxWG", "local", "constant", "global");
+    int wn = 4, wv = 6;
+    for (size_t i = 0; i < list->count; ++i) {
+        int n = (int)strlen(list->devices[i].name);
+        int v = (int)strlen(list->devices[i].version);
+        wn = n > wn ? n : wn;
+        wv = v > wv ? v : wv;
+    }
+    printf("%-5s %-*s %-4s %-*s %4s %6s %10s %10s %10s\n", "P:D", wn, "name",
+           "type", wv, "OpenCL", "CUs", "maxWG", "local", "constant",
+           "global");
     for (size_t i = 0; i < list->count; ++i) {
         const clconv_device_info *d = &list->devices[i];
         char idx[16], l[32], c[32], g[32];
@@ -37,8 +48,8 @@ static void print_lines(const clconv_device_list *list)
         mib(l, sizeof l, d->local_mem_bytes);
         mib(c, sizeof c, d->constant_mem_bytes);
         mib(g, sizeof g, d->global_mem_bytes);
-        printf("%-5s %-44.44s %-4s %-22.22s %4u %6zu %10s %10s %10s\n", idx,
-               d->name, clconv_device_kind_name(d->kind), d->version,
+        printf("%-5s %-*s %-4s %-*s %4u %6zu %10s %10s %10s\n", idx, wn,
+               d->name, clconv_device_kind_name(d->kind), wv, d->version,
                d->compute_units, d->max_work_group_size, l, c, g);
     }
 }
