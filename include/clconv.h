@@ -260,6 +260,10 @@ void clconv_plan_geometry(const clconv_plan *plan, size_t local[3],
                           size_t global[3]);
 
 /* Host array in, host array out, blocking: the whole call users time.
+ * A problem with only dims, size and mask_width set (the rest zero, which
+ * reads as strategy naive with tile 0) gets the device's default variant
+ * (clconv_pick_default); set a tile or a knob to run naive itself. This
+ * holds for clconv_convolve, _ex, _rows and _split.
  * Plans are cached in the session (by problem, and by mask where it is
  * baked), so repeated calls build and allocate nothing; on CPU devices
  * the kernel works on the caller's memory (CL_MEM_USE_HOST_PTR); a

@@ -208,6 +208,23 @@ static void row_ranges_add_up_to_the_whole(void **state)
     free(got);
 }
 
+/* Only dims, size and mask set: the device's default variant, bit for bit
+ * what clconv_pick_default's choice gives. */
+static void a_zero_initialised_problem_gets_the_device_default(void **state)
+{
+    fixture *f = *state;
+    clconv_problem bare = {.dims = 2, .size = {50, 33, 1}, .mask_width = 5};
+    clconv_problem picked = bare;
+    clconv_pick_default(f->dev, &picked);
+    float in[50 * 33], mask[25], a[50 * 33], b[50 * 33];
+    clconv_fill_random(in, 50 * 33, 7);
+    clconv_fill_random(mask, 25, 8);
+    assert_int_equal(clconv_convolve(f->whole, &bare, in, mask, a), CLCONV_OK);
+    assert_int_equal(clconv_convolve(f->whole, &picked, in, mask, b),
+                     CLCONV_OK);
+    assert_memory_equal(a, b, sizeof a);
+}
+
 static void a_limit_below_one_row_and_halo_is_unsupported(void **state)
 {
     fixture *f = *state;
@@ -238,6 +255,7 @@ int main(void)
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
         cmocka_unit_test(row_ranges_add_up_to_the_whole),
+        cmocka_unit_test(a_zero_initialised_problem_gets_the_device_default),
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -37,6 +37,11 @@ static void job_init(job *j, clconv_session *s, const clconv_problem *p,
     memset(j, 0, sizeof *j);
     j->s = s;
     j->p = *p;
+    /* The zero value (only dims, size and mask set) asks for the device's
+     * default variant; any tile or knob set means exactly that variant. */
+    if (p->strategy == CLCONV_NAIVE && p->tile == 0 && p->coarsen == 0 &&
+        p->group_y == 0)
+        clconv_pick_default(&s->dev, &j->p);
     for (int d = p->dims; d < 3; ++d)
         j->p.size[d] = 1;
     j->in = in;
