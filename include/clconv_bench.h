@@ -31,6 +31,12 @@ typedef struct clconv_ceilings {
  * kernels are cl/bench_copy.cl and cl/bench_fma.cl. */
 clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c);
 
+/* The copy ceiling for buffers of `bytes` each (rounded down to whole
+ * work-groups): on CPUs a problem that fits the caches copies faster than
+ * the DRAM ceiling above, so a bench floor takes the larger of the two. */
+clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
+                                  double *gbs);
+
 /* ---- end to end: host arrays in, host arrays out ------------------------ */
 
 /* Transfers between pageable host memory (malloc'd, as users' arrays are)

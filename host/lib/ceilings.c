@@ -109,7 +109,8 @@ static size_t group_size(const clconv_session *s)
     return local ? local : 1;
 }
 
-static clconv_status measure_copy(clconv_session *s, double *gbs)
+static clconv_status measure_copy(clconv_session *s, unsigned long long want,
+                                  double *gbs)
 {
     clconv_status st = CLCONV_OK;
     cl_int err;
@@ -118,7 +119,8 @@ static clconv_status measure_copy(clconv_session *s, double *gbs)
     cl_mem in = NULL, out_buf = NULL;
     const size_t local = group_size(s);
     const size_t quantum = local * 4 * sizeof(float);
-    unsigned long long bytes = s->dev.kind == CLCONV_DEVICE_GPU
+    unsigned long long bytes = want ? want
+                               : s->dev.kind == CLCONV_DEVICE_GPU
                                    ? COPY_BYTES_GPU
                                    : COPY_BYTES_OTHER;
     if (bytes > s->dev.max_alloc_bytes)
@@ -243,10 +245,17 @@ out:
 clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c)
 {
     clconv_ceilings m = {0.0, 0.0};
-    clconv_status st = measure_copy(s, &m.copy_gbs);
+    clconv_status st = measure_copy(s, 0, &m.copy_gbs);
     if (st == CLCONV_OK)
         st = measure_fma(s, &m.fp32_gflops);
     if (st == CLCONV_OK)
         *c = m;
     return st;
+}
+
+clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
+                                  double *gbs)
+{
+    *gbs = 0.0;
+    return measure_copy(s, bytes ? bytes : 1, gbs);
 }
