@@ -92,11 +92,12 @@ typedef struct clconv_tune_candidate {
 } clconv_tune_candidate;
 
 /* The bounded candidate list of a problem on a device, in the order the
- * search tries them: the default pick first, then each strategy at its
- * default tile, then the rest of the grid (the notes' strategies at the
- * bench tiles, then coarse: 1D tile 64..512 x coarsen 1..8; 2D tile
- * 16..128 x group_y 1..8 x coarsen 1..16; 3D tile 16..64 x group_y 2..8 x
- * coarsen 4..32). Strategies whose kernel file does not exist are left
+ * search tries them: the default pick first, then the rest (each strategy
+ * at its default tile, the notes' strategies at the bench tiles, each
+ * variant's knob grid) ordered by predicted cost, cheapest first, so a
+ * budget cuts off the slow ones: predicted global loads per output from
+ * the notes' model (W^d / reduction; naive W^d; coarse and vector 1),
+ * times 4.5 for the local-memory strategies on CPUs (their barrier). Strategies whose kernel file does not exist are left
  * out; shapes the device cannot run are left to the plan, which reports
  * them unsupported before building anything. Writes at most max entries,
  * returns how many there are. */

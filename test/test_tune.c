@@ -419,6 +419,34 @@ static void candidates_start_with_the_default_and_have_no_duplicates(
     }
 }
 
+/* A budget cuts the slow candidates: after the default, every coarse and
+ * vector candidate (one load per input) comes before any naive one (W^d),
+ * for a mask of 5 where the model tells them far apart. */
+static void candidates_after_the_default_run_cheapest_first(void **state)
+{
+    (void)state;
+    for (int dims = 1; dims <= 3; ++dims) {
+        clconv_problem p = shape(dims, 64, dims > 1 ? 64 : 1,
+                                 dims > 2 ? 64 : 1, 5);
+        size_t n = clconv_tune_candidates(dev, &p, NULL, 0);
+        clconv_tune_candidate *c = calloc(n, sizeof *c);
+        assert_non_null(c);
+        clconv_tune_candidates(dev, &p, c, n);
+        size_t last_fast = 0, first_naive = n;
+        for (size_t i = 1; i < n; ++i) {
+            if (c[i].strategy == CLCONV_COARSE ||
+                c[i].strategy == CLCONV_VECTOR)
+                last_fast = i;
+            if (c[i].strategy == CLCONV_NAIVE && first_naive == n)
+                first_naive = i;
+        }
+        if (first_naive < n && last_fast > first_naive)
+            fail_msg("%dD: naive candidate %zu before coarse/vector %zu",
+                     dims, first_naive, last_fast);
+        free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +465,7 @@ int main(void)
         cmocka_unit_test_setup(auto_config_uses_the_tuned_entry, empty_cache),
         cmocka_unit_test(
             candidates_start_with_the_default_and_have_no_duplicates),
+        cmocka_unit_test(candidates_after_the_default_run_cheapest_first),
         cmocka_unit_test_setup(
             five_second_tune_ends_in_a_verified_choice_that_auto_uses,
             empty_cache),

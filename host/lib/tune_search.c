@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "clconv_bench.h"
+#include "clconv_model.h"
 #include "clconv_tune.h"
 #include "internal.h"
 
@@ -69,6 +70,64 @@ static void add_grid(cand_list *l, int dims, const clc_variant *v)
                     kc.v[middle_out(c, kc.n)], kg.v[middle_out(g, kg.n)]);
 }
 
+/* The order a budget-limited search should try candidates in: predicted
+ * global loads of N per output. The notes' model gives W^d / reduction
+ * for the tiled strategies and W^d for naive; coarse and vector load each
+ * input about once (register windows, cache). On CPUs the three local-
+ * memory strategies pay the barrier that splits PoCL's work-group loops:
+ * 4.5x measured (../shared/PERF-NOTES.md, "PoCL on the CPU"). */
+static double predicted_cost(const clconv_device_info *dev, int dims, int w,
+                             const clconv_tune_candidate *c)
+{
+    double taps = 1.0;
+    for (int d = 0; d < dims; ++d)
+        taps *= w;
+    switch (c->strategy) {
+    case CLCONV_NAIVE:
+        return taps;
+    case CLCONV_COARSE:
+    case CLCONV_VECTOR:
+        return 1.0;
+    default: {
+        double red = clconv_model_interior_reduction(dims, c->tile, w);
+        double cost = red > 0 ? taps / red : taps;
+        return dev && dev->kind == CLCONV_DEVICE_CPU ? 4.5 * cost : cost;
+    }
+    }
+}
+
+typedef struct ranked {
+    clconv_tune_candidate c;
+    double cost;
+    size_t index; /* ties keep the grid's middle-out order */
+} ranked;
+
+static int by_cost(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Everything after the default pick (first) by predicted cost. */
+static void order_by_model(const clconv_device_info *dev,
+                           const clconv_problem *p, clconv_tune_candidate *c,
+                           size_t n)
+{
+    ranked *r = n > 1 ? malloc((n - 1) * sizeof *r) : NULL;
+    if (!r)
+        return; /* keep the grid's order */
+    for (size_t i = 1; i < n; ++i)
+        r[i - 1] = (ranked){c[i], predicted_cost(dev, p->dims, p->mask_width,
+                                                 &c[i]),
+                            i};
+    qsort(r, n - 1, sizeof *r, by_cost);
+    for (size_t i = 1; i < n; ++i)
+        c[i] = r[i - 1].c;
+    free(r);
+}
+
 size_t clconv_tune_candidates(const clconv_device_info *dev,
                               const clconv_problem *p,
                               clconv_tune_candidate *out, size_t max)
@@ -102,6 +161,7 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
         if (have[s])
             add_grid(&l, p->dims, clc_variant_get((clconv_strategy)s));
+    order_by_model(dev, p, all, l.n);
     if (out && max)
         memcpy(out, all, (l.n < max ? l.n : max) * sizeof *out);
     return l.n;
