@@ -1,0 +1,71 @@
+#!/bin/bash
+# Session 5's run on the GPU machine, one call (under 10 minutes): register
+# the NVIDIA ICD beside PoCL, unpack the carried debs into /tmp, build,
+# then the steps named in $STEPS (default all), each with a deadline, logs
+# and JSON under $OUT/r (returned as one tarball):
+#   matrix  the test matrix and the host-to-host tests on the GPU alone
+#   suite   bench --suite full, coarse with every tile (against session 4)
+#   modes   bench --suite full, coarse default tiles, once per border mode
+#   e2e     bench --end-to-end on the GPU and the CPU, and the peers
+#   big     a volume larger than the GPU's max allocation, streamed
+set -u
+OUT=${OUT:-/tmp/out}
+R=$OUT/r
+mkdir -p "$R" /tmp/v
+echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
+cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
+export OCL_ICD_VENDORS=/tmp/v
+D=/tmp/carry
+mkdir -p $D
+for f in .deps-carry/*.deb; do dpkg -x "$f" $D; done
+L=$D/usr/lib/x86_64-linux-gnu
+export CMOCKA_CFLAGS="-I$D/usr/include" CMOCKA_LIBS="-L$L -lcmocka -Wl,-rpath,$L"
+export C_INCLUDE_PATH=$D/usr/include LIBRARY_PATH=$L LD_LIBRARY_PATH=$L
+t0=$(date +%s)
+el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+MK="make -j16 SKIP_DEPS=1 ${CLCONV_GIT_VERSION:+CLCONV_GIT_VERSION=$CLCONV_GIT_VERSION}"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$R/gpu.txt"
+$MK all build/test_matrix build/test_stream build/test_enqueue >"$R/build.log" 2>&1 \
+    || { tail -30 "$R/build.log"; exit 1; }
+build/clconv devices | tee "$R/devices.txt"
+el "built"
+STEPS=${STEPS:-matrix suite modes e2e big}
+for step in $STEPS; do
+    case $step in
+    matrix)
+        for t in test_matrix test_stream test_enqueue; do
+            CLCONV_DEVICE=gpu timeout 240 build/$t >"$R/$t-gpu.log" 2>&1
+            el "$t on the GPU: exit $?"
+            grep -E "PASSED|FAILED|passed|unsupported" "$R/$t-gpu.log" | tail -3
+        done ;;
+    suite)
+        timeout 200 build/clconv bench --device gpu --suite full --strategy coarse \
+            --tiles all --seed 1 --quiet --json "$R/bench-gpu.json" >"$R/bench-gpu.txt" 2>&1
+        el "suite: exit $?"; tail -12 "$R/bench-gpu.txt" ;;
+    modes)
+        for m in ${MODES:-constant nearest reflect mirror wrap}; do
+            timeout 60 build/clconv bench --device gpu --suite full --strategy coarse \
+                --tiles default --seed 1 --quiet --mode $m \
+                --json "$R/bench-gpu-mode-$m.json" >"$R/bench-gpu-mode-$m.txt" 2>&1
+            el "mode $m: exit $?"
+        done ;;
+    e2e)
+        timeout 120 build/clconv bench --end-to-end --device gpu --reps 10 --seed 1 \
+            --json "$R/e2e-gpu.json" >"$R/e2e-gpu.txt" 2>&1
+        el "e2e gpu: exit $?"; cat "$R/e2e-gpu.txt"
+        timeout 150 build/clconv bench --end-to-end --device cpu --reps 10 --seed 1 \
+            --json "$R/e2e-cpu.json" >"$R/e2e-cpu.txt" 2>&1
+        el "e2e cpu: exit $?"; cat "$R/e2e-cpu.txt"
+        OPENCV_OPENCL_DEVICE=:GPU:0 timeout 150 python3 bench/peers.py --end-to-end \
+            --peers opencv-cpu,opencv-ocl,cupyx,torch-cudnn --reps 10 --seed 1 \
+            --json "$R/e2e-peers.json" 2>"$R/e2e-peers.err"
+        el "e2e peers: exit $?"; grep "peers:" "$R/e2e-peers.err" | tail -30 ;;
+    big)
+        # Larger than one allocation of the GPU (a quarter of its memory):
+        # CLCONV_MAX_ALLOC_BYTES is not used; the size follows the device.
+        timeout 200 build/clconv run --device gpu --dims 3 --size ${BIG_SIZE:-1800x1800x1800} \
+            --mask 3 --reps 2 --warmup 1 --seed 1 --json "$R/big-gpu.json" >"$R/big-gpu.txt" 2>&1
+        el "big: exit $?"; cat "$R/big-gpu.txt" ;;
+    esac
+done
+tar -C "$OUT" -czf "$OUT/results.tar.gz" r
