@@ -1,5 +1,5 @@
 /* clconv's file formats: NumPy .npy arrays, PNG/PGM/PPM images, mask specs
- * and atomic file writes. Part of libclconv.
+ * and output files. Part of libclconv.
  *
  * Every parser takes the whole file as a memory buffer and checks it
  * before trusting it (lengths, syntax, shape against data size, overflow);
@@ -59,6 +59,12 @@ typedef struct clconv_npy_info {
  * with clconv_array_free). info may be NULL. */
 clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                                clconv_array *out, clconv_npy_info *info);
+/* The size in bytes of the whole .npy file whose first len bytes (at least
+ * the preamble and the header) are data, as its header declares it:
+ * header plus shape x itemsize. For reading a stream no further than the
+ * file can be. */
+clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
+                                       size_t *total);
 /* Encode a float32 array as a little-endian version 1.0 .npy; *buf is
  * malloc'ed. */
 clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
@@ -135,25 +141,69 @@ void clconv_mask_free(clconv_mask *m);
 
 /* ---- files -------------------------------------------------------------- */
 
-/* Read a whole file (at most max_len bytes, else CLCONV_EINVAL). */
+/* Read a whole file (at most max_len bytes, else CLCONV_EINVAL); *buf is
+ * malloc'ed with a NUL after the last byte (not counted in *len). A FIFO or
+ * a device is read until its end or until max_len is passed, never
+ * further. */
 clconv_status clconv_file_read(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
-
-/* Atomic writes: stage writes the bytes to a temporary file in path's
- * folder; commit renames it into place; discard removes it. Staging every
- * output first and committing only when all were staged leaves nothing
- * behind on an error. */
-typedef struct clconv_staged_file {
-    char *path; /* the destination */
-    char *temp; /* the temporary file, NULL once committed or discarded */
-} clconv_staged_file;
-
-clconv_status clconv_file_stage(const char *path, const unsigned char *buf,
-                                size_t len, clconv_staged_file *out);
-clconv_status clconv_file_commit(clconv_staged_file *f);
-void clconv_file_discard(clconv_staged_file *f);
 /* Do two paths name the same existing file? */
 int clconv_file_same(const char *a, const char *b);
+
+/* ---- output files ----------------------------------------------------------
+ * Every file clconv writes (apply's outputs, bench's reports, the tuning
+ * file) goes through this, as coreutils treats what it writes:
+ *   - a regular file or a new path is replaced atomically: the bytes go to
+ *     a temporary file ".clconv-XXXXXX" in the same folder (short, so a
+ *     name near NAME_MAX works), which is fsync'ed and renamed over the
+ *     target on commit; a replaced file keeps its mode (and owner where
+ *     allowed); on any error, or SIGINT/SIGTERM/SIGHUP, the temporary
+ *     file is removed and the old file stays;
+ *   - a symlink is followed and its target replaced that way (the link
+ *     stays a link; a dangling link gets its target created);
+ *   - a FIFO, character or block device or socket is never replaced: it
+ *     is opened and written straight through, streaming, and a failed
+ *     write is reported (CLCONV_EIO with strerror: "No space left on
+ *     device");
+ *   - "-" is standard output, written straight through.
+ * A path that cannot be written at all (its folder is missing or not
+ * writable, it is a folder) is CLCONV_EINVAL, found by clconv_output_check
+ * before any work and again by clconv_output_open; failed writes, syncs
+ * and renames are CLCONV_EIO. */
+typedef struct clconv_output clconv_output;
+
+/* Would clconv_output_open(path) succeed? Checks without creating
+ * anything (run it before hours of work). */
+clconv_status clconv_output_check(const char *path);
+clconv_status clconv_output_open(const char *path, clconv_output **out);
+/* Buffered; a stream receives the bytes at the latest on commit. */
+clconv_status clconv_output_write(clconv_output *o, const void *data,
+                                  size_t n);
+clconv_status clconv_output_printf(clconv_output *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Is it written straight through (FIFO, device, socket, "-")? */
+int clconv_output_is_stream(const clconv_output *o);
+/* Put the bytes in place; frees o whatever the result (on an error the
+ * temporary file is removed and the old file stays). */
+clconv_status clconv_output_commit(clconv_output *o);
+/* Commit n (at most 8) outputs as one: every file is replaced, or none.
+ * Streams are finished first (their bytes are gone when they fail, and
+ * then no file is replaced); then each temporary file is renamed over its
+ * target, a hard link to the old target kept aside; if a rename fails,
+ * the targets already replaced get their old file back (or are removed
+ * when they did not exist). Only a file system without hard links, or a
+ * signal in the middle of the renames, can leave the first replaced and
+ * not the second. Frees every o. */
+clconv_status clconv_output_commit_all(clconv_output **outs, size_t n);
+/* Drop what was written: the temporary file is removed, the target left
+ * as it was (a stream keeps what it already received). Frees o; NULL is
+ * fine. */
+void clconv_output_abort(clconv_output *o);
+/* open + write + commit of one buffer. */
+clconv_status clconv_file_write(const char *path, const void *data, size_t n);
 
 #ifdef __cplusplus
 }

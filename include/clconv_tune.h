@@ -46,6 +46,11 @@ typedef struct clconv_tune_table {
     clconv_tuning *entries;
     size_t count, cap;
     size_t stale; /* entries dropped on load: their kernel changed since */
+    /* Entries skipped on load because the planner would refuse them (a
+     * hand edit with knobs out of range, a work-group beyond the device);
+     * the first one's "file:line: reason". */
+    size_t invalid;
+    char invalid_reason[512];
 } clconv_tune_table;
 
 /* The path of a device's tuning file (the folder is not created). */
@@ -58,8 +63,11 @@ clconv_status clconv_tune_path(const clconv_device_info *dev, char *buf,
  * treat that as "not tuned" and may say so once. */
 clconv_status clconv_tune_load(const clconv_device_info *dev,
                                clconv_tune_table *t);
-/* Write the table as the device's tuning file, atomically (temporary file
- * and rename), creating the folder. */
+/* Merge the table into the device's tuning file, creating the folder:
+ * under an flock(2) on "<file>.lock" the file is read again, t's entries
+ * replace those of their problem class, and the result is written
+ * atomically (clconv_file_write). Entries that other processes saved
+ * since t was loaded survive; keep in t only what this process tuned. */
 clconv_status clconv_tune_save(const clconv_device_info *dev,
                                const clconv_tune_table *t);
 /* Add an entry, replacing the one of the same problem class. */

@@ -75,12 +75,9 @@ int main(int argc, char **argv)
         }
     unsigned char *buf = NULL;
     size_t len = 0;
-    clconv_staged_file f;
     clconv_status st = clconv_image_encode(&img, &buf, &len);
     if (st == CLCONV_OK)
-        st = clconv_file_stage(argv[1], buf, len, &f);
-    if (st == CLCONV_OK)
-        st = clconv_file_commit(&f);
+        st = clconv_file_write(argv[1], buf, len);
     free(buf);
     clconv_image_free(&img);
     if (st != CLCONV_OK) {

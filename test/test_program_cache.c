@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "clconv_io.h"
 #include "support.h"
 #include "../host/lib/internal.h"
 
@@ -136,7 +137,9 @@ static void damage(const char *name, void (*f)(char *data, size_t *n))
     snprintf(path, sizeof path, "%s/%s", programs, name);
     char *data = NULL;
     size_t n = 0;
-    assert_int_equal(clc_read_all(path, &data, &n), CLCONV_OK);
+    assert_int_equal(
+        clconv_file_read(path, 1u << 30, (unsigned char **)&data, &n),
+        CLCONV_OK);
     f(data, &n);
     FILE *out = fopen(path, "wb");
     assert_non_null(out);

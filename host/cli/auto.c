@@ -34,6 +34,10 @@ static void warn_cache_once(const clconv_device_info *dev)
         cli_error("ignoring %zu tuned entries of %s: their kernel "
                   "sources changed since (run clconv tune again)",
                   t.stale, dev->name);
+    if (t.invalid)
+        cli_error("ignoring %zu tuned entries of %s the planner refuses "
+                  "(first: %s); the default is used instead",
+                  t.invalid, dev->name, t.invalid_reason);
     clconv_tune_table_free(&t);
     if (ntold < sizeof told / sizeof told[0])
         told[ntold++] = dev->opaque_device;

@@ -127,8 +127,8 @@ static clconv_problem *problems_of(const tune_options *o, size_t *n)
 }
 
 
-/* Load each selected device's tuning cache; one that cannot be used is
- * said, then replaced. */
+/* Say what is wrong with each selected device's tuning cache (a file
+ * that cannot be used is replaced, bad entries are dropped). */
 static void load_tables(const cli_devices *devs, clconv_tune_table *tables)
 {
     for (size_t d = 0; d < devs->n; ++d) {
@@ -141,6 +141,13 @@ static void load_tables(const cli_devices *devs, clconv_tune_table *tables)
             cli_error("%zu tuned entries of %s were dropped: their kernel "
                       "sources changed since",
                       tables[d].stale, dev->name);
+        if (tables[d].invalid)
+            cli_error("skipped %zu tuned entries of %s the planner refuses "
+                      "(first: %s)",
+                      tables[d].invalid, dev->name, tables[d].invalid_reason);
+        /* From here on the table holds what this process tunes: saving
+         * merges it into the file as other processes left it. */
+        clconv_tune_table_free(&tables[d]);
     }
 }
 

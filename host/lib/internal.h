@@ -223,9 +223,8 @@ void clc_stderr_capture_begin(clc_stderr_capture *c);
 /* Restore stderr; what was written meanwhile (malloc'd), or NULL. */
 char *clc_stderr_capture_end(clc_stderr_capture *c);
 
-/* ---- program_cache.c: the on-disk caches (folder, hash, atomic files) and
- * the program binary cache. Best effort: a miss or a doubtful entry never
- * fails a build, it only costs the JIT. ---- */
+/* ---- fileio.c: hash and cache folder (and clconv_file_read/write of
+ * clconv_io.h) ---- */
 #define CLC_FNV1A64_INIT 0xcbf29ce484222325ULL
 /* FNV-1a, 64 bits: continue hash h over n bytes. */
 uint64_t clc_fnv1a64(uint64_t h, const void *data, size_t n);
@@ -234,11 +233,15 @@ uint64_t clc_fnv1a64(uint64_t h, const void *data, size_t n);
  * folder cannot be made. */
 clconv_status clc_cache_dir(const char *sub, int create, char *buf,
                             size_t len);
-/* Write a whole file atomically: a temporary file in the same folder,
- * then rename(2). */
-clconv_status clc_write_atomic(const char *path, const void *data, size_t n);
-/* Read a whole file (malloc'd, NUL after the last byte). */
-clconv_status clc_read_all(const char *path, char **data, size_t *n);
+
+/* ---- tempfiles.c: temporary files removed on SIGINT/SIGTERM/SIGHUP ---- */
+/* Register a path (a slot, or -1 when none is free: then a signal leaves
+ * it behind); unregister once it is renamed or removed. */
+int clc_temp_register(const char *path);
+void clc_temp_unregister(int slot);
+
+/* ---- program_cache.c: the program binary cache. Best effort: a miss or a
+ * doubtful entry never fails a build, it only costs the JIT. ---- */
 /* The options a build really uses: options, then $CLCONV_BUILD_OPTIONS
  * (malloc'd; NULL when out of memory). */
 char *clc_effective_options(const char *options);
@@ -323,6 +326,15 @@ clconv_status clc_mask_check(const char *spec, const clconv_mask *m,
 /* box:W, gaussian:W[:sigma], sobel-x, ... (spec starts with a letter). */
 clconv_status clc_mask_parse_named(const char *spec, int dims,
                                    clconv_mask *out);
+
+/* ---- npy_header.c: the header dict of a .npy ---- */
+typedef struct clc_npy_header {
+    clconv_dtype dtype;
+    int big, fortran, dims;
+    size_t shape[3];
+} clc_npy_header;
+/* Parse the dict literal of n bytes (CLCONV_EINVAL with the reason). */
+clconv_status clc_npy_parse_dict(const char *s, size_t n, clc_npy_header *h);
 
 /* ---- plan.c: instrumented plans (clconv model's counted loads) ---- */
 /* Like clconv_plan_create; with count_loads the kernel is built with

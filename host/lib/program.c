@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clconv_io.h"
 #include "internal.h"
 
 typedef struct clc_program_entry {
@@ -81,29 +82,17 @@ char *clc_build_options(const clc_config *c, int count_loads,
     return buf;
 }
 
-/* Read a whole file; NULL and the last error set on failure. */
+/* Read a kernel source (NUL-terminated); NULL and the last error set on
+ * failure. */
 static char *read_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        clc_fail(CLCONV_ENOKERNELS, "cannot open kernel source %s", path);
+    unsigned char *buf = NULL;
+    size_t n = 0;
+    if (clconv_file_read(path, (size_t)64 << 20, &buf, &n) != CLCONV_OK) {
+        clc_fail(CLCONV_ENOKERNELS, "cannot read kernel source %s", path);
         return NULL;
     }
-    char *buf = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0)
-        buf = malloc((size_t)size + 1);
-    if (buf && fread(buf, 1, (size_t)size, f) == (size_t)size) {
-        buf[size] = '\0';
-    } else {
-        free(buf);
-        buf = NULL;
-        clc_fail(CLCONV_EIO, "cannot read kernel source %s", path);
-    }
-    fclose(f);
-    return buf;
+    return (char *)buf;
 }
 
 /* The build log of the program on the device (malloc'd, never NULL on

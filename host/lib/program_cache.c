@@ -1,5 +1,5 @@
-/* The on-disk caches: their folder, a hash, atomic files; and the program
- * binary cache, so that a repeated run does not pay the JIT.
+/* The program binary cache, so that a repeated run does not pay the JIT
+ * (its folder, hash and files come from fileio.c and output.c).
  *
  * An entry of the binary cache is $XDG_CACHE_HOME/clconv/programs/<h>.bin
  * where h is FNV-1a/64 of the key text: the cache format, clconv's
@@ -8,132 +8,13 @@
  * whole key text and a checksum of everything after its header, so a hash
  * collision, a truncated or a corrupt file is recognised; any doubt deletes
  * the entry and the caller builds from source. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "clconv_io.h"
 #include "internal.h"
-
-/* ---- hash, folder, files --------------------------------------------- */
-
-uint64_t clc_fnv1a64(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-/* mkdir -p of an absolute path. */
-static int make_dirs(char *path)
-{
-    for (char *p = path + 1;; ++p) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        int r = mkdir(path, 0755);
-        int e = errno;
-        *p = c;
-        if (r != 0 && e != EEXIST)
-            return -1;
-        if (c == '\0')
-            return 0;
-    }
-}
-
-clconv_status clc_cache_dir(const char *sub, int create, char *buf,
-                            size_t len)
-{
-    /* The XDG base directory spec ignores a relative XDG_CACHE_HOME. */
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(buf, len, "%s/clconv%s%s", xdg, sub ? "/" : "",
-                     sub ? sub : "");
-    else if (home && home[0] == '/')
-        n = snprintf(buf, len, "%s/.cache/clconv%s%s", home, sub ? "/" : "",
-                     sub ? sub : "");
-    else
-        return clc_fail(CLCONV_EIO, "no cache folder: neither XDG_CACHE_HOME "
-                                    "nor HOME is an absolute path");
-    if (n < 0 || (size_t)n >= len)
-        return clc_fail(CLCONV_EIO, "cache folder path too long");
-    if (create && make_dirs(buf) != 0)
-        return clc_fail(CLCONV_EIO, "cannot create cache folder %s: %s", buf,
-                        strerror(errno));
-    return CLCONV_OK;
-}
-
-clconv_status clc_write_atomic(const char *path, const void *data, size_t n)
-{
-    char tmp[4200];
-    int len = snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    if (len < 0 || (size_t)len >= sizeof tmp)
-        return clc_fail(CLCONV_EIO, "path too long: %s", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return clc_fail(CLCONV_EIO, "cannot create %s: %s", tmp,
-                        strerror(errno));
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        return clc_fail(CLCONV_EIO, "cannot open %s: %s", tmp, strerror(errno));
-    }
-    int bad = n && fwrite(data, 1, n, f) != n;
-    bad |= fflush(f) != 0;
-    bad |= fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return clc_fail(CLCONV_EIO, "cannot write %s: %s", path, strerror(e));
-    }
-    return CLCONV_OK;
-}
-
-clconv_status clc_read_all(const char *path, char **data, size_t *n)
-{
-    *data = NULL;
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return clc_fail(CLCONV_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    clconv_status st = CLCONV_OK;
-    char *buf = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        st = clc_fail(CLCONV_EIO, "cannot seek in %s", path);
-        goto out;
-    }
-    buf = malloc((size_t)size + 1);
-    if (!buf) {
-        st = clc_fail(CLCONV_ENOMEM, "out of memory reading %s", path);
-        goto out;
-    }
-    if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        st = clc_fail(CLCONV_EIO, "cannot read %s", path);
-        goto out;
-    }
-    buf[size] = '\0';
-    *data = buf;
-    *n = (size_t)size;
-    buf = NULL;
-out:
-    free(buf);
-    fclose(f);
-    return st;
-}
 
 char *clc_effective_options(const char *options)
 {
@@ -248,7 +129,8 @@ void clc_program_disk_load(clconv_session *s, const char *const *parts,
     if (!clc_program_disk_cache_enabled())
         return;
     text key = {0};
-    char path[4200], *data = NULL;
+    char path[4200];
+    unsigned char *udata = NULL;
     size_t n = 0;
     cl_program prog = NULL;
     if (entry_key(s, parts, nparts, options, &key, path, sizeof path) != 0)
@@ -257,10 +139,12 @@ void clc_program_disk_load(clconv_session *s, const char *const *parts,
         ++stats.misses;
         goto out;
     }
-    if (clc_read_all(path, &data, &n) != CLCONV_OK) {
+    /* An entry is at most key, binary and header: 1 GiB is beyond doubt. */
+    if (clconv_file_read(path, (size_t)1 << 30, &udata, &n) != CLCONV_OK) {
         reject(path, "unreadable");
         goto out;
     }
+    const char *data = (const char *)udata;
     entry_header h;
     if (n < sizeof h) {
         reject(path, "shorter than its header");
@@ -305,7 +189,7 @@ void clc_program_disk_load(clconv_session *s, const char *const *parts,
 out:
     if (prog)
         clReleaseProgram(prog);
-    free(data);
+    free(udata);
     free(key.p);
 }
 
@@ -345,7 +229,7 @@ void clc_program_disk_store(clconv_session *s, const char *const *parts,
     put(&entry, &h, sizeof h);
     put(&entry, key.p, key.n);
     put(&entry, bin, bin_len);
-    if (!entry.oom && clc_write_atomic(path, entry.p, entry.n) == CLCONV_OK)
+    if (!entry.oom && clconv_file_write(path, entry.p, entry.n) == CLCONV_OK)
         ++stats.stored;
 out:
     free(entry.p);

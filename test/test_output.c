@@ -1,0 +1,271 @@
+/* Output files (clconv_io.h): a regular file is replaced atomically and
+ * keeps its mode, a symlink's target is replaced and the link kept, a
+ * dangling link gets its target, a FIFO and /dev/null are written through
+ * and stay what they are, /dev/full reports "No space left on device",
+ * two outputs are committed both or neither, an abort or SIGTERM leaves no
+ * temporary file, and a name of NAME_MAX bytes works. In a temporary
+ * folder; no device needed. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clconv_io.h"
+#include "support.h"
+
+static char dir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/clconv-test-output-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    support_remove_tree(dir);
+    return 0;
+}
+
+static void path_of(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The file's text (at most 255 bytes). */
+static const char *text_of(const char *path)
+{
+    static char buf[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return "(missing)";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* How many ".clconv-" temporaries the folder holds. */
+static int temporaries(void)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        n += strncmp(e->d_name, ".clconv-", 8) == 0;
+    closedir(d);
+    return n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    assert_int_equal(clconv_file_write(path, text, strlen(text)), CLCONV_OK);
+}
+
+static void regular_file_is_replaced_and_keeps_its_mode(void **state)
+{
+    (void)state;
+    char p[512];
+    path_of(p, sizeof p, "plain.txt");
+    put(p, "old");
+    assert_int_equal(chmod(p, 0640), 0);
+    write_text(p, "new");
+    assert_string_equal(text_of(p), "new");
+    struct stat sb;
+    assert_int_equal(stat(p, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    assert_int_equal(temporaries(), 0);
+}
+
+static void symlink_target_is_replaced_and_the_link_kept(void **state)
+{
+    (void)state;
+    char target[512], link[512], dangling[512], made[512];
+    path_of(target, sizeof target, "target.txt");
+    path_of(link, sizeof link, "link.txt");
+    put(target, "old");
+    assert_int_equal(symlink("target.txt", link), 0);
+    write_text(link, "via link");
+    struct stat sb;
+    assert_int_equal(lstat(link, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_string_equal(text_of(target), "via link");
+    /* A dangling link: its target is created. */
+    path_of(dangling, sizeof dangling, "dangling.txt");
+    path_of(made, sizeof made, "made.txt");
+    assert_int_equal(symlink("made.txt", dangling), 0);
+    write_text(dangling, "created");
+    assert_int_equal(lstat(dangling, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    assert_string_equal(text_of(made), "created");
+}
+
+static void fifo_is_written_through_and_stays_a_fifo(void **state)
+{
+    (void)state;
+    char p[512];
+    path_of(p, sizeof p, "pipe");
+    assert_int_equal(mkfifo(p, 0600), 0);
+    pid_t reader = fork();
+    assert_true(reader >= 0);
+    if (reader == 0) {
+        /* Exit 0 when the FIFO delivered exactly "streamed". */
+        char buf[64];
+        int fd = open(p, O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf) : -1;
+        _exit(n == 8 && memcmp(buf, "streamed", 8) == 0 ? 0 : 1);
+    }
+    clconv_output *o = NULL;
+    assert_int_equal(clconv_output_open(p, &o), CLCONV_OK);
+    assert_true(clconv_output_is_stream(o));
+    assert_int_equal(clconv_output_write(o, "streamed", 8), CLCONV_OK);
+    assert_int_equal(clconv_output_commit(o), CLCONV_OK);
+    int status = 0;
+    assert_int_equal(waitpid(reader, &status, 0), reader);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct stat sb;
+    assert_int_equal(lstat(p, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+}
+
+static void devices_are_written_through_and_full_is_reported(void **state)
+{
+    (void)state;
+    write_text("/dev/null", "gone");
+    struct stat sb;
+    assert_int_equal(stat("/dev/null", &sb), 0);
+    assert_true(S_ISCHR(sb.st_mode));
+    if (access("/dev/full", W_OK) != 0)
+        return;
+    assert_int_equal(clconv_file_write("/dev/full", "x", 1), CLCONV_EIO);
+    assert_non_null(strstr(clconv_last_error(), "No space left on device"));
+    assert_int_equal(stat("/dev/full", &sb), 0);
+    assert_true(S_ISCHR(sb.st_mode));
+}
+
+static void unwritable_paths_are_refused_before_any_work(void **state)
+{
+    (void)state;
+    char p[512];
+    path_of(p, sizeof p, "no-such-folder/out.txt");
+    assert_int_equal(clconv_output_check(p), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "does not exist"));
+    assert_int_equal(clconv_output_check(dir), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "folder"));
+    clconv_output *o = NULL;
+    assert_int_equal(clconv_output_open(dir, &o), CLCONV_EINVAL);
+    assert_null(o);
+    assert_int_equal(clconv_output_check("-"), CLCONV_OK);
+}
+
+/* Two outputs: the second's target turns into a folder after both were
+ * opened, so its rename fails; the first must be put back. */
+static void two_outputs_commit_both_or_neither(void **state)
+{
+    (void)state;
+    char a[512], b[512], c[512];
+    path_of(a, sizeof a, "first.txt");
+    path_of(b, sizeof b, "second.txt");
+    path_of(c, sizeof c, "second.txt/inside");
+    put(a, "old first");
+    clconv_output *o[2] = {NULL, NULL};
+    assert_int_equal(clconv_output_open(a, &o[0]), CLCONV_OK);
+    assert_int_equal(clconv_output_open(b, &o[1]), CLCONV_OK);
+    assert_int_equal(clconv_output_write(o[0], "new first", 9), CLCONV_OK);
+    assert_int_equal(clconv_output_write(o[1], "new second", 10), CLCONV_OK);
+    assert_int_equal(mkdir(b, 0755), 0);
+    put(c, "keeps the folder non-empty");
+    assert_int_equal(clconv_output_commit_all(o, 2), CLCONV_EIO);
+    assert_string_equal(text_of(a), "old first");
+    assert_int_equal(temporaries(), 0);
+    /* A first output that did not exist before is removed again. */
+    assert_int_equal(unlink(a), 0);
+    assert_int_equal(clconv_output_open(a, &o[0]), CLCONV_OK);
+    assert_int_equal(clconv_output_open(b, &o[1]), CLCONV_EINVAL);
+    clconv_output_abort(o[0]);
+    assert_int_equal(access(a, F_OK), -1);
+    assert_int_equal(temporaries(), 0);
+    /* And both succeed together. */
+    support_remove_tree(b);
+    assert_int_equal(clconv_output_open(a, &o[0]), CLCONV_OK);
+    assert_int_equal(clconv_output_open(b, &o[1]), CLCONV_OK);
+    assert_int_equal(clconv_output_printf(o[0], "%d", 1), CLCONV_OK);
+    assert_int_equal(clconv_output_printf(o[1], "%d", 2), CLCONV_OK);
+    assert_int_equal(clconv_output_commit_all(o, 2), CLCONV_OK);
+    assert_string_equal(text_of(a), "1");
+    assert_string_equal(text_of(b), "2");
+    assert_int_equal(temporaries(), 0);
+}
+
+static void a_name_of_name_max_bytes_works(void **state)
+{
+    (void)state;
+    char name[256], p[512];
+    memset(name, 'n', 255);
+    name[255] = '\0';
+    path_of(p, sizeof p, name);
+    write_text(p, "long");
+    assert_string_equal(text_of(p), "long");
+    assert_int_equal(unlink(p), 0);
+}
+
+static void sigterm_during_a_write_removes_the_temporary_file(void **state)
+{
+    (void)state;
+    char p[512];
+    path_of(p, sizeof p, "interrupted.txt");
+    put(p, "old");
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        clconv_output *o = NULL;
+        if (clconv_output_open(p, &o) != CLCONV_OK ||
+            clconv_output_write(o, "half", 4) != CLCONV_OK)
+            _exit(2);
+        raise(SIGTERM);
+        _exit(3); /* not reached */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(temporaries(), 0);
+    assert_string_equal(text_of(p), "old");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(regular_file_is_replaced_and_keeps_its_mode),
+        cmocka_unit_test(symlink_target_is_replaced_and_the_link_kept),
+        cmocka_unit_test(fifo_is_written_through_and_stays_a_fifo),
+        cmocka_unit_test(devices_are_written_through_and_full_is_reported),
+        cmocka_unit_test(unwritable_paths_are_refused_before_any_work),
+        cmocka_unit_test(two_outputs_commit_both_or_neither),
+        cmocka_unit_test(a_name_of_name_max_bytes_works),
+        cmocka_unit_test(sigterm_during_a_write_removes_the_temporary_file),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
