@@ -11,18 +11,7 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-
-check() { # name expected-exit command...
-    name=$1; want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        fail "$name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
-    else
-        echo "ok   $name"
-    fi
-}
+. "$ROOT/test/lib/check.sh"
 
 # An error: exit 2, exactly one line on stderr, nothing at OUT.
 check_error() { # name OUT command...

@@ -2,8 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
 #include "apply.h"
 
@@ -35,7 +33,8 @@ void cli_apply_usage(FILE *f)
         "                  nothing) if an element is out of bound\n"
         "  --float F.npy   images: also write the unclamped float32 result\n"
         "                  (shape H x W, or H x W x C)\n"
-        "Outputs are written atomically: on any error nothing is left at OUT.\n"
+        "OUT and F.npy are replaced atomically, both or neither (a FIFO,\n"
+        "device or - for stdout is written through); see doc/apply.md.\n"
         "Exit: 0 ok, 1 verification failed, 2 usage error or bad file,\n"
         "      3 unsupported on the device or OpenCL error.\n",
         cli_strategy_list(0));
@@ -103,73 +102,6 @@ static int parse(int argc, char **argv, apply_options *o)
     }
     return 0;
 }
-
-static int has_ext(const char *path, const char *ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n >= e && strcasecmp(path + n - e, ext) == 0;
-}
-
-static int is_image_name(const char *path)
-{
-    return has_ext(path, ".png") || has_ext(path, ".pgm") ||
-           has_ext(path, ".ppm") || has_ext(path, ".pnm");
-}
-
-/* Paths that must not clash and must name the right kind of file. */
-static int check_paths(const apply_options *o, int is_image)
-{
-    const char *outs[2] = {o->out, o->float_out};
-    for (int k = 0; k < 2; ++k) {
-        if (outs[k] && (strcmp(outs[k], o->in) == 0 ||
-                        clconv_file_same(outs[k], o->in))) {
-            cli_error("apply: '%s' is the input; choose another output",
-                      outs[k]);
-            return -1;
-        }
-    }
-    if (o->float_out && (strcmp(o->float_out, o->out) == 0 ||
-                         clconv_file_same(o->float_out, o->out))) {
-        cli_error("apply: --float and OUT name the same file");
-        return -1;
-    }
-    if (!is_image && o->float_out) {
-        cli_error("apply: --float is for image inputs (a .npy output is "
-                  "already float32)");
-        return -1;
-    }
-    if (!is_image && is_image_name(o->out)) {
-        cli_error("apply: '%s': a .npy input writes a .npy output", o->out);
-        return -1;
-    }
-    if (is_image && has_ext(o->out, ".npy")) {
-        cli_error("apply: '%s': an image input writes an image of its own "
-                  "format; use --float OUT.npy for the float result",
-                  o->out);
-        return -1;
-    }
-    for (int k = 0; k < 2; ++k) {
-        if (!outs[k])
-            continue;
-        /* Fail before any work when the output's folder is not there. */
-        const char *slash = strrchr(outs[k], '/');
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%.*s/.",
-                 slash ? (int)(slash - outs[k]) : 1, slash ? outs[k] : ".");
-        struct stat sb;
-        if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            cli_error("apply: cannot write '%s': its folder does not exist",
-                      outs[k]);
-            return -1;
-        }
-    }
-    if (o->float_out && !has_ext(o->float_out, ".npy")) {
-        cli_error("apply: --float '%s' must end in .npy", o->float_out);
-        return -1;
-    }
-    return 0;
-}
-
 
 /* Plan on the session: the given strategy, or auto (the device's tuning
  * from clconv tune, else its default; then naive if that does not fit). */
@@ -262,61 +194,33 @@ out:
     return st;
 }
 
-/* Encode every output, stage them all, then commit: an error anywhere
- * leaves nothing behind. float_copy is the unclamped image result. */
-static int write_outputs(const apply_options *o, const apply_data *d,
-                         const clconv_array *float_copy)
-{
-    unsigned char *buf[2] = {NULL, NULL};
-    size_t len[2] = {0, 0};
-    const char *path[2] = {o->out, o->float_out};
-    clconv_staged_file staged[2] = {{NULL, NULL}, {NULL, NULL}};
-    int nout = o->float_out ? 2 : 1, rc = -1;
-    clconv_status st = d->is_image
-                           ? clconv_image_encode(&d->image, &buf[0], &len[0])
-                           : clconv_npy_encode(&d->array, &buf[0], &len[0]);
-    if (st == CLCONV_OK && nout == 2)
-        st = clconv_npy_encode(float_copy, &buf[1], &len[1]);
-    for (int k = 0; st == CLCONV_OK && k < nout; ++k)
-        st = clconv_file_stage(path[k], buf[k], len[k], &staged[k]);
-    for (int k = 0; st == CLCONV_OK && k < nout; ++k)
-        st = clconv_file_commit(&staged[k]);
-    if (st != CLCONV_OK)
-        cli_error("%s", clconv_last_error());
-    else
-        rc = 0;
-    for (int k = 0; k < nout; ++k) {
-        clconv_file_discard(&staged[k]);
-        free(buf[k]);
-    }
-    return rc;
-}
-
+/* On stdout, or on stderr when OUT is stdout. */
 static void print_summary(const apply_options *o, const apply_data *d,
                           const clconv_problem *p, const clconv_mask *m,
                           const clconv_device_info *dev, const apply_result *r)
 {
+    FILE *f = strcmp(o->out, "-") == 0 ? stderr : stdout;
     char size[64];
     cli_format_size(p->size, p->dims, size, sizeof size);
-    printf("apply: %s %dD %s", o->in, p->dims, size);
+    fprintf(f, "apply: %s %dD %s", o->in, p->dims, size);
     if (d->is_image)
-        printf(" %s %d channel(s)", clconv_image_format_name(d->image.format),
-               d->image.channels);
-    printf(", mask %s (%d^%d), %s T=%d on %u:%u %s: %.3f ms", o->mask,
-           m->width, m->dims, clconv_strategy_name(p->strategy), p->tile,
-           dev->platform_index, dev->device_index, dev->name, r->ms);
+        fprintf(f, " %s %d channel(s)",
+                clconv_image_format_name(d->image.format), d->image.channels);
+    fprintf(f, ", mask %s (%d^%d), %s T=%d on %u:%u %s: %.3f ms", o->mask,
+            m->width, m->dims, clconv_strategy_name(p->strategy), p->tile,
+            dev->platform_index, dev->device_index, dev->name, r->ms);
     if (o->verify)
-        printf(", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
-               r->worst.max_err);
+        fprintf(f, ", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
+                r->worst.max_err);
     /* Never a silent pass of NaN against NaN: say how many. */
     if (o->verify && r->nonfinite)
-        printf(" (%zu output(s) NaN or Inf as in the reference: the input "
-               "holds NaN or Inf)",
-               r->nonfinite);
+        fprintf(f, " (%zu output(s) NaN or Inf as in the reference: the input "
+                   "holds NaN or Inf)",
+                r->nonfinite);
     if (o->verify && r->overflowed)
-        printf(" (%zu output(s) beyond float32's range, inf)",
-               r->overflowed);
-    printf("\n");
+        fprintf(f, " (%zu output(s) beyond float32's range, inf)",
+                r->overflowed);
+    fprintf(f, "\n");
 }
 
 /* The mask of --mask and the problem it makes with the data. CLI_EXIT_OK,
@@ -364,21 +268,6 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     return CLI_EXIT_OK;
 }
 
-/* --float: the unclamped image result as a float32 array. 0, or -1. */
-static int float_copy_of(const apply_data *d, clconv_array *out)
-{
-    size_t shape[3] = {d->image.height, d->image.width,
-                       (size_t)d->image.channels};
-    int dims = d->image.channels == 1 ? 2 : 3;
-    if (clconv_array_alloc(out, dims, shape) != CLCONV_OK) {
-        cli_error("%s", clconv_last_error());
-        return -1;
-    }
-    memcpy(out->data, d->image.pixels,
-           clconv_array_elements(out) * sizeof(float));
-    return 0;
-}
-
 int cli_apply_main(int argc, char **argv)
 {
     apply_options o;
@@ -389,23 +278,20 @@ int cli_apply_main(int argc, char **argv)
     cli_devices devs = {{NULL, 0}, NULL, 0, NULL};
     clconv_session *session = NULL;
     clconv_plan *plan = NULL;
-    clconv_array float_copy = {0, {0, 0, 0}, NULL};
     clconv_problem p;
     apply_result r;
-    int code = check_paths(&o, d.is_image) ? CLI_EXIT_USAGE
-                                           : load_mask(&o, &d, &mask, &p);
+    int code = apply_check_paths(&o, &d) ? CLI_EXIT_USAGE
+                                         : load_mask(&o, &d, &mask, &p);
     if (code == CLI_EXIT_OK)
         code = open_plan(&o, &mask, &p, &devs, &session, &plan);
     if (code == CLI_EXIT_OK) {
         clconv_status st = convolve_planes(plan, &p, &mask, &d, o.verify, &r);
         code = cli_exit_code(st);
     }
-    if (code == CLI_EXIT_OK && o.float_out && float_copy_of(&d, &float_copy))
-        code = CLI_EXIT_USAGE;
     if (code != CLI_EXIT_OK)
         goto out;
-    print_summary(&o, &d, &p, &mask, cli_device(&devs, 0), &r);
     if (o.verify && !r.verified_ok) {
+        print_summary(&o, &d, &p, &mask, cli_device(&devs, 0), &r);
         const clconv_verdict *v = &r.worst;
         cli_error("verification failed: %zu element(s) out of bound, worst at "
                   "index %zu: got %.9g expected %.9g; nothing written",
@@ -414,9 +300,11 @@ int cli_apply_main(int argc, char **argv)
         code = CLI_EXIT_VERIFY;
         goto out;
     }
-    code = write_outputs(&o, &d, &float_copy) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    /* The summary says what was written: only once it is in place. */
+    code = apply_write_outputs(&o, &d);
+    if (code == CLI_EXIT_OK)
+        print_summary(&o, &d, &p, &mask, cli_device(&devs, 0), &r);
 out:
-    clconv_array_free(&float_copy);
     clconv_plan_destroy(plan);
     clconv_session_destroy(session);
     cli_devices_close(&devs);

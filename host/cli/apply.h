@@ -1,5 +1,6 @@
 /* `clconv apply`'s options and data, shared by apply.c (parse, plan,
- * convolve, write) and apply_input.c (reading IN into planes). */
+ * convolve), apply_input.c (reading IN into planes) and apply_output.c
+ * (checking and writing OUT). */
 #ifndef CLCONV_CLI_APPLY_H
 #define CLCONV_CLI_APPLY_H
 
@@ -26,6 +27,13 @@ typedef struct apply_data {
     int plane_of[4];  /* image channel of each plane */
 } apply_data;
 
+/* apply_output.c: outputs that can be written and name the right kind of
+ * file for the decoded input: 0, or -1 with the error printed (a usage
+ * error). */
+int apply_check_paths(const apply_options *o, const apply_data *d);
+/* Encode OUT (and --float's unclamped image) and commit both or
+ * neither: an exit code, the error printed. */
+int apply_write_outputs(const apply_options *o, apply_data *d);
 /* Read IN (.npy or image) into d. 0, or -1 (error printed). */
 int apply_load_input(const apply_options *o, apply_data *d);
 /* Copy plane k of the data into/out of a contiguous float plane. */

@@ -159,13 +159,16 @@ typedef struct cli_outputs {
  * file_required), 0 for another option, -1 (error printed). */
 int cli_parse_output_option(int argc, char **argv, int *i, int file_required,
                             cli_outputs *o);
-/* Both on stdout is a usage error (printed): -1, else 0. */
+/* Both on stdout, or a FILE that cannot be written (missing or read-only
+ * folder, a folder: clconv_output_check) is a usage error (printed): -1,
+ * else 0. Commands call it before any work. */
 int cli_outputs_check(const cli_outputs *o);
 /* Does the text output go to stdout (neither JSON nor CSV does)? */
 int cli_outputs_text(const cli_outputs *o);
-/* Write through render(ctx, f) to path ("-": stdout); a file is staged
- * and renamed into place (nothing left at path on failure). 0, or -1 with
- * the error printed. */
+/* Write through render(ctx, f) to path through clconv's output files
+ * (clconv_io.h): a regular file is replaced atomically (the old one stays
+ * on failure), a symlink's target replaced, a FIFO, device or "-" written
+ * through. 0, or -1 with the error printed ("No space left on device"). */
 int cli_write_output(const char *path,
                      int (*render)(const void *ctx, FILE *f),
                      const void *ctx);

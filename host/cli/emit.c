@@ -299,6 +299,13 @@ int cli_outputs_check(const cli_outputs *o)
                   "FILE");
         return -1;
     }
+    /* A file that cannot be written is said now, not after the run. */
+    const char *files[2] = {o->json, o->csv};
+    for (int k = 0; k < 2; ++k)
+        if (files[k] && clconv_output_check(files[k]) != CLCONV_OK) {
+            cli_error("%s", clconv_last_error());
+            return -1;
+        }
     return 0;
 }
 
@@ -311,26 +318,16 @@ int cli_outputs_text(const cli_outputs *o)
 int cli_write_output(const char *path,
                      int (*render)(const void *ctx, FILE *f), const void *ctx)
 {
-    if (strcmp(path, "-") == 0) {
-        if (render(ctx, stdout) || fflush(stdout)) {
-            cli_error("writing to stdout failed");
-            return -1;
-        }
-        return 0;
-    }
+    /* Rendered in memory, then through clconv's output files: a regular
+     * file is replaced atomically (the old one stays on any error), a
+     * FIFO, device or - is written through, write errors are said. */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     int bad = !f || render(ctx, f);
     if (f && fclose(f))
         bad = 1;
-    clconv_staged_file staged = {NULL, NULL};
-    clconv_status st = bad ? CLCONV_ENOMEM
-                           : clconv_file_stage(path, (const unsigned char *)buf,
-                                               len, &staged);
-    if (st == CLCONV_OK)
-        st = clconv_file_commit(&staged);
-    clconv_file_discard(&staged);
+    clconv_status st = bad ? CLCONV_ENOMEM : clconv_file_write(path, buf, len);
     free(buf);
     if (bad)
         cli_error("%s: cannot render the output", path);

@@ -1,0 +1,153 @@
+/* `clconv apply`'s outputs: OUT and --float checked before any work,
+ * encoded in the format OUT's name asks for, and committed both or neither
+ * (clconv_output_commit_all). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "apply.h"
+
+static int has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n >= e && strcasecmp(path + n - e, ext) == 0;
+}
+
+static int is_image_name(const char *path)
+{
+    return has_ext(path, ".png") || has_ext(path, ".pgm") ||
+           has_ext(path, ".ppm") || has_ext(path, ".pnm");
+}
+
+/* The format an image is written in: the one OUT's extension names
+ * (.png, .pgm, .ppm, .pnm), or the input's when OUT has none ("-", a
+ * device); 0, or -1 with the error printed when the image does not fit
+ * that format or the extension is not an image format. */
+static int output_format(const char *out, const clconv_image *img,
+                         clconv_image_format *fmt)
+{
+    const char *slash = strrchr(out, '/');
+    const char *base = slash ? slash + 1 : out;
+    const char *dot = strrchr(base, '.');
+    int ascii = img->format == CLCONV_IMAGE_PGM_ASCII ||
+                img->format == CLCONV_IMAGE_PPM_ASCII;
+    int netpbm = has_ext(out, ".pnm") || has_ext(out, ".pgm") ||
+                 has_ext(out, ".ppm");
+    *fmt = img->format;
+    if (!dot || dot == base || strcmp(out, "-") == 0) {
+        return 0;
+    } else if (has_ext(out, ".png")) {
+        *fmt = CLCONV_IMAGE_PNG;
+        if (img->maxval == 255 || img->maxval == 65535)
+            return 0;
+        cli_error("apply: '%s': a maxval of %u does not fit PNG's 8 or 16 "
+                  "bits; write .pgm or .ppm",
+                  out, img->maxval);
+    } else if (netpbm && (img->channels == 1 || img->channels == 3) &&
+               !(has_ext(out, ".pgm") && img->channels != 1) &&
+               !(has_ext(out, ".ppm") && img->channels != 3)) {
+        *fmt = img->channels == 1
+                   ? (ascii ? CLCONV_IMAGE_PGM_ASCII : CLCONV_IMAGE_PGM)
+                   : (ascii ? CLCONV_IMAGE_PPM_ASCII : CLCONV_IMAGE_PPM);
+        if (img->maxval <= 65535)
+            return 0;
+    } else if (netpbm) {
+        cli_error("apply: '%s': an image of %d channel(s) cannot be written "
+                  "as %s (PGM: gray, PPM: RGB, no alpha); write .png",
+                  out, img->channels, dot + 1);
+    } else {
+        cli_error("apply: '%s': images are written as .png, .pgm, .ppm or "
+                  ".pnm, not %s",
+                  out, dot);
+    }
+    return -1;
+}
+
+/* Paths that must not clash and must name the right kind of file. */
+int apply_check_paths(const apply_options *o, const apply_data *d)
+{
+    const int is_image = d->is_image;
+    const char *outs[2] = {o->out, o->float_out};
+    for (int k = 0; k < 2; ++k) {
+        if (outs[k] && (strcmp(outs[k], o->in) == 0 ||
+                        clconv_file_same(outs[k], o->in))) {
+            cli_error("apply: '%s' is the input; choose another output",
+                      outs[k]);
+            return -1;
+        }
+    }
+    if (o->float_out && (strcmp(o->float_out, o->out) == 0 ||
+                         clconv_file_same(o->float_out, o->out))) {
+        cli_error("apply: --float and OUT name the same file");
+        return -1;
+    }
+    if (!is_image && o->float_out) {
+        cli_error("apply: --float is for image inputs (a .npy output is "
+                  "already float32)");
+        return -1;
+    }
+    if (!is_image && is_image_name(o->out)) {
+        cli_error("apply: '%s': a .npy input writes a .npy output", o->out);
+        return -1;
+    }
+    if (is_image && has_ext(o->out, ".npy")) {
+        cli_error("apply: '%s': an image input writes an image of its own "
+                  "format; use --float OUT.npy for the float result",
+                  o->out);
+        return -1;
+    }
+    /* Fail before any work when an output cannot be written. */
+    for (int k = 0; k < 2; ++k) {
+        if (outs[k] && clconv_output_check(outs[k]) != CLCONV_OK) {
+            cli_error("apply: %s", clconv_last_error());
+            return -1;
+        }
+    }
+    if (o->float_out && !has_ext(o->float_out, ".npy")) {
+        cli_error("apply: --float '%s' must end in .npy", o->float_out);
+        return -1;
+    }
+    clconv_image_format fmt;
+    return is_image ? output_format(o->out, &d->image, &fmt) : 0;
+}
+
+/* Encode every output, write them all, then commit both or neither. An
+ * output that cannot be opened is a usage error (2), a failed write,
+ * sync or rename an I/O error (3). */
+int apply_write_outputs(const apply_options *o, apply_data *d)
+{
+    /* --float: the image's float pixels as they are, H x W (x C). */
+    const clconv_array unclamped = {
+        d->image.channels == 1 ? 2 : 3,
+        {d->image.height, d->image.width, (size_t)d->image.channels},
+        d->image.pixels};
+    unsigned char *buf[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    const char *path[2] = {o->out, o->float_out};
+    clconv_output *out[2] = {NULL, NULL};
+    int nout = o->float_out ? 2 : 1;
+    clconv_status st = CLCONV_OK;
+    if (d->is_image && output_format(o->out, &d->image, &d->image.format))
+        return CLI_EXIT_USAGE;
+    st = d->is_image ? clconv_image_encode(&d->image, &buf[0], &len[0])
+                     : clconv_npy_encode(&d->array, &buf[0], &len[0]);
+    if (st == CLCONV_OK && nout == 2)
+        st = clconv_npy_encode(&unclamped, &buf[1], &len[1]);
+    for (int k = 0; st == CLCONV_OK && k < nout; ++k)
+        st = clconv_output_open(path[k], &out[k]);
+    for (int k = 0; st == CLCONV_OK && k < nout; ++k)
+        st = clconv_output_write(out[k], buf[k], len[k]);
+    if (st == CLCONV_OK) {
+        st = clconv_output_commit_all(out, (size_t)nout);
+    } else {
+        for (int k = 0; k < nout; ++k)
+            clconv_output_abort(out[k]);
+    }
+    for (int k = 0; k < nout; ++k)
+        free(buf[k]);
+    if (st == CLCONV_OK)
+        return CLI_EXIT_OK;
+    cli_error("%s", clconv_last_error());
+    return st == CLCONV_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_UNSUPPORTED;
+}

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Output files as users expect (issue 14, defects 1, 6 and 9): `apply` and
+# `bench --json/--csv` replace a regular file atomically, follow a symlink
+# and keep it, write a FIFO, /dev/null or - straight through without
+# replacing it, report /dev/full as exit 3 "No space left on device",
+# refuse a folder, a missing or read-only folder before any work (exit 2),
+# write an image in the format its extension names or refuse it, and a
+# bench whose report cannot be written keeps the old file.
+# Usage: test/output_files.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+fails=0
+tmp=$(mktemp -d)
+cleanup() {
+    for m in "$tmp/ro" "$tmp/full"; do
+        mountpoint -q "$m" 2>/dev/null && umount "$m"
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+. "$(dirname "$0")/lib/check.sh"
+
+one_line_with() { # name text: stderr is one line containing text
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "$2" "$tmp/err" ||
+        { fail "$1: stderr is not one line with '$2'"; sed 's/^/  | /' "$tmp/err"; }
+}
+
+# A 1D uint8 .npy of 4 elements, and what apply writes for it.
+printf '\223NUMPY\001\000\166\000' >"$tmp/a.npy"
+dict="{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }"
+printf '%s%*s\n' "$dict" $((117 - ${#dict})) '' >>"$tmp/a.npy"
+printf '\001\002\003\004' >>"$tmp/a.npy"
+apply() { "$CLI" apply "$tmp/a.npy" "$@" --mask 1; }
+check "a regular output" 0 apply "$tmp/ref.npy"
+
+# --- regular files and symlinks -------------------------------------------
+echo old >"$tmp/kept.npy"; chmod 640 "$tmp/kept.npy"
+check "a regular file is replaced" 0 apply "$tmp/kept.npy"
+cmp -s "$tmp/kept.npy" "$tmp/ref.npy" || fail "regular file: wrong bytes"
+[ "$(stat -c %a "$tmp/kept.npy")" = 640 ] || fail "regular file: mode not kept"
+ln -s target.npy "$tmp/link.npy"
+check "a symlink's target is replaced" 0 apply "$tmp/link.npy"
+[ -L "$tmp/link.npy" ] || fail "symlink: the link was replaced"
+cmp -s "$tmp/target.npy" "$tmp/ref.npy" || fail "symlink: target not written"
+long=$(printf 'n%.0s' $(seq 1 251)).npy
+check "an OUT name of 255 bytes" 0 apply "$tmp/$long"
+ls -A "$tmp" | grep -q '^\.clconv-' && fail "a temporary file was left behind"
+
+# --- written through, never replaced -----------------------------------------
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/from-fifo" &
+check "a FIFO is written through" 0 apply "$tmp/fifo"
+wait
+[ -p "$tmp/fifo" ] || fail "FIFO: no longer a FIFO"
+cmp -s "$tmp/from-fifo" "$tmp/ref.npy" || fail "FIFO: the reader got other bytes"
+check "/dev/null is written through" 0 apply /dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+"$CLI" apply "$tmp/a.npy" - --mask 1 >"$tmp/stdout" 2>"$tmp/err"
+cmp -s "$tmp/stdout" "$tmp/ref.npy" && ok "- writes the array to stdout" ||
+    fail "-: stdout is not the array"
+grep -q "^apply:" "$tmp/err" || fail "-: the summary is not on stderr"
+if [ -w /dev/full ]; then
+    check "/dev/full is exit 3" 3 apply /dev/full
+    one_line_with "/dev/full" "No space left on device"
+    [ -c /dev/full ] || fail "/dev/full is no longer a character device"
+    [ -s "$tmp/out" ] && fail "/dev/full: a summary was printed"
+fi
+
+# --- refused before any work ---------------------------------------------------
+mkdir "$tmp/dir"
+check "OUT is a folder" 2 apply "$tmp/dir"
+one_line_with "OUT is a folder" "is a folder"
+mkdir "$tmp/ro"
+if [ "$(id -u)" = 0 ]; then
+    mount --bind "$tmp/ro" "$tmp/ro" 2>/dev/null &&
+        mount -o remount,ro,bind "$tmp/ro" 2>/dev/null
+else
+    chmod 555 "$tmp/ro"
+fi
+if touch "$tmp/ro/probe" 2>/dev/null; then
+    echo "skip a read-only folder: cannot make one here"
+    rm -f "$tmp/ro/probe"
+else
+    check "OUT in a read-only folder" 2 apply "$tmp/ro/out.npy"
+    one_line_with "read-only folder" "not writable"
+fi
+
+# --- images: the format OUT's extension names ----------------------------------
+printf 'P5\n2 2\n255\n\001\002\003\004' >"$tmp/g.pgm"
+check "a PGM written as .png" 0 "$CLI" apply "$tmp/g.pgm" "$tmp/g.png" --mask 1
+[ "$(head -c 4 "$tmp/g.png" | od -An -c | tr -d ' ')" = '211PNG' ] ||
+    fail "g.png is not a PNG"
+check "a PNG written as .pgm" 0 "$CLI" apply "$tmp/g.png" "$tmp/g2.pgm" --mask 1
+cmp -s "$tmp/g.pgm" "$tmp/g2.pgm" || fail "PGM -> PNG -> PGM changed the image"
+check "an image written as .jpg is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/g.jpg" --mask 1
+one_line_with ".jpg" ".png, .pgm, .ppm or .pnm"
+[ -e "$tmp/g.jpg" ] && fail ".jpg: a file was written"
+check "a gray image written as .ppm is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/g.ppm" --mask 1
+
+# --- bench reports ----------------------------------------------------------------
+bench() { "$CLI" bench --dims 1 --size 64 --mask 3 --strategy naive --tiles default --quiet "$@"; }
+start=$(date +%s)
+check "bench --json in a missing folder" 2 bench --json "$tmp/nodir/r.json"
+one_line_with "bench missing folder" "does not exist"
+check "bench --csv naming a folder" 2 bench --csv "$tmp/dir"
+[ $(( $(date +%s) - start )) -le 1 ] || fail "bench: the path checks took over a second"
+mkdir "$tmp/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    echo old >"$tmp/full/r.json"
+    head -c 120000 /dev/zero >"$tmp/full/filler" 2>/dev/null
+    check "bench on a full disk is exit 3" 3 bench --json "$tmp/full/r.json"
+    one_line_with "bench full disk" "No space left on device"
+    [ "$(cat "$tmp/full/r.json")" = old ] || fail "bench full disk: the old report was lost"
+    ls -A "$tmp/full" | grep -q '^\.clconv-' && fail "bench full disk: a temporary file was left"
+else
+    echo "skip bench on a full disk: cannot mount a small tmpfs (needs root)"
+fi
+check "bench --csv to a regular file" 0 bench --csv "$tmp/r.csv"
+head -1 "$tmp/r.csv" | grep -q '^clconv_version,' || fail "bench --csv: no header"
+
+[ "$fails" -eq 0 ] && echo "output_files.sh: all passed" || echo "output_files.sh: $fails failed"
+[ "$fails" -eq 0 ]
