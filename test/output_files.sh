@@ -3,7 +3,9 @@
 # `bench --json/--csv` replace a regular file atomically, follow a symlink
 # and keep it, write a FIFO, /dev/null or - straight through without
 # replacing it, report /dev/full as exit 3 "No space left on device",
-# refuse a folder, a missing or read-only folder before any work (exit 2),
+# refuse a folder, a missing or read-only folder before any work (apply:
+# exit 2, as a bad OUT always was; bench's reports: exit 3, as cli_output.sh
+# has it for every command's --json/--csv FILE),
 # write an image in the format its extension names or refuse it, and a
 # bench whose report cannot be written keeps the old file.
 # Usage: test/output_files.sh build/clconv
@@ -101,9 +103,9 @@ check "a gray image written as .ppm is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tm
 # --- bench reports ----------------------------------------------------------------
 bench() { "$CLI" bench --dims 1 --size 64 --mask 3 --strategy naive --tiles default --quiet "$@"; }
 start=$(date +%s)
-check "bench --json in a missing folder" 2 bench --json "$tmp/nodir/r.json"
+check "bench --json in a missing folder" 3 bench --json "$tmp/nodir/r.json"
 one_line_with "bench missing folder" "does not exist"
-check "bench --csv naming a folder" 2 bench --csv "$tmp/dir"
+check "bench --csv naming a folder" 3 bench --csv "$tmp/dir"
 [ $(( $(date +%s) - start )) -le 1 ] || fail "bench: the path checks took over a second"
 mkdir "$tmp/full"
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then

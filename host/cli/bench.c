@@ -327,6 +327,8 @@ int cli_bench_main(int argc, char **argv)
     bench_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
+    if (cli_outputs_writable(&o.out) != CLI_EXIT_OK)
+        return CLI_EXIT_UNSUPPORTED;
     clconv_bench_report r;
     report_init(&o, &r);
     cli_devices devs;

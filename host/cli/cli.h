@@ -159,10 +159,13 @@ typedef struct cli_outputs {
  * file_required), 0 for another option, -1 (error printed). */
 int cli_parse_output_option(int argc, char **argv, int *i, int file_required,
                             cli_outputs *o);
-/* Both on stdout, or a FILE that cannot be written (missing or read-only
- * folder, a folder: clconv_output_check) is a usage error (printed): -1,
- * else 0. Commands call it before any work. */
+/* Both on stdout is a usage error (printed): -1, else 0. */
 int cli_outputs_check(const cli_outputs *o);
+/* Can every FILE be written (clconv_output_check: its folder exists and is
+ * writable, it is not a folder)? CLI_EXIT_OK, or CLI_EXIT_UNSUPPORTED (an
+ * I/O error, printed). Commands call it before any work, so that a report
+ * that cannot be written is said in milliseconds, not after the run. */
+int cli_outputs_writable(const cli_outputs *o);
 /* Does the text output go to stdout (neither JSON nor CSV does)? */
 int cli_outputs_text(const cli_outputs *o);
 /* Write through render(ctx, f) to path through clconv's output files

@@ -93,6 +93,8 @@ int cli_devices_main(int argc, char **argv)
     }
     if (cli_outputs_check(&out))
         return CLI_EXIT_USAGE;
+    if (cli_outputs_writable(&out) != CLI_EXIT_OK)
+        return CLI_EXIT_UNSUPPORTED;
     cli_devices devs;
     int code = cli_devices_open(&devs, NULL, 0);
     if (code != CLI_EXIT_OK)

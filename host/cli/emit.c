@@ -299,14 +299,18 @@ int cli_outputs_check(const cli_outputs *o)
                   "FILE");
         return -1;
     }
-    /* A file that cannot be written is said now, not after the run. */
+    return 0;
+}
+
+int cli_outputs_writable(const cli_outputs *o)
+{
     const char *files[2] = {o->json, o->csv};
     for (int k = 0; k < 2; ++k)
         if (files[k] && clconv_output_check(files[k]) != CLCONV_OK) {
             cli_error("%s", clconv_last_error());
-            return -1;
+            return CLI_EXIT_UNSUPPORTED;
         }
-    return 0;
+    return CLI_EXIT_OK;
 }
 
 int cli_outputs_text(const cli_outputs *o)

@@ -372,6 +372,8 @@ int cli_run_main(int argc, char **argv)
     run_options o;
     if (parse(argc, argv, &o) || validate_problems(&o))
         return CLI_EXIT_USAGE;
+    if (cli_outputs_writable(&o.out) != CLI_EXIT_OK)
+        return CLI_EXIT_UNSUPPORTED;
     cli_devices devs;
     int code = cli_devices_open(&devs, o.device, 1);
     if (code != CLI_EXIT_OK)

@@ -240,6 +240,8 @@ int cli_tune_main(int argc, char **argv)
     tune_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
+    if (cli_outputs_writable(&o.out) != CLI_EXIT_OK)
+        return CLI_EXIT_UNSUPPORTED;
     size_t np = 0;
     clconv_problem *problems = problems_of(&o, &np);
     if (!problems) {
