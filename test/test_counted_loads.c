@@ -19,6 +19,7 @@
 
 #include "clconv.h"
 #include "clconv_model.h"
+#include "support.h"
 
 typedef struct dims_case {
     int dims;
@@ -90,13 +91,9 @@ static void counted_loads_equal_the_model(void **state)
     char why[1024] = "";
     for (int w = 1; w <= 9; w += 2)
         for (int s = 0; s < t->dc->nsizes; ++s) {
-            clconv_problem p;
-            memset(&p, 0, sizeof p);
-            p.dims = t->dc->dims;
-            memcpy(p.size, t->dc->sizes[s], sizeof p.size);
-            p.mask_width = w;
-            p.tile = t->dc->tile;
-            p.strategy = t->strategy;
+            const size_t *sz = t->dc->sizes[s];
+            clconv_problem p = support_problem(t->dc->dims, sz[0], sz[1], sz[2],
+                                               w, t->dc->tile, t->strategy);
             clconv_model_counts want;
             assert_int_equal(clconv_model_problem(&p, &want), CLCONV_OK);
             long long got[2] = {-1, -1};
@@ -122,46 +119,32 @@ static void counted_loads_equal_the_model(void **state)
         printf("  %s: %d case(s) unsupported, e.g. %s\n", t->name, skipped,
                why);
     assert_int_equal(wrong, 0);
-    if (!ran) {
-        printf("  %s: no case fits this device\n", t->name);
-        skip();
-    }
+    if (!ran)
+        SUPPORT_SKIP("%s: no case fits this device", t->name);
 }
 
 int main(void)
 {
-    clconv_device_list list;
-    if (clconv_devices_discover(&list) != CLCONV_OK) {
-        fprintf(stderr, "test_counted_loads: %s\n", clconv_last_error());
-        return 1;
-    }
-    size_t *sel = calloc(list.count, sizeof *sel), nsel = 0;
-    if (!sel || clconv_devices_select(&list, getenv("CLCONV_DEVICE"), sel,
-                                      &nsel) != CLCONV_OK) {
-        fprintf(stderr, "test_counted_loads: %s\n", clconv_last_error());
+    support_devices f;
+    if (support_devices_open(&f)) {
+        fprintf(stderr, "test_counted_loads: %s\n", f.why);
         return 1;
     }
     const size_t ncases = sizeof cases / sizeof cases[0];
-    const size_t ntests = nsel * ncases * CLCONV_STRATEGY_COUNT;
-    clconv_session **sessions = calloc(nsel, sizeof *sessions);
+    const size_t ntests = f.n * ncases * CLCONV_STRATEGY_COUNT;
     counted_test *cts = calloc(ntests, sizeof *cts);
     struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
-    if (!sessions || !cts || !tests)
+    if (!cts || !tests)
         return 1;
     size_t n = 0;
-    for (size_t d = 0; d < nsel; ++d) {
-        const clconv_device_info *dev = &list.devices[sel[d]];
-        if (clconv_session_create(dev, &sessions[d]) != CLCONV_OK) {
-            fprintf(stderr, "test_counted_loads: %s: %s\n", dev->name,
-                    clconv_last_error());
-            return 1;
-        }
+    for (size_t d = 0; d < f.n; ++d) {
+        const clconv_device_info *dev = support_device(&f, d);
         for (size_t c = 0; c < ncases; ++c)
             for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
                 if (!clconv_model_has_strategy((clconv_strategy)s))
                     continue;
                 counted_test *ct = &cts[n];
-                ct->session = sessions[d];
+                ct->session = f.sessions[d];
                 ct->dev = dev;
                 ct->dc = &cases[c];
                 ct->strategy = (clconv_strategy)s;
@@ -177,12 +160,8 @@ int main(void)
             }
     }
     int failed = _cmocka_run_group_tests("counted_loads", tests, n, NULL, NULL);
-    for (size_t d = 0; d < nsel; ++d)
-        clconv_session_destroy(sessions[d]);
     free(tests);
     free(cts);
-    free(sessions);
-    free(sel);
-    clconv_devices_free(&list);
+    support_devices_close(&f);
     return failed ? 1 : 0;
 }

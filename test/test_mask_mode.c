@@ -19,54 +19,17 @@
 #include <cmocka.h>
 
 #include "clconv.h"
-
-typedef struct fixture {
-    clconv_device_list list;
-    size_t sel[64], nsel;
-    clconv_session *sessions[64];
-} fixture;
+#include "support.h"
 
 static uint64_t seed;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    if (!f || clconv_devices_discover(&f->list) != CLCONV_OK)
-        return -1;
-    if (f->list.count > 64 ||
-        clconv_devices_select(&f->list, getenv("CLCONV_DEVICE"), f->sel,
-                              &f->nsel) != CLCONV_OK ||
-        f->nsel == 0)
-        return -1;
-    for (size_t d = 0; d < f->nsel; ++d)
-        if (clconv_session_create(&f->list.devices[f->sel[d]],
-                                  &f->sessions[d]) != CLCONV_OK)
-            return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    for (size_t d = 0; d < f->nsel; ++d)
-        clconv_session_destroy(f->sessions[d]);
-    clconv_devices_free(&f->list);
-    free(f);
-    return 0;
-}
 
 static clconv_problem problem(int dims, int mask, clconv_strategy s)
 {
     /* Extents that are no multiple of any tile or of the vector width. */
     static const size_t sizes[4][3] = {
         {0, 0, 0}, {301, 1, 1}, {37, 23, 1}, {19, 13, 11}};
-    clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = dims;
-    p.mask_width = mask;
-    p.strategy = s;
-    memcpy(p.size, sizes[dims], sizeof p.size);
+    clconv_problem p = support_problem(dims, sizes[dims][0], sizes[dims][1],
+                                       sizes[dims][2], mask, 0, s);
     p.tile = clconv_default_tile(s, dims, mask);
     if (s == CLCONV_INPUT_TILE || s == CLCONV_OUTPUT_TILE ||
         s == CLCONV_CACHED_HALO || s == CLCONV_NAIVE)
@@ -76,11 +39,11 @@ static clconv_problem problem(int dims, int mask, clconv_strategy s)
 
 static void both_modes_match_the_reference(void **state)
 {
-    fixture *f = *state;
+    support_devices *f = *state;
     static const int masks[4] = {0, 9, 5, 3};
     long failures = 0, ran = 0;
     uint64_t case_seed = seed;
-    for (size_t d = 0; d < f->nsel; ++d)
+    for (size_t d = 0; d < f->n; ++d)
         for (int dims = 1; dims <= 3; ++dims)
             for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
                 clconv_problem p = problem(dims, masks[dims],
@@ -104,7 +67,7 @@ static void both_modes_match_the_reference(void **state)
                     if (res.status != CLCONV_OK || !res.verdict.ok) {
                         ++failures;
                         print_error("FAIL %s: %dD %s mask %d %s seed %llu: %s\n",
-                                    f->list.devices[f->sel[d]].name, dims,
+                                    support_device(f, d)->name, dims,
                                     clconv_strategy_name(p.strategy),
                                     p.mask_width,
                                     clconv_mask_mode_name(p.mask_mode),
@@ -123,7 +86,7 @@ static void both_modes_match_the_reference(void **state)
 
 static void a_baked_plan_refuses_another_mask(void **state)
 {
-    fixture *f = *state;
+    support_devices *f = *state;
     clconv_problem p = problem(2, 3, CLCONV_COARSE);
     p.mask_mode = CLCONV_MASK_BAKED;
     float mask[9], other[9];
@@ -153,7 +116,7 @@ static void a_baked_plan_refuses_another_mask(void **state)
 
 static void a_baked_nonfinite_mask_propagates_like_the_reference(void **state)
 {
-    fixture *f = *state;
+    support_devices *f = *state;
     clconv_problem p = problem(2, 3, CLCONV_NAIVE);
     p.mask_mode = CLCONV_MASK_BAKED;
     const size_t n = clconv_problem_elements(&p);
@@ -189,5 +152,6 @@ int main(void)
         cmocka_unit_test(a_baked_plan_refuses_another_mask),
         cmocka_unit_test(a_baked_nonfinite_mask_propagates_like_the_reference),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, support_devices_setup,
+                                  support_devices_teardown);
 }

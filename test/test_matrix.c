@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "support.h"
 
 typedef struct dims_config {
     int dims;
@@ -207,12 +208,9 @@ static void run_cases(void **state)
     for (int mi = 0; mi < cfg->nmasks; ++mi)
         for (int ti = 0; ti < cfg->ntiles; ++ti)
             for (int k = 0; k < SIZE_KINDS; ++k) {
-                clconv_problem p;
-                memset(&p, 0, sizeof p);
-                p.dims = cfg->dims;
-                p.mask_width = cfg->masks[mi];
-                p.tile = cfg->tiles[ti];
-                p.strategy = mt->strategy;
+                clconv_problem p =
+                    support_problem(cfg->dims, 1, 1, 1, cfg->masks[mi],
+                                    cfg->tiles[ti], mt->strategy);
                 case_size(p.dims, k, p.tile, p.size);
                 failures += run_case(t, &p, size_kind_names[k], ++case_seed);
 
@@ -260,17 +258,12 @@ int main(void)
     printf("test matrix: seed %llu (repeat with CLCONV_SEED=%llu)\n",
            (unsigned long long)seed, (unsigned long long)seed);
 
-    clconv_device_list list;
-    if (clconv_devices_discover(&list) != CLCONV_OK) {
-        fprintf(stderr, "test_matrix: %s\n", clconv_last_error());
+    support_devices f;
+    if (support_devices_open(&f)) {
+        fprintf(stderr, "test_matrix: %s\n", f.why);
         return 1;
     }
-    size_t *sel = calloc(list.count, sizeof *sel), nsel = 0;
-    if (!sel || clconv_devices_select(&list, getenv("CLCONV_DEVICE"), sel,
-                                      &nsel) != CLCONV_OK) {
-        fprintf(stderr, "test_matrix: %s\n", clconv_last_error());
-        return 1;
-    }
+    const size_t nsel = f.n;
     device_tally *tallies = calloc(nsel, sizeof *tallies);
     const size_t nconfigs = sizeof configs / sizeof configs[0];
     const size_t ntests = nsel * nconfigs * CLCONV_STRATEGY_COUNT;
@@ -281,12 +274,8 @@ int main(void)
     size_t n = 0;
     for (size_t d = 0; d < nsel; ++d) {
         device_tally *t = &tallies[d];
-        t->dev = &list.devices[sel[d]];
-        if (clconv_session_create(t->dev, &t->session) != CLCONV_OK) {
-            fprintf(stderr, "test_matrix: %s: %s\n", t->dev->name,
-                    clconv_last_error());
-            return 1;
-        }
+        t->dev = support_device(&f, d);
+        t->session = f.sessions[d];
         for (size_t c = 0; c < nconfigs; ++c)
             for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
                 matrix_test *mt = &mts[n];
@@ -306,14 +295,11 @@ int main(void)
     }
     int failed = _cmocka_run_group_tests("matrix", tests, n, NULL, NULL);
     print_summary(tallies, nsel);
-    for (size_t d = 0; d < nsel; ++d) {
-        clconv_session_destroy(tallies[d].session);
+    for (size_t d = 0; d < nsel; ++d)
         free(tallies[d].notes);
-    }
     free(tests);
     free(mts);
     free(tallies);
-    free(sel);
-    clconv_devices_free(&list);
+    support_devices_close(&f);
     return failed ? 1 : 0;
 }

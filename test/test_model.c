@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "clconv_model.h"
+#include "support.h"
 
 static void assert_near(double got, double want, double tol, const char *what)
 {
@@ -27,28 +28,13 @@ static void assert_near(double got, double want, double tol, const char *what)
     }
 }
 
-static clconv_problem sized(int dims, size_t nx, size_t ny, size_t nz,
-                            int mask, int tile, clconv_strategy s)
-{
-    clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = dims;
-    p.size[0] = nx;
-    p.size[1] = ny;
-    p.size[2] = nz;
-    p.mask_width = mask;
-    p.tile = tile;
-    p.strategy = s;
-    return p;
-}
-
 /* ---- the 1D worked examples ------------------------------------------- */
 
 static void model_reproduces_the_notes_1d_interior_example(void **state)
 {
     (void)state;
     clconv_model_interior m;
-    clconv_problem p = sized(1, 1, 1, 1, 5, 8, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(1, 1, 1, 1, 5, 8, CLCONV_OUTPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_OK);
     /* "each block loads 8 + (5 - 1) = 12 elements" */
     assert_int_equal(m.counts.global_loads, 12);
@@ -73,7 +59,7 @@ static void model_reproduces_the_notes_1d_boundary_example(void **state)
 {
     (void)state;
     /* Block 0 of a long array: TILE 8, MASK 5. */
-    clconv_problem p = sized(1, 64, 1, 1, 5, 8, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(1, 64, 1, 1, 5, 8, CLCONV_OUTPUT_TILE);
     const size_t block[3] = {0, 0, 0};
     clconv_model_counts c;
     assert_int_equal(clconv_model_block(&p, block, &c), CLCONV_OK);
@@ -94,7 +80,7 @@ static void model_reproduces_the_notes_2d_interior_example(void **state)
 {
     (void)state;
     clconv_model_interior m;
-    clconv_problem p = sized(2, 1, 1, 1, 5, 8, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(2, 1, 1, 1, 5, 8, CLCONV_OUTPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_OK);
     /* "(8+5-1)^2 = 144 reads", "8 x 8 x 25 = 1,600", "1,600/144 = 11.1" */
     assert_int_equal(m.counts.global_loads, 144);
@@ -106,7 +92,7 @@ static void model_answers_the_notes_2d_boundary_block_exercise(void **state)
 {
     (void)state;
     /* 5x5 mask, 16x16 output tiles, 32x32 image, strategy 1, block (0,0) */
-    clconv_problem p = sized(2, 32, 32, 1, 5, 16, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(2, 32, 32, 1, 5, 16, CLCONV_OUTPUT_TILE);
     const size_t block[3] = {0, 0, 0};
     clconv_model_counts c;
     assert_int_equal(clconv_model_block(&p, block, &c), CLCONV_OK);
@@ -255,7 +241,7 @@ static void input_tile_warps_match_the_notes_16x16_block_examples(void **state)
     clconv_model_interior m;
     /* 16x16 blocks, 5x5 mask: TILE 12, 144 threads compute; of 8 warps,
      * 6 have 24 active threads and warps 6 and 7 do nothing */
-    clconv_problem p = sized(2, 1, 1, 1, 5, 16 - 5 + 1, CLCONV_INPUT_TILE);
+    clconv_problem p = support_problem(2, 1, 1, 1, 5, 16 - 5 + 1, CLCONV_INPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_OK);
     assert_int_equal(m.group_size, 256);
     assert_int_equal(m.computing_items, 144);
@@ -265,7 +251,7 @@ static void input_tile_warps_match_the_notes_16x16_block_examples(void **state)
     assert_int_equal(m.active_items_per_warp_max, 24);
     /* 9x9 mask: TILE 8, 64 threads, "4 warps are active (with 16 active
      * threads each)" */
-    p = sized(2, 1, 1, 1, 9, 16 - 9 + 1, CLCONV_INPUT_TILE);
+    p = support_problem(2, 1, 1, 1, 9, 16 - 9 + 1, CLCONV_INPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_OK);
     assert_int_equal(m.computing_items, 64);
     assert_int_equal(m.active_warps, 4);
@@ -276,7 +262,7 @@ static void output_tile_matches_the_notes_16x16_block_with_mask_9(void **state)
 {
     (void)state;
     clconv_model_interior m;
-    clconv_problem p = sized(2, 1, 1, 1, 9, 16, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(2, 1, 1, 1, 9, 16, CLCONV_OUTPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_OK);
     /* "an input tile of 16 + 9 - 1 = 24", "up to three loads per thread",
      * "all threads are active", "a 24x24 input tile requires 2.25 kB" */
@@ -295,7 +281,7 @@ static void input_tile_divergence_matches_the_notes_30x30_exercise(void **state)
     /* 30x30 output tiles, 3x3 mask: 32x32 blocks; warps 0 and 31 do not
      * compute, warps 1-30 have 30 computing threads and 2 idle: "only 2
      * warps do not have control divergence" */
-    clconv_problem p = sized(2, 1, 1, 1, 3, 30, CLCONV_INPUT_TILE);
+    clconv_problem p = support_problem(2, 1, 1, 1, 3, 30, CLCONV_INPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_OK);
     assert_int_equal(m.group_size, 32 * 32);
     assert_int_equal(m.warps, 32);
@@ -394,7 +380,7 @@ static void model_counts_equal_a_brute_force_count_of_the_kernels(void **state)
                     if (!clconv_model_has_strategy((clconv_strategy)s))
                         continue;
                     clconv_problem p =
-                        sized(dims, sizes[dims - 1][0], sizes[dims - 1][1],
+                        support_problem(dims, sizes[dims - 1][0], sizes[dims - 1][1],
                               sizes[dims - 1][2], w, tiles[ti],
                               (clconv_strategy)s);
                     size_t grid[3];
@@ -453,7 +439,7 @@ static void model_counts_equal_a_brute_force_count_of_the_kernels(void **state)
 static void tile_kinds_add_up_to_the_whole_problem(void **state)
 {
     (void)state;
-    clconv_problem p = sized(3, 20, 9, 13, 7, 4, CLCONV_CACHED_HALO);
+    clconv_problem p = support_problem(3, 20, 9, 13, 7, 4, CLCONV_CACHED_HALO);
     clconv_model_kind kinds[512];
     size_t n = 0;
     assert_int_equal(clconv_model_tile_kinds(&p, kinds, 512, &n), CLCONV_OK);
@@ -484,7 +470,7 @@ static void model_rejects_even_masks_and_blocks_outside_the_grid(void **state)
     (void)state;
     clconv_model_interior m;
     clconv_model_counts c;
-    clconv_problem p = sized(2, 32, 32, 1, 4, 16, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(2, 32, 32, 1, 4, 16, CLCONV_OUTPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_EINVAL);
     p.mask_width = 5;
     assert_int_equal(clconv_model_interior_of(&p, 0, &m), CLCONV_EINVAL);

@@ -14,20 +14,7 @@
 #include <cmocka.h>
 
 #include "clconv.h"
-
-static clconv_problem problem(int dims, size_t nx, size_t ny, size_t nz, int w)
-{
-    clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = dims;
-    p.size[0] = nx;
-    p.size[1] = ny;
-    p.size[2] = nz;
-    p.mask_width = w;
-    p.tile = 4;
-    p.strategy = CLCONV_NAIVE;
-    return p;
-}
+#include "support.h"
 
 static void reference_spreads_a_nan_to_every_output_whose_window_holds_it(
     void **state)
@@ -38,7 +25,7 @@ static void reference_spreads_a_nan_to_every_output_whose_window_holds_it(
     for (int i = 0; i < 16; ++i)
         in[i] = (float)i;
     in[5] = NAN;
-    clconv_problem p = problem(1, 16, 1, 1, 3);
+    clconv_problem p = support_problem(1, 16, 1, 1, 3, 4, CLCONV_NAIVE);
     assert_int_equal(clconv_reference(&p, in, mask, out, mag), CLCONV_OK);
     for (int i = 0; i < 16; ++i) {
         int in_window = i >= 4 && i <= 6;
@@ -53,7 +40,7 @@ static void reference_gives_inf_and_nan_for_inf_times_a_zero_tap(void **state)
     /* out[i] = N[i-1]*M[0] + N[i]*M[1] + N[i+1]*M[2] */
     float in[8] = {1, 1, 1, 1, 1, INFINITY, 1, 1}, mask[3] = {1, 0, 2};
     double out[8];
-    clconv_problem p = problem(1, 8, 1, 1, 3);
+    clconv_problem p = support_problem(1, 8, 1, 1, 3, 4, CLCONV_NAIVE);
     assert_int_equal(clconv_reference(&p, in, mask, out, NULL), CLCONV_OK);
     assert_true(isinf(out[4]) && out[4] > 0); /* Inf * 2 */
     assert_true(isnan(out[5]));               /* Inf * 0 */
@@ -66,7 +53,7 @@ static void reference_gives_nan_when_plus_and_minus_inf_meet(void **state)
     (void)state;
     float in[5] = {0, INFINITY, 0, -INFINITY, 0}, mask[3] = {1, 1, 1};
     double out[5];
-    clconv_problem p = problem(1, 5, 1, 1, 3);
+    clconv_problem p = support_problem(1, 5, 1, 1, 3, 4, CLCONV_NAIVE);
     assert_int_equal(clconv_reference(&p, in, mask, out, NULL), CLCONV_OK);
     assert_true(isinf(out[0]) && out[0] > 0);
     assert_true(isnan(out[2]));
@@ -76,7 +63,7 @@ static void reference_gives_nan_when_plus_and_minus_inf_meet(void **state)
 /* Verify one element: expected e, got g. */
 static int verify_one(double e, float g)
 {
-    clconv_problem p = problem(1, 1, 1, 1, 1);
+    clconv_problem p = support_problem(1, 1, 1, 1, 1, 4, CLCONV_NAIVE);
     double abs_sum = isfinite(e) ? fabs(e) : e;
     clconv_verdict v;
     clconv_verify(&p, &g, &e, &abs_sum, &v);
@@ -126,7 +113,7 @@ static void verify_counts_every_misclassified_element(void **state)
     const double e[4] = {NAN, INFINITY, 1.0, -INFINITY};
     const double s[4] = {NAN, INFINITY, 1.0, INFINITY};
     const float g[4] = {NAN, INFINITY, NAN, INFINITY};
-    clconv_problem p = problem(1, 4, 1, 1, 1);
+    clconv_problem p = support_problem(1, 4, 1, 1, 1, 4, CLCONV_NAIVE);
     clconv_verdict v;
     clconv_verify(&p, g, e, s, &v);
     assert_false(v.ok);
@@ -141,7 +128,7 @@ static void verify_accepts_inf_for_an_exact_result_beyond_float_range(
     /* 3e38 * 2: the exact 6e38 is no float; the kernel's inf is right. */
     float in[1] = {2.0f}, mask[1] = {3.0e38f};
     double e, s;
-    clconv_problem p = problem(1, 1, 1, 1, 1);
+    clconv_problem p = support_problem(1, 1, 1, 1, 1, 4, CLCONV_NAIVE);
     assert_int_equal(clconv_reference(&p, in, mask, &e, &s), CLCONV_OK);
     float g = INFINITY;
     clconv_verdict v;
@@ -167,7 +154,7 @@ static void verify_counts_the_nan_it_matched_so_no_pass_is_silent(
     const double e[3] = {NAN, 1.0, INFINITY};
     const double s[3] = {NAN, 1.0, INFINITY};
     const float g[3] = {NAN, 1.0f, INFINITY};
-    clconv_problem p = problem(1, 3, 1, 1, 1);
+    clconv_problem p = support_problem(1, 3, 1, 1, 1, 4, CLCONV_NAIVE);
     clconv_verdict v;
     clconv_verify(&p, g, e, s, &v);
     assert_true(v.ok);
@@ -175,7 +162,7 @@ static void verify_counts_the_nan_it_matched_so_no_pass_is_silent(
     /* Finite data has a finite double reference: no NaN can match. */
     float in[3] = {1, 2, 3}, mask[3] = {3.0e38f, 3.0e38f, -3.0e38f};
     double ref[3], mag[3];
-    clconv_problem q = problem(1, 3, 1, 1, 3);
+    clconv_problem q = support_problem(1, 3, 1, 1, 3, 4, CLCONV_NAIVE);
     assert_int_equal(clconv_reference(&q, in, mask, ref, mag), CLCONV_OK);
     for (int i = 0; i < 3; ++i)
         assert_true(isfinite(ref[i]) && isfinite(mag[i]));
@@ -186,39 +173,6 @@ static void verify_counts_the_nan_it_matched_so_no_pass_is_silent(
 }
 
 /* ---- on the device: every variant, every dims -------------------------- */
-
-typedef struct device_fixture {
-    clconv_device_list list;
-    clconv_session *session;
-} device_fixture;
-
-static int device_setup(void **state)
-{
-    device_fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    *state = f;
-    if (clconv_devices_discover(&f->list) != CLCONV_OK)
-        return 0; /* the test skips with the reason */
-    size_t *sel = calloc(f->list.count, sizeof *sel), n = 0;
-    if (!sel)
-        return -1;
-    if (clconv_devices_select(&f->list, getenv("CLCONV_DEVICE"), sel, &n) ==
-            CLCONV_OK &&
-        n > 0)
-        clconv_session_create(&f->list.devices[sel[0]], &f->session);
-    free(sel);
-    return 0;
-}
-
-static int device_teardown(void **state)
-{
-    device_fixture *f = *state;
-    clconv_session_destroy(f->session);
-    clconv_devices_free(&f->list);
-    free(f);
-    return 0;
-}
 
 /* Plant NaN, +Inf and -Inf at an edge, a tile boundary and inside, and
  * one pair of opposite infinities within a mask's reach. */
@@ -244,11 +198,8 @@ static void plant_nonfinite(float *in, const clconv_problem *p)
 static void device_variants_propagate_nan_and_inf_like_the_reference(
     void **state)
 {
-    device_fixture *f = *state;
-    if (!f->session) {
-        print_message("skipped: no OpenCL device: %s\n", clconv_last_error());
-        skip();
-    }
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
     static const struct {
         int dims;
         size_t size[3];
@@ -260,9 +211,9 @@ static void device_variants_propagate_nan_and_inf_like_the_reference(
     };
     int checked = 0;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
-        clconv_problem p = problem(shapes[k].dims, shapes[k].size[0],
+        clconv_problem p = support_problem(shapes[k].dims, shapes[k].size[0],
                                    shapes[k].size[1], shapes[k].size[2],
-                                   shapes[k].mask);
+                                   shapes[k].mask, 4, CLCONV_NAIVE);
         const size_t n = clconv_problem_elements(&p);
         const size_t m = clconv_problem_mask_elements(&p);
         float *in = malloc(n * sizeof *in), *mask = malloc(m * sizeof *mask);
@@ -287,7 +238,7 @@ static void device_variants_propagate_nan_and_inf_like_the_reference(
             }
             assert_true(nan_ref > 0 && inf_ref > 0);
             clconv_plan *plan = NULL;
-            clconv_status st = clconv_plan_create_with_mask(f->session, &p, mask, &plan);
+            clconv_status st = clconv_plan_create_with_mask(f->sessions[0], &p, mask, &plan);
             if (st == CLCONV_EUNSUPPORTED) {
                 print_message("%dD %s: unsupported: %s\n", p.dims,
                               clconv_strategy_name(p.strategy),
@@ -341,7 +292,7 @@ int main(void)
             verify_counts_the_nan_it_matched_so_no_pass_is_silent),
         cmocka_unit_test_setup_teardown(
             device_variants_propagate_nan_and_inf_like_the_reference,
-            device_setup, device_teardown),
+            support_devices_setup_or_skip, support_devices_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,15 +84,8 @@ static clc_program_disk_stats run_once(int mask_width)
 {
     clc_program_disk_stats before, after;
     clc_program_disk_stats_get(&before);
-    clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = 2;
-    p.size[0] = 37;
-    p.size[1] = 29;
-    p.size[2] = 1;
-    p.mask_width = mask_width;
-    p.strategy = CLCONV_OUTPUT_TILE;
-    p.tile = 8;
+    clconv_problem p =
+        support_problem(2, 37, 29, 1, mask_width, 8, CLCONV_OUTPUT_TILE);
     clconv_session *s = NULL;
     clconv_dataset *data = NULL;
     clconv_result res;

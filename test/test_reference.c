@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "support.h"
 
 /* The 7x7 image and 5x5 mask of the lecture notes (000_*.txt). */
 static const float notes_image[49] = {
@@ -20,24 +21,10 @@ static const float notes_mask[25] = {1, 2, 3, 2, 1, /* */ 2, 3, 4, 3, 2, /* */
                                      3, 4, 5, 4, 3, /* */ 2, 3, 4, 3, 2, /* */
                                      1, 2, 3, 2, 1};
 
-static clconv_problem problem(int dims, size_t nx, size_t ny, size_t nz, int w)
-{
-    clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = dims;
-    p.size[0] = nx;
-    p.size[1] = ny;
-    p.size[2] = nz;
-    p.mask_width = w;
-    p.tile = 1;
-    p.strategy = CLCONV_NAIVE;
-    return p;
-}
-
 static void reference_gives_321_for_the_notes_2d_example(void **state)
 {
     (void)state;
-    clconv_problem p = problem(2, 7, 7, 1, 5);
+    clconv_problem p = support_problem(2, 7, 7, 1, 5, 1, CLCONV_NAIVE);
     double out[49];
     assert_int_equal(clconv_reference(&p, notes_image, notes_mask, out, NULL),
                      CLCONV_OK);
@@ -49,7 +36,7 @@ static void reference_gives_321_for_the_notes_2d_example(void **state)
 static void reference_treats_ghost_cells_as_zero_at_the_2d_corner(void **state)
 {
     (void)state;
-    clconv_problem p = problem(2, 7, 7, 1, 5);
+    clconv_problem p = support_problem(2, 7, 7, 1, 5, 1, CLCONV_NAIVE);
     double out[49], mag[49];
     assert_int_equal(clconv_reference(&p, notes_image, notes_mask, out, mag),
                      CLCONV_OK);
@@ -69,7 +56,7 @@ static void reference_matches_the_textbook_1d_example_with_a_ghost_cell(
     (void)state;
     const float n[7] = {1, 2, 3, 4, 5, 6, 7};
     const float m[5] = {3, 4, 5, 4, 3};
-    clconv_problem p = problem(1, 7, 1, 1, 5);
+    clconv_problem p = support_problem(1, 7, 1, 1, 5, 1, CLCONV_NAIVE);
     double out[7];
     assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_OK);
     assert_true(out[2] == 57.0); /* 1*3 + 2*4 + 3*5 + 4*4 + 5*3 */
@@ -84,7 +71,7 @@ static void reference_is_correlation_not_convolution(void **state)
     /* An asymmetric mask tells the two apart: P[i] = N[i-1]*M[0] + ... */
     const float n[3] = {0, 1, 0};
     const float m[3] = {1, 2, 3};
-    clconv_problem p = problem(1, 3, 1, 1, 3);
+    clconv_problem p = support_problem(1, 3, 1, 1, 3, 1, CLCONV_NAIVE);
     double out[3];
     assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_OK);
     assert_true(out[0] == 3.0 && out[1] == 2.0 && out[2] == 1.0);
@@ -96,7 +83,7 @@ static void reference_counts_3d_neighbours_with_a_ones_mask(void **state)
     float n[27], m[27];
     for (int i = 0; i < 27; ++i)
         n[i] = m[i] = 1.0f;
-    clconv_problem p = problem(3, 3, 3, 3, 3);
+    clconv_problem p = support_problem(3, 3, 3, 3, 3, 1, CLCONV_NAIVE);
     double out[27];
     assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_OK);
     assert_true(out[13] == 27.0); /* centre: the whole cube */
@@ -111,7 +98,7 @@ static void reference_with_unequal_extents_indexes_x_fastest(void **state)
     /* 4 wide, 2 high: a 1-wide mask scales each element in place. */
     const float n[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     const float m[1] = {2};
-    clconv_problem p = problem(2, 4, 2, 1, 1);
+    clconv_problem p = support_problem(2, 4, 2, 1, 1, 1, CLCONV_NAIVE);
     double out[8];
     assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_OK);
     for (int i = 0; i < 8; ++i)
@@ -124,7 +111,7 @@ static void reference_rejects_an_even_mask(void **state)
     const float n[4] = {0};
     const float m[4] = {0};
     double out[4];
-    clconv_problem p = problem(1, 4, 1, 1, 4);
+    clconv_problem p = support_problem(1, 4, 1, 1, 4, 1, CLCONV_NAIVE);
     assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_EINVAL);
     assert_non_null(strstr(clconv_last_error(), "odd"));
 }
@@ -133,7 +120,7 @@ static void verify_rejects_nan_and_accepts_rounding_within_the_bound(
     void **state)
 {
     (void)state;
-    clconv_problem p = problem(1, 3, 1, 1, 3);
+    clconv_problem p = support_problem(1, 3, 1, 1, 3, 1, CLCONV_NAIVE);
     const double expected[3] = {1.0, 2.0, 3.0};
     const double mag[3] = {1.0, 2.0, 3.0};
     float got[3] = {1.0f, 2.0f + 2.0f * 1.1920929e-07f, NAN};

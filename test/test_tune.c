@@ -54,20 +54,6 @@ static int empty_cache(void **state)
     return 0;
 }
 
-static clconv_problem shape(int dims, size_t nx, size_t ny, size_t nz,
-                            int mask)
-{
-    clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = dims;
-    p.size[0] = nx;
-    p.size[1] = ny;
-    p.size[2] = nz;
-    p.mask_width = mask;
-    p.tile = 1;
-    return p;
-}
-
 static void size_class_is_the_power_of_two_bucket_of_the_element_count(
     void **state)
 {
@@ -77,7 +63,7 @@ static void size_class_is_the_power_of_two_bucket_of_the_element_count(
                                {1024, 1024, 1}, {1000, 999, 1},
                                {128, 128, 128}, {1u << 26, 1, 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-        clconv_problem p = shape(3, sizes[i][0], sizes[i][1], sizes[i][2], 3);
+        clconv_problem p = support_problem(3, sizes[i][0], sizes[i][1], sizes[i][2], 3, 1, CLCONV_NAIVE);
         size_t n = sizes[i][0] * sizes[i][1] * sizes[i][2];
         int c = 0;
         while (((size_t)2 << c) <= n)
@@ -181,13 +167,13 @@ static void nearest_size_class_within_two_is_found(void **state)
     clconv_tune_table t = {0};
     clconv_tuning e[2];
     two_entries(&t, e); /* 2D mask 5 class 20 */
-    clconv_problem p = shape(2, 1024, 1024, 1, 5);
+    clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE);
     assert_ptr_equal(clconv_tune_find(&t, &p), &t.entries[0]);
     p.size[1] = 4096; /* class 22 */
     assert_ptr_equal(clconv_tune_find(&t, &p), &t.entries[0]);
     p.size[1] = 8192; /* class 23: too far */
     assert_null(clconv_tune_find(&t, &p));
-    p = shape(2, 1024, 1024, 1, 3); /* another mask */
+    p = support_problem(2, 1024, 1024, 1, 3, 1, CLCONV_NAIVE); /* another mask */
     assert_null(clconv_tune_find(&t, &p));
     clconv_tune_table_free(&t);
 }
@@ -238,7 +224,7 @@ static void corrupt_tuning_files_are_ignored_with_a_reason(void **state)
         assert_int_equal(t.count, 0);
         assert_true(strlen(clconv_last_error()) > 0);
         /* auto falls back to the default heuristic, not an error */
-        clconv_problem p = shape(2, 1024, 1024, 1, 5), want = p;
+        clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE), want = p;
         int tuned = -1;
         assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
         assert_int_equal(tuned, 0);
@@ -292,13 +278,13 @@ static void auto_config_uses_the_tuned_entry(void **state)
     two_entries(&t, e);
     assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
     clconv_tune_table_free(&t);
-    clconv_problem p = shape(2, 1000, 2000, 1, 5); /* class 20 */
+    clconv_problem p = support_problem(2, 1000, 2000, 1, 5, 1, CLCONV_NAIVE); /* class 20 */
     int tuned = 0;
     assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
     assert_int_equal(tuned, 1);
     assert_int_equal(p.strategy, e[0].strategy);
     assert_int_equal(p.tile, e[0].tile);
-    p = shape(3, 64, 64, 64, 3); /* nothing tuned */
+    p = support_problem(3, 64, 64, 64, 3, 1, CLCONV_NAIVE); /* nothing tuned */
     p.coarsen = 7;
     assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
     assert_int_equal(tuned, 0);
@@ -371,7 +357,7 @@ static void entries_out_of_range_are_skipped_and_auto_uses_the_default(
     assert_int_equal(t.invalid, 2);
     assert_non_null(strstr(t.invalid_reason, ":5: "));
     clconv_tune_table_free(&t);
-    clconv_problem p = shape(2, 1024, 1024, 1, 5);
+    clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE);
     int tuned = 1;
     assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
     assert_int_equal(tuned, 0);
@@ -399,7 +385,7 @@ static void five_second_tune_ends_in_a_verified_choice_that_auto_uses(
     void **state)
 {
     (void)state;
-    clconv_problem p = shape(2, 96, 80, 1, 3);
+    clconv_problem p = support_problem(2, 96, 80, 1, 3, 1, CLCONV_NAIVE);
     p.strategy = CLCONV_NAIVE;
     clconv_session *s = NULL;
     clconv_dataset *data = NULL;
@@ -447,7 +433,7 @@ static void five_second_tune_ends_in_a_verified_choice_that_auto_uses(
     assert_int_equal(clconv_tune_put(&t, &e), CLCONV_OK);
     assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
     clconv_tune_table_free(&t);
-    clconv_problem a = shape(2, 96, 80, 1, 3);
+    clconv_problem a = support_problem(2, 96, 80, 1, 3, 1, CLCONV_NAIVE);
     int tuned = 0;
     assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
     assert_int_equal(tuned, 1);
@@ -464,8 +450,8 @@ static void candidates_start_with_the_default_and_have_no_duplicates(
 {
     (void)state;
     for (int dims = 1; dims <= 3; ++dims) {
-        clconv_problem p = shape(dims, 64, dims > 1 ? 64 : 1,
-                                 dims > 2 ? 64 : 1, 3);
+        clconv_problem p = support_problem(dims, 64, dims > 1 ? 64 : 1,
+                                 dims > 2 ? 64 : 1, 3, 1, CLCONV_NAIVE);
         size_t n = clconv_tune_candidates(dev, &p, NULL, 0);
         assert_true(n > 4);
         clconv_tune_candidate *c = calloc(n, sizeof *c);
@@ -499,8 +485,8 @@ static void candidates_after_the_default_run_cheapest_first(void **state)
 {
     (void)state;
     for (int dims = 1; dims <= 3; ++dims) {
-        clconv_problem p = shape(dims, 64, dims > 1 ? 64 : 1,
-                                 dims > 2 ? 64 : 1, 5);
+        clconv_problem p = support_problem(dims, 64, dims > 1 ? 64 : 1,
+                                 dims > 2 ? 64 : 1, 5, 1, CLCONV_NAIVE);
         size_t n = clconv_tune_candidates(dev, &p, NULL, 0);
         clconv_tune_candidate *c = calloc(n, sizeof *c);
         assert_non_null(c);

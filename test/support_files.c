@@ -1,4 +1,4 @@
-/* Test helpers: a temporary cache home, removing it, the device to use. */
+/* Test helpers: a temporary cache home, and removing it. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,19 +32,4 @@ void support_remove_tree(const char *path)
     } else {
         unlink(path);
     }
-}
-
-int support_first_device(clconv_device_list *devices,
-                         const clconv_device_info **dev)
-{
-    if (clconv_devices_discover(devices) != CLCONV_OK)
-        return -1;
-    size_t sel[64], nsel = 0;
-    if (devices->count > 64 ||
-        clconv_devices_select(devices, getenv("CLCONV_DEVICE"), sel, &nsel) !=
-            CLCONV_OK ||
-        nsel == 0)
-        return -1;
-    *dev = &devices->devices[sel[0]];
-    return 0;
 }
