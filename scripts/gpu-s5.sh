@@ -4,6 +4,7 @@
 # then the steps named in $STEPS (default all), each with a deadline, logs
 # and JSON under $OUT/r (returned as one tarball):
 #   matrix  the test matrix and the host-to-host tests on the GPU alone
+#   stream  the host-to-host tests alone; probe: where a call's time goes
 #   suite   bench --suite full, coarse with every tile (against session 4)
 #   modes   bench --suite full, coarse default tiles, once per border mode
 #   e2e     bench --end-to-end on the GPU and the CPU, and the peers
@@ -32,9 +33,23 @@ el "built"
 STEPS=${STEPS:-matrix suite modes e2e big}
 for step in $STEPS; do
     case $step in
+    probe)
+        cc -O2 -std=c11 -Iinclude scripts/probe_e2e.c build/libclconv.a \
+            -lOpenCL -lpng -lm -fopenmp -o build/probe_e2e
+        for dev in cpu gpu; do
+            for shape in "1920 1080 3" "1920 1080 5" "1920 1080 9" "8192 8192 3"; do
+                timeout 60 build/probe_e2e $dev $shape 2>&1 | tail -1 | tee -a "$R/probe-e2e.txt"
+            done
+        done ;;
+    stream)
+        for t in test_stream test_enqueue; do
+            CLCONV_DEVICE=gpu timeout 120 build/$t >"$R/$t-gpu.log" 2>&1
+            el "$t on the GPU: exit $?"
+            grep -E "PASSED|FAILED|ERROR|LINE|in slabs" "$R/$t-gpu.log" | head -12
+        done ;;
     matrix)
         for t in test_matrix test_stream test_enqueue; do
-            CLCONV_DEVICE=gpu timeout 240 build/$t >"$R/$t-gpu.log" 2>&1
+            CLCONV_DEVICE=gpu timeout ${MATRIX_TIMEOUT:-240} build/$t >"$R/$t-gpu.log" 2>&1
             el "$t on the GPU: exit $?"
             grep -E "PASSED|FAILED|passed|unsupported" "$R/$t-gpu.log" | tail -3
         done ;;
