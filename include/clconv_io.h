@@ -147,6 +147,16 @@ void clconv_mask_free(clconv_mask *m);
  * further. */
 clconv_status clconv_file_read(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
+/* Read an input for clconv_npy_parse or clconv_image_decode (at most
+ * max_len bytes). A regular file is read whole, as clconv_file_read does.
+ * Anything else (a FIFO, /dev/stdin, a device) has no size to trust and is
+ * read only as far as the format its first bytes show can reach: a .npy
+ * exactly to the size its header declares, a PNG or PGM/PPM as far as its
+ * header's width, height and depth allow (CLCONV_EINVAL when the stream
+ * goes on beyond); a stream in no such format (/dev/zero) is refused after
+ * its first 4096 bytes. */
+clconv_status clconv_input_read(const char *path, size_t max_len,
+                                unsigned char **buf, size_t *len);
 /* Do two paths name the same existing file? */
 int clconv_file_same(const char *a, const char *b);
 

@@ -10,7 +10,7 @@ int apply_load_input(const apply_options *o, apply_data *d)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
-    clconv_status st = clconv_file_read(o->in, SIZE_MAX / 2, &buf, &len);
+    clconv_status st = clconv_input_read(o->in, SIZE_MAX / 2, &buf, &len);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
         return -1;

@@ -14,76 +14,103 @@
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* Read from fd until EOF or more than max_len bytes; grows *b as it goes,
- * never beyond max_len + 2 bytes (one to notice an overlong file, one for
- * the NUL). */
-static clconv_status read_fd(int fd, const char *path, size_t max_len,
-                             size_t hint, unsigned char **b, size_t *n)
+/* Open path for reading and fstat it; a folder is CLCONV_EINVAL. */
+static clconv_status stream_open(const char *path, clc_stream *s,
+                                 struct stat *sb)
 {
-    size_t cap = 0;
-    *b = NULL;
-    *n = 0;
-    for (;;) {
-        if (*n + 1 >= cap) {
-            if (cap > max_len)
-                return clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes",
-                                path, max_len);
-            size_t want = cap ? cap * 2 : (hint ? hint + 2 : 65536);
-            if (want > max_len + 2)
-                want = max_len + 2;
-            unsigned char *nb = realloc(*b, want);
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (s->fd < 0)
+        return clc_fail(CLCONV_EIO, "cannot open '%s': %s", path,
+                        strerror(errno));
+    if (fstat(s->fd, sb) != 0 || S_ISDIR(sb->st_mode)) {
+        close(s->fd);
+        s->fd = -1;
+        return clc_fail(CLCONV_EINVAL, "'%s' is a folder, not a file", path);
+    }
+    return CLCONV_OK;
+}
+
+clconv_status clc_stream_read(clc_stream *s, size_t want)
+{
+    while (!s->eof && s->n < want) {
+        if (s->n + 1 >= s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 65536;
+            if (cap > want + 2)
+                cap = want + 2; /* more than n + 1: n < want */
+            unsigned char *nb = realloc(s->b, cap);
             if (!nb)
                 return clc_fail(CLCONV_ENOMEM, "out of memory reading '%s'",
-                                path);
-            *b = nb;
-            cap = want;
+                                s->path);
+            s->b = nb;
+            s->cap = cap;
         }
-        ssize_t got = read(fd, *b + *n, cap - 1 - *n);
+        ssize_t got = read(s->fd, s->b + s->n, s->cap - 1 - s->n);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return clc_fail(CLCONV_EIO, "cannot read '%s': %s", path,
+            return clc_fail(CLCONV_EIO, "cannot read '%s': %s", s->path,
                             strerror(errno));
         if (got == 0)
-            break;
-        *n += (size_t)got;
+            s->eof = 1;
+        s->n += (size_t)got;
     }
-    if (*n > max_len)
-        return clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes", path,
-                        max_len);
-    (*b)[*n] = '\0';
     return CLCONV_OK;
+}
+
+/* Close; on st == CLCONV_OK hand over the bytes (NUL-terminated), else
+ * free them. Returns st. */
+static clconv_status stream_finish(clc_stream *s, clconv_status st,
+                                   unsigned char **buf, size_t *len)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    if (st == CLCONV_OK && !s->b && !(s->b = malloc(1)))
+        st = clc_fail(CLCONV_ENOMEM, "out of memory");
+    if (st != CLCONV_OK) {
+        free(s->b);
+        s->b = NULL;
+        return st;
+    }
+    s->b[s->n] = '\0';
+    *buf = s->b;
+    *len = s->n;
+    return CLCONV_OK;
+}
+
+clconv_status clc_read_path(const char *path, size_t max_len,
+                            clconv_status (*stream)(clc_stream *s,
+                                                    size_t max_len),
+                            unsigned char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    clc_stream s;
+    struct stat sb;
+    clconv_status st = stream_open(path, &s, &sb);
+    if (st != CLCONV_OK)
+        return st;
+    if (stream && !S_ISREG(sb.st_mode))
+        return stream_finish(&s, stream(&s, max_len), buf, len);
+    /* A regular file's size sizes the buffer at once. */
+    if (S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (unsigned long long)sb.st_size < max_len) {
+        s.b = malloc((size_t)sb.st_size + 2);
+        s.cap = s.b ? (size_t)sb.st_size + 2 : 0;
+    }
+    st = clc_stream_read(&s, max_len + 1);
+    if (st == CLCONV_OK && s.n > max_len)
+        st = clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes", path,
+                      max_len);
+    return stream_finish(&s, st, buf, len);
 }
 
 clconv_status clconv_file_read(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len)
 {
-    *buf = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return clc_fail(CLCONV_EIO, "cannot open '%s': %s", path,
-                        strerror(errno));
-    struct stat sb;
-    size_t hint = 0;
-    if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        close(fd);
-        return clc_fail(CLCONV_EINVAL, "'%s' is a folder, not a file", path);
-    }
-    if (S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (unsigned long long)sb.st_size <= max_len)
-        hint = (size_t)sb.st_size;
-    unsigned char *b = NULL;
-    size_t n = 0;
-    clconv_status st = read_fd(fd, path, max_len, hint, &b, &n);
-    close(fd);
-    if (st != CLCONV_OK) {
-        free(b);
-        return st;
-    }
-    *buf = b;
-    *len = n;
-    return CLCONV_OK;
+    return clc_read_path(path, max_len, NULL, buf, len);
 }
 
 int clconv_file_same(const char *a, const char *b)

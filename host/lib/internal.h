@@ -234,6 +234,26 @@ uint64_t clc_fnv1a64(uint64_t h, const void *data, size_t n);
 clconv_status clc_cache_dir(const char *sub, int create, char *buf,
                             size_t len);
 
+/* Reading a file or a stream a piece at a time (clconv_file_read and
+ * clconv_input_read are built on it). */
+typedef struct clc_stream {
+    int fd;
+    const char *path;
+    unsigned char *b; /* what was read, malloc'd (one byte spare for a NUL) */
+    size_t n, cap;
+    int eof;
+} clc_stream;
+/* Read until at least want bytes are held or the stream ends. */
+clconv_status clc_stream_read(clc_stream *s, size_t want);
+/* Read path whole (at most max_len bytes, else CLCONV_EINVAL; malloc'd,
+ * NUL after the last byte); a path that is not a regular file goes to
+ * stream(s, max_len) instead when it is not NULL, which reads into s as
+ * far as it allows. */
+clconv_status clc_read_path(const char *path, size_t max_len,
+                            clconv_status (*stream)(clc_stream *s,
+                                                    size_t max_len),
+                            unsigned char **buf, size_t *len);
+
 /* ---- tempfiles.c: temporary files removed on SIGINT/SIGTERM/SIGHUP ---- */
 /* Register a path (a slot, or -1 when none is free: then a signal leaves
  * it behind); unregister once it is renamed or removed. */

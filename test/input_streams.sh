@@ -1,0 +1,41 @@
+#!/bin/sh
+# Inputs that are not regular files (issue 14, defect 9): `apply` reads a
+# FIFO or a pipe only as far as the format its first bytes show allows,
+# never forever: /dev/zero is refused at once, a .npy, PGM or PNG on a
+# pipe is read to its declared size, bytes beyond it are refused.
+# Usage: test/input_streams.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/test/lib/check.sh"
+
+# A 1D uint8 .npy of 4 elements.
+printf '\223NUMPY\001\000\166\000' >"$tmp/a.npy"
+dict="{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }"
+printf '%s%*s\n' "$dict" $((117 - ${#dict})) '' >>"$tmp/a.npy"
+printf '\001\002\003\004' >>"$tmp/a.npy"
+"$CLI" apply "$tmp/a.npy" "$tmp/ref.npy" --mask 1 >/dev/null 2>&1 ||
+    fail "the reference apply failed"
+
+check "/dev/zero is refused at once" 2 timeout 20 "$CLI" apply /dev/zero "$tmp/z.npy" --mask 1
+grep -q "not a .npy array" "$tmp/err" || fail "/dev/zero: no reason given"
+[ -e "$tmp/z.npy" ] && fail "/dev/zero: an output was written"
+check "a .npy on a pipe" 0 sh -c "cat '$tmp/a.npy' | '$CLI' apply /dev/stdin '$tmp/p.npy' --mask 1"
+cmp -s "$tmp/p.npy" "$tmp/ref.npy" || fail "a .npy on a pipe: other result"
+check "a .npy followed by endless zeros is refused" 2 timeout 20 sh -c "cat '$tmp/a.npy' /dev/zero | '$CLI' apply /dev/stdin '$tmp/q.npy' --mask 1"
+grep -q "longer than its header allows" "$tmp/err" || fail "endless .npy: no reason given"
+mkfifo "$tmp/fifo"
+cat "$tmp/a.npy" >"$tmp/fifo" &
+check "a .npy from a FIFO" 0 "$CLI" apply "$tmp/fifo" "$tmp/f.npy" --mask 1
+wait
+printf 'P5\n2 2\n255\n\001\002\003\004' >"$tmp/g.pgm"
+check "a PGM on a pipe" 0 sh -c "cat '$tmp/g.pgm' | '$CLI' apply /dev/stdin '$tmp/g2.pgm' --mask 1"
+cmp -s "$tmp/g.pgm" "$tmp/g2.pgm" || fail "a PGM on a pipe: other result"
+check "a PGM followed by endless zeros is refused" 2 timeout 20 sh -c "cat '$tmp/g.pgm' /dev/zero | '$CLI' apply /dev/stdin '$tmp/g3.pgm' --mask 1"
+check "a PNG on a pipe" 0 sh -c "cat '$ROOT/assets/sample.png' | '$CLI' apply /dev/stdin '$tmp/s.png' --mask 1"
+
+[ "$fails" -eq 0 ] && echo "input_streams.sh: all passed" || echo "input_streams.sh: $fails failed"
+[ "$fails" -eq 0 ]
