@@ -134,7 +134,7 @@ static clconv_status copy_rect(clconv_session *s, const clconv_problem *p,
         to_dense ? user : zero, to_dense ? zero : user, extent,
         to_dense ? r->row : row, to_dense ? r->slice : row * p->size[1],
         to_dense ? row : r->row, to_dense ? row * p->size[1] : r->slice,
-        nwait, wait, ev);
+        nwait, nwait ? wait : NULL, ev);
     if (err != CL_SUCCESS)
         return clc_cl_fail("clEnqueueCopyBufferRect", err, __FILE__, __LINE__);
     return CLCONV_OK;

@@ -259,9 +259,12 @@ clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
 {
     CLC_CHECK(clSetKernelArg(pl->kernel, 0, sizeof(cl_mem), &in));
     CLC_CHECK(clSetKernelArg(pl->kernel, 1, sizeof(cl_mem), &out));
+    /* An empty list must be NULL: NVIDIA refuses a pointer with 0 events
+     * (CL_INVALID_EVENT_WAIT_LIST), as the specification allows. */
     cl_int err = clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
                                         (cl_uint)pl->p.dims, NULL, pl->g.global,
-                                        pl->g.local, nwait, wait, ev);
+                                        pl->g.local, nwait, nwait ? wait : NULL,
+                                        ev);
     if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES)
         /* The driver refused the launch geometry: the variant does not fit
          * this device, whatever the queries said. */

@@ -81,13 +81,15 @@ static clconv_status whole_in_place(job *j, clconv_plan *plan)
     st = clconv_plan_enqueue(plan, &bi, &bo, 0, NULL, &done);
     if (st != CLCONV_OK)
         goto out;
-    /* Mapping makes the result visible in the caller's memory. */
+    /* A blocking map makes the result visible in the caller's memory;
+     * the unmap (a read map writes nothing back) need not be waited for:
+     * the buffers are deleted once it has run. */
     mapped = clEnqueueMapBuffer(s->queue, out, CL_TRUE, CL_MAP_READ, 0, bytes,
                                 1, &done, NULL, &err);
     CLC_CHECK_CALL_GOTO("clEnqueueMapBuffer", err);
     CLC_CHECK_GOTO(clEnqueueUnmapMemObject(s->queue, out, mapped, 0, NULL,
                                            NULL));
-    CLC_CHECK_GOTO(clFinish(s->queue));
+    CLC_CHECK_GOTO(clFlush(s->queue));
 out:
     if (st != CLCONV_OK)
         clFinish(s->queue);
@@ -202,7 +204,7 @@ static clconv_status slab(job *j, pipe *pp, int k, size_t r0, size_t r1)
     if (pp->down[k]) /* the slot's output was read out */
         waits[nw++] = pp->down[k];
     clconv_buffer bi = {.mem = in}, bo = {.mem = pp->out[k]};
-    st = clconv_plan_enqueue(plan, &bi, &bo, nw, waits, &kern);
+    st = clconv_plan_enqueue(plan, &bi, &bo, nw, nw ? waits : NULL, &kern);
     if (st != CLCONV_OK)
         goto out;
     const size_t row_bytes = j->row * sizeof(float);
