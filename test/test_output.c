@@ -231,9 +231,10 @@ static void a_name_of_name_max_bytes_works(void **state)
     assert_int_equal(unlink(p), 0);
 }
 
-static void sigterm_during_a_write_removes_the_temporary_file(void **state)
+/* A child writes half a file, then gets sig: it dies of sig, and neither
+ * its temporary file nor a changed target is left. */
+static void signal_during_a_write_leaves_no_trace(int sig)
 {
-    (void)state;
     char p[512];
     path_of(p, sizeof p, "interrupted.txt");
     put(p, "old");
@@ -244,15 +245,27 @@ static void sigterm_during_a_write_removes_the_temporary_file(void **state)
         if (clconv_output_open(p, &o) != CLCONV_OK ||
             clconv_output_write(o, "half", 4) != CLCONV_OK)
             _exit(2);
-        raise(SIGTERM);
+        raise(sig);
         _exit(3); /* not reached */
     }
     int status = 0;
     assert_int_equal(waitpid(child, &status, 0), child);
     assert_true(WIFSIGNALED(status));
-    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(WTERMSIG(status), sig);
     assert_int_equal(temporaries(), 0);
     assert_string_equal(text_of(p), "old");
+}
+
+static void sigterm_during_a_write_removes_the_temporary_file(void **state)
+{
+    (void)state;
+    signal_during_a_write_leaves_no_trace(SIGTERM);
+}
+
+static void sigint_during_a_write_removes_the_temporary_file(void **state)
+{
+    (void)state;
+    signal_during_a_write_leaves_no_trace(SIGINT);
 }
 
 int main(void)
@@ -266,6 +279,7 @@ int main(void)
         cmocka_unit_test(two_outputs_commit_both_or_neither),
         cmocka_unit_test(a_name_of_name_max_bytes_works),
         cmocka_unit_test(sigterm_during_a_write_removes_the_temporary_file),
+        cmocka_unit_test(sigint_during_a_write_removes_the_temporary_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
