@@ -54,6 +54,12 @@ void cli_unknown_option(const char *cmd, const char *arg);
 /* Exit code for a library status. */
 int cli_exit_code(clconv_status st);
 
+/* How a command parses (run.c, tune.c, bench.c, model.c): a parse_one()
+ * that tries each of its options in turn, `if (cli_opt_value(...)) return
+ * ...;`, ending in cli_unknown_option(), then parse() that sets the
+ * defaults, loops parse_one() and checks the rules. The commands' parsers
+ * have this same shape on purpose, one line per option they take (a
+ * table in code; `duplicates` lists them as alike). */
 /* Option scanning: if argv[*i] is --name or --name=value, store the value
  * (the next argument or the part after '='), advance *i and return 1; 0 if
  * argv[*i] is another option; -1 (error printed) if the value is missing. */
@@ -130,8 +136,8 @@ int cli_result_code(const clconv_result *r);
  * outranks an unsupported one, which outranks success. */
 int cli_merge_code(int code, int c);
 /* The strategies' names, comma-separated, for help texts and usage
- * errors (model_only: those clconv model covers). The one place the list
- * is written; it comes from clconv_strategy_name(). */
+ * errors (model_only: those clconv model covers). Every help text takes
+ * it from here; it comes from the variant table (clconv_strategy_list). */
 const char *cli_strategy_list(int model_only);
 /* Monotonic seconds, for progress and budgets. */
 double cli_now_s(void);

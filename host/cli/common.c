@@ -120,8 +120,12 @@ const char *cli_strategy_list(int model_only)
     char *b = lists[model_only != 0];
     if (*b)
         return b;
+    if (!model_only) {
+        clconv_strategy_list(b, sizeof lists[0]); /* the variant table's */
+        return b;
+    }
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
-        if (model_only && !clconv_model_has_strategy((clconv_strategy)s))
+        if (!clconv_model_has_strategy((clconv_strategy)s))
             continue;
         size_t used = strlen(b);
         snprintf(b + used, sizeof lists[0] - used, "%s%s", used ? ", " : "",
