@@ -65,6 +65,18 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
  * file can be. */
 clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
                                        size_t *total);
+/* The header alone, for callers that map or stream the data: dims and
+ * shape (NumPy order) and the info of a .npy whose first len bytes are
+ * data (at least its preamble and header; the data need not be there). */
+clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
+                                      int *dims, size_t shape[3],
+                                      clconv_npy_info *info);
+/* The preamble and header of a little-endian float32 version 1.0 .npy of
+ * this shape (what clconv_npy_encode writes before the data): at most
+ * CLCONV_NPY_HEADER_MAX bytes into buf, the count in *len. */
+#define CLCONV_NPY_HEADER_MAX 384
+clconv_status clconv_npy_header(int dims, const size_t shape[3],
+                                unsigned char *buf, size_t cap, size_t *len);
 /* Encode a float32 array as a little-endian version 1.0 .npy; *buf is
  * malloc'ed. */
 clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,

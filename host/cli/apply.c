@@ -272,7 +272,17 @@ int cli_apply_main(int argc, char **argv)
 {
     apply_options o;
     apply_data d;
-    if (parse(argc, argv, &o) || apply_load_input(&o, &d))
+    if (parse(argc, argv, &o))
+        return CLI_EXIT_USAGE;
+    int large = o.float_out ? 0 : apply_large_wanted(&o);
+    if (large < 0)
+        return CLI_EXIT_USAGE;
+    if (large) {
+        apply_data npy = {.is_image = 0}; /* what the mapped path reads */
+        return apply_check_paths(&o, &npy) ? CLI_EXIT_USAGE
+                                           : apply_large_main(&o);
+    }
+    if (apply_load_input(&o, &d))
         return CLI_EXIT_USAGE;
     clconv_mask mask = {0, 0, NULL};
     cli_devices devs = {{NULL, 0}, NULL, 0, NULL};

@@ -40,4 +40,12 @@ int apply_load_input(const apply_options *o, apply_data *d);
 void apply_plane_get(const apply_data *d, int k, float *dst, size_t n);
 void apply_plane_put(apply_data *d, int k, const float *src, size_t n);
 
+/* apply_large.c: should IN go the mapped, chunked way (a little-endian
+ * float32 .npy file too large to hold twice, or --device naming several
+ * devices, or $CLCONV_APPLY_CHUNK_BYTES set)? 1 yes, 0 no, -1 (error
+ * printed: a truncated file). */
+int apply_large_wanted(const apply_options *o);
+/* apply on it that way: the exit code (error printed). */
+int apply_large_main(const apply_options *o);
+
 #endif

@@ -213,6 +213,26 @@ clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
     return st;
 }
 
+clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
+                                      int *dims, size_t shape[3],
+                                      clconv_npy_info *info)
+{
+    clc_npy_header hd;
+    size_t off = 0, bytes = 0;
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    if (st != CLCONV_OK)
+        return st;
+    *dims = hd.dims;
+    for (int d = 0; d < 3; ++d)
+        shape[d] = d < hd.dims ? hd.shape[d] : 1;
+    info->major = data[6];
+    info->minor = data[7];
+    info->dtype = hd.dtype;
+    info->big_endian = hd.big;
+    info->data_offset = off;
+    return CLCONV_OK;
+}
+
 clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                                clconv_array *out, clconv_npy_info *info)
 {
@@ -245,49 +265,66 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
 
 /* ---- writing ------------------------------------------------------------ */
 
+clconv_status clconv_npy_header(int dims, const size_t shape[3],
+                                unsigned char *buf, size_t cap, size_t *len)
+{
+    if (dims < 1 || dims > 3)
+        return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions");
+    char dict[256];
+    int n;
+    if (dims == 1)
+        n = snprintf(dict, sizeof dict,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                     "(%zu,), }",
+                     shape[0]);
+    else if (dims == 2)
+        n = snprintf(dict, sizeof dict,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                     "(%zu, %zu), }",
+                     shape[0], shape[1]);
+    else
+        n = snprintf(dict, sizeof dict,
+                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                     "(%zu, %zu, %zu), }",
+                     shape[0], shape[1], shape[2]);
+    /* Pad with spaces and a newline so the data starts 64-byte aligned. */
+    size_t hlen = (size_t)n + 1;
+    hlen += (64 - (10 + hlen) % 64) % 64;
+    if (10 + hlen > cap)
+        return clc_fail(CLCONV_EINVAL, ".npy header needs %zu bytes",
+                        10 + hlen);
+    memcpy(buf, magic, sizeof magic);
+    buf[6] = 1;
+    buf[7] = 0;
+    buf[8] = (unsigned char)(hlen & 0xff);
+    buf[9] = (unsigned char)(hlen >> 8);
+    memcpy(buf + 10, dict, (size_t)n);
+    memset(buf + 10 + n, ' ', hlen - (size_t)n - 1);
+    buf[10 + hlen - 1] = '\n';
+    *len = 10 + hlen;
+    return CLCONV_OK;
+}
+
 clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
                                 size_t *len)
 {
     *buf = NULL;
     *len = 0;
-    if (a->dims < 1 || a->dims > 3)
-        return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions");
-    char dict[256];
-    int n;
-    if (a->dims == 1)
-        n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                     "(%zu,), }",
-                     a->shape[0]);
-    else if (a->dims == 2)
-        n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                     "(%zu, %zu), }",
-                     a->shape[0], a->shape[1]);
-    else
-        n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                     "(%zu, %zu, %zu), }",
-                     a->shape[0], a->shape[1], a->shape[2]);
-    /* Pad with spaces and a newline so the data starts 64-byte aligned. */
-    size_t hlen = (size_t)n + 1;
-    hlen += (64 - (10 + hlen) % 64) % 64;
+    unsigned char head[CLCONV_NPY_HEADER_MAX];
+    size_t hbytes = 0;
+    clconv_status st = clconv_npy_header(a->dims, a->shape, head, sizeof head,
+                                         &hbytes);
+    if (st != CLCONV_OK)
+        return st;
     size_t count = clconv_array_elements(a);
-    if (count > (SIZE_MAX - 10 - hlen) / 4)
+    if (count > (SIZE_MAX - hbytes) / 4)
         return clc_fail(CLCONV_EINVAL, "array too large");
-    size_t total = 10 + hlen + count * 4;
+    size_t total = hbytes + count * 4;
     unsigned char *b = malloc(total);
     if (!b)
         return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
-    memcpy(b, magic, sizeof magic);
-    b[6] = 1;
-    b[7] = 0;
-    b[8] = (unsigned char)(hlen & 0xff);
-    b[9] = (unsigned char)(hlen >> 8);
-    memcpy(b + 10, dict, (size_t)n);
-    memset(b + 10 + n, ' ', hlen - (size_t)n - 1);
-    b[10 + hlen - 1] = '\n';
-    unsigned char *p = b + 10 + hlen;
+    memcpy(b, head, hbytes);
+    unsigned char *p = b + hbytes;
     for (size_t i = 0; i < count; ++i, p += 4) {
         uint32_t u;
         memcpy(&u, &a->data[i], 4);

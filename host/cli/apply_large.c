@@ -1,0 +1,326 @@
+/* `clconv apply` on a .npy it should not hold whole, or over several
+ * devices: the float32 input is memory-mapped, convolved in chunks of rows
+ * of its slowest axis (each with the mask's halo; a chunk's device work is
+ * streamed in slabs by the library) and written chunk by chunk through the
+ * output module (atomic, as every apply output). Input pages already used
+ * are dropped, so the resident memory stays near two chunks whatever the
+ * array's size. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apply.h"
+
+/* The mapped input and what its header says. */
+typedef struct big_input {
+    unsigned char *map;
+    size_t len;
+    const float *data;
+    int dims;
+    size_t shape[3]; /* NumPy order */
+    clconv_problem p; /* x fastest */
+} big_input;
+
+/* The chunk size: $CLCONV_APPLY_CHUNK_BYTES (tests force small chunks),
+ * else 256 MiB of input rows. */
+static size_t chunk_bytes(void)
+{
+    const char *e = getenv("CLCONV_APPLY_CHUNK_BYTES");
+    uint64_t v;
+    if (e && *e && cli_parse_u64("CLCONV_APPLY_CHUNK_BYTES", e, &v) == 0 &&
+        v > 0)
+        return (size_t)v;
+    return (size_t)256 << 20;
+}
+
+static int host_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+/* Map IN when it is a little-endian float32 .npy regular file: 1 (mapped),
+ * 0 (another kind of input: the in-memory path reads it), -1 (error
+ * printed: truncated, unreadable). */
+static int map_input(const char *path, big_input *b)
+{
+    memset(b, 0, sizeof *b);
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size < 16 || !host_little_endian()) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    b->len = (size_t)st.st_size;
+    b->map = mmap(NULL, b->len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (b->map == MAP_FAILED) {
+        b->map = NULL;
+        return 0;
+    }
+    clconv_npy_info info;
+    if (memcmp(b->map, "\x93NUMPY", 6) != 0 ||
+        clconv_npy_header_parse(b->map, b->len, &b->dims, b->shape, &info) !=
+            CLCONV_OK ||
+        info.dtype != CLCONV_DTYPE_F32 || info.big_endian ||
+        info.data_offset % sizeof(float) != 0) {
+        munmap(b->map, b->len);
+        b->map = NULL;
+        return 0; /* the in-memory path reads (or refuses) it */
+    }
+    size_t n = 1;
+    for (int d = 0; d < b->dims; ++d)
+        n *= b->shape[d];
+    if (b->len - info.data_offset != n * sizeof(float)) {
+        cli_error("%s: .npy: shape needs %zu bytes of f4 data, the file has "
+                  "%zu",
+                  path, n * sizeof(float), b->len - info.data_offset);
+        munmap(b->map, b->len);
+        b->map = NULL;
+        return -1;
+    }
+    b->data = (const float *)(b->map + info.data_offset);
+    b->p.dims = b->dims;
+    for (int k = 0; k < 3; ++k)
+        b->p.size[k] = k < b->dims ? b->shape[b->dims - 1 - k] : 1;
+    return 1;
+}
+
+int apply_large_wanted(const apply_options *o)
+{
+    big_input b;
+    int r = map_input(o->in, &b);
+    if (r <= 0)
+        return r;
+    munmap(b.map, b.len);
+    /* In memory, apply holds the input and output as floats (and with
+     * --verify two doubles per element): past half the machine, map. */
+    const double per = o->verify ? 24.0 : 8.0;
+    const double need = per * (double)(b.len / sizeof(float));
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const double have = pages > 0 && page > 0 ? (double)pages * (double)page
+                                              : 0.0;
+    const int several = o->device && strchr(o->device, ',') != NULL;
+    return getenv("CLCONV_APPLY_CHUNK_BYTES") || several ||
+           (have > 0 && need > have / 2);
+}
+
+/* The devices and each one's problem (strategy and knobs its own). */
+typedef struct big_run {
+    cli_devices devs;
+    clconv_problem ps[16];
+    size_t n;
+    double w[16];
+    clconv_mask mask;
+    size_t slabs, row, rows, lo, hi;
+    float *out;           /* one chunk of output rows, with its halo rows */
+    double *ref, *mag;    /* --verify: the chunk's reference */
+    clconv_verdict worst;
+    int verified_ok;
+    int weighed; /* w measured (several devices) */
+} big_run;
+
+static int open_devices(const apply_options *o, big_input *b, big_run *r)
+{
+    int code = cli_devices_open(&r->devs, o->device, 1);
+    if (code != CLI_EXIT_OK)
+        return code;
+    r->n = r->devs.n < 16 ? r->devs.n : 16;
+    for (size_t d = 0; d < r->n; ++d) {
+        const clconv_device_info *dev = cli_device(&r->devs, d);
+        r->ps[d] = b->p;
+        r->ps[d].mask_width = r->mask.width;
+        if (o->strategy >= 0) {
+            r->ps[d].strategy = (clconv_strategy)o->strategy;
+            r->ps[d].tile = o->tile;
+        } else if (cli_auto_config(dev, &r->ps[d], 1)) {
+            return CLI_EXIT_USAGE;
+        } else if (o->tile) {
+            r->ps[d].tile = o->tile;
+        }
+        clconv_problem_apply_defaults(dev, &r->ps[d]);
+        r->w[d] = 1.0;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Output rows [r0, r1) of the whole problem: the chunk's input rows with
+ * their halo as a problem of their own, its rows [r0 - a, r1 - a)
+ * computed (on one device, or split over several) and checked. */
+static clconv_status chunk(const apply_options *o, const big_input *b,
+                           big_run *r, size_t r0, size_t r1)
+{
+    const size_t a = r0 > r->lo ? r0 - r->lo : 0;
+    const size_t e = r1 + r->hi < r->rows ? r1 + r->hi : r->rows;
+    const int axis = b->p.dims - 1;
+    const float *in = b->data + a * r->row;
+    clconv_problem q[16];
+    for (size_t d = 0; d < r->n; ++d) {
+        q[d] = r->ps[d];
+        q[d].size[axis] = e - a;
+    }
+    clconv_call_info info;
+    clconv_status st = CLCONV_OK;
+    if (r->n > 1 && !r->weighed) { /* relative speeds, on the first chunk */
+        st = clconv_measure_weights(r->devs.sessions, r->n, q, in,
+                                    r->mask.values, r->w);
+        r->weighed = 1;
+        if (st != CLCONV_OK)
+            return st;
+    }
+    st = r->n == 1 ? clconv_convolve_rows(r->devs.sessions[0], &q[0], in,
+                                         r->mask.values, r->out, r0 - a,
+                                         r1 - a, &info)
+                  : clconv_convolve_split(r->devs.sessions, r->n, q, r->w, in,
+                                          r->mask.values, r->out, &info);
+    r->slabs += info.slabs;
+    if (st != CLCONV_OK || !o->verify)
+        return st;
+    st = clconv_reference(&q[0], in, r->mask.values, r->ref, r->mag);
+    if (st != CLCONV_OK)
+        return st;
+    /* Only the rows this chunk owns were computed. */
+    clconv_problem own = q[0];
+    own.size[axis] = r1 - r0;
+    const size_t skip = (r0 - a) * r->row;
+    clconv_verdict v;
+    clconv_verify(&own, r->out + skip, r->ref + skip, r->mag + skip, &v);
+    if (!v.ok)
+        r->verified_ok = 0;
+    if (!v.ok || v.max_err > r->worst.max_err)
+        r->worst = v;
+    return CLCONV_OK;
+}
+
+/* Every chunk into out: header first, then the rows in order. */
+static clconv_status run_chunks(const apply_options *o, big_input *b,
+                                big_run *r, clconv_output *out)
+{
+    unsigned char head[CLCONV_NPY_HEADER_MAX];
+    size_t hlen;
+    clconv_status st = clconv_npy_header(b->dims, b->shape, head, sizeof head,
+                                         &hlen);
+    if (st == CLCONV_OK)
+        st = clconv_output_write(out, head, hlen);
+    const size_t row_bytes = r->row * sizeof(float);
+    size_t step = chunk_bytes() / row_bytes;
+    step = step ? step : 1;
+    const size_t cap = (step + r->lo + r->hi) * r->row;
+    r->out = malloc(cap * sizeof *r->out);
+    if (o->verify) {
+        r->ref = malloc(cap * sizeof *r->ref);
+        r->mag = malloc(cap * sizeof *r->mag);
+    }
+    if (!r->out || (o->verify && (!r->ref || !r->mag)))
+        return st == CLCONV_OK ? CLCONV_ENOMEM : st;
+    const long page = sysconf(_SC_PAGE_SIZE);
+    for (size_t r0 = 0; st == CLCONV_OK && r0 < r->rows; r0 += step) {
+        const size_t r1 = r0 + step < r->rows ? r0 + step : r->rows;
+        st = chunk(o, b, r, r0, r1);
+        if (st == CLCONV_OK) {
+            const size_t a = r0 > r->lo ? r0 - r->lo : 0;
+            st = clconv_output_write(out, r->out + (r0 - a) * r->row,
+                                     (r1 - r0) * row_bytes);
+        }
+        /* Input rows no later chunk reads leave the resident set. */
+        const size_t keep = r1 > r->lo ? r1 - r->lo : 0;
+        const size_t done = (size_t)((const unsigned char *)(b->data +
+                                                             keep * r->row) -
+                                     b->map);
+        const size_t drop = done - done % (size_t)page;
+        if (page > 0 && drop > 0)
+            madvise(b->map, drop, MADV_DONTNEED);
+    }
+    return st;
+}
+
+static void summary(const apply_options *o, const big_input *b,
+                    const big_run *r)
+{
+    FILE *f = strcmp(o->out, "-") == 0 ? stderr : stdout;
+    char size[64];
+    cli_format_size(b->p.size, b->p.dims, size, sizeof size);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(f, "apply: %s %dD %s, mask %s (%d^%d), %s T=%d, %zu slab(s) on "
+               "%zu device(s):",
+            o->in, b->p.dims, size, o->mask, r->mask.width, r->mask.dims,
+            clconv_strategy_name(r->ps[0].strategy), r->ps[0].tile, r->slabs,
+            r->n);
+    for (size_t d = 0; d < r->n; ++d) {
+        const clconv_device_info *dev = cli_device(&r->devs, d);
+        fprintf(f, "%s %u:%u %s", d ? "," : "", dev->platform_index,
+                dev->device_index, dev->name);
+    }
+    fprintf(f, "; memory-mapped, peak resident %.0f MiB",
+            (double)ru.ru_maxrss / 1024.0);
+    if (o->verify)
+        fprintf(f, ", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
+                r->worst.max_err);
+    fprintf(f, "\n");
+}
+
+int apply_large_main(const apply_options *o)
+{
+    big_input b;
+    big_run r;
+    memset(&r, 0, sizeof r);
+    r.verified_ok = 1;
+    if (map_input(o->in, &b) != 1)
+        return CLI_EXIT_USAGE;
+    clconv_output *out = NULL;
+    int code = CLI_EXIT_OK;
+    clconv_status st = clconv_mask_load(o->mask, b.dims, &r.mask);
+    if (st != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        code = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if ((code = open_devices(o, &b, &r)) != CLI_EXIT_OK)
+        goto out;
+    r.rows = b.p.size[b.p.dims - 1];
+    r.row = clconv_problem_elements(&b.p) / r.rows;
+    r.lo = (size_t)(r.mask.width / 2);
+    r.hi = (size_t)(r.mask.width - 1) - r.lo;
+    st = clconv_output_open(o->out, &out);
+    if (st == CLCONV_OK)
+        st = run_chunks(o, &b, &r, out);
+    if (st == CLCONV_OK && !r.verified_ok) {
+        summary(o, &b, &r);
+        cli_error("verification failed: worst element got %.9g expected "
+                  "%.9g; nothing written", r.worst.worst_got,
+                  r.worst.worst_expected);
+        code = CLI_EXIT_VERIFY;
+        goto out;
+    }
+    if (st == CLCONV_OK) {
+        st = clconv_output_commit(out);
+        out = NULL;
+    }
+    if (st != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        code = cli_exit_code(st);
+        goto out;
+    }
+    summary(o, &b, &r);
+out:
+    clconv_output_abort(out);
+    free(r.out);
+    free(r.ref);
+    free(r.mag);
+    clconv_mask_free(&r.mask);
+    cli_devices_close(&r.devs);
+    if (b.map)
+        munmap(b.map, b.len);
+    return code;
+}
