@@ -98,14 +98,9 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
         return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
     if ((r = cli_opt_value(argc, argv, i, "--tiles", &v)))
         return r < 0 ? -1 : parse_tiles(v, &o->all_tiles);
-    if (cli_opt_flag(argv, *i, "--quiet")) {
-        o->quiet = 1;
+    if (cli_opt_set(argv, *i, "--quiet", &o->quiet) ||
+        cli_opt_set(argv, *i, "--end-to-end", &o->end_to_end))
         return 0;
-    }
-    if (cli_opt_flag(argv, *i, "--end-to-end")) {
-        o->end_to_end = 1;
-        return 0;
-    }
     cli_unknown_option("bench", argv[*i]);
     return -1;
 }
@@ -117,9 +112,8 @@ static int parse(int argc, char **argv, bench_options *o)
     o->all_tiles = 1;
     o->reps = 10;
     o->warmup = 1;
-    if (cli_default_seed(&o->seed))
+    if (cli_run_defaults(&o->device, &o->seed))
         return -1;
-    o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
     for (int i = 1; i < argc; ++i)
         if (parse_one(argc, argv, &i, o, &size))

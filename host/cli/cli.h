@@ -67,6 +67,11 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name,
                   const char **value);
 /* argv[*i] is the flag --name (no value). */
 int cli_opt_flag(char **argv, int i, const char *name);
+/* If argv[i] is the flag --name, set *flag to 1 and return 1; else 0. */
+int cli_opt_set(char **argv, int i, const char *name, int *flag);
+/* The defaults of the commands that run kernels: --device from
+ * $CLCONV_DEVICE, --seed from cli_default_seed(). 0, or -1 (printed). */
+int cli_run_defaults(const char **device, uint64_t *seed);
 /* Strict parsers: the whole string, in range, or an error line and -1. */
 int cli_parse_int(const char *flag, const char *s, long min, long max,
                   long *out);

@@ -163,3 +163,17 @@ int cli_parse_suite(int argc, char **argv, int *i, const char **suite)
     *suite = v;
     return 1;
 }
+
+int cli_opt_set(char **argv, int i, const char *name, int *flag)
+{
+    if (!cli_opt_flag(argv, i, name))
+        return 0;
+    *flag = 1;
+    return 1;
+}
+
+int cli_run_defaults(const char **device, uint64_t *seed)
+{
+    *device = getenv("CLCONV_DEVICE");
+    return cli_default_seed(seed);
+}

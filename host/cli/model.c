@@ -158,18 +158,17 @@ static int parse_one(int argc, char **argv, int *i, model_options *o,
     }
     if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
         return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
-    if ((r = cli_opt_value(argc, argv, i, "--block", &v)))
-        return r < 0 ? -1 : (*block = v, 0);
+    if ((r = cli_opt_value(argc, argv, i, "--block", block)))
+        return r < 0 ? -1 : 0;
     if ((r = cli_opt_value(argc, argv, i, "--peak-gflops", &v)))
         return r < 0 ? -1 : parse_list("--peak-gflops", v, o->peak, &o->npeak);
     if ((r = cli_opt_value(argc, argv, i, "--bandwidth", &v)))
         return r < 0 ? -1 : parse_list("--bandwidth", v, o->bw, &o->nbw);
-    if ((r = cli_opt_value(argc, argv, i, "--device", &v)))
-        return r < 0 ? -1 : (o->device = v, 0);
-    if (cli_opt_flag(argv, *i, "--json"))
-        return o->json = 1, 0;
-    if (cli_opt_flag(argv, *i, "--table"))
-        return o->table = 1, 0;
+    if ((r = cli_opt_value(argc, argv, i, "--device", &o->device)))
+        return r < 0 ? -1 : 0;
+    if (cli_opt_set(argv, *i, "--json", &o->json) ||
+        cli_opt_set(argv, *i, "--table", &o->table))
+        return 0;
     cli_unknown_option("model", argv[*i]);
     return -1;
 }

@@ -119,14 +119,9 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
         return r < 0 ? -1 : 0;
     if ((r = cli_parse_output_option(argc, argv, i, 0, &o->out)))
         return r < 0 ? -1 : 0;
-    if (cli_opt_flag(argv, *i, "--table")) {
-        o->table = 1;
+    if (cli_opt_set(argv, *i, "--table", &o->table) ||
+        cli_opt_set(argv, *i, "--split", &o->split))
         return 0;
-    }
-    if (cli_opt_flag(argv, *i, "--split")) {
-        o->split = 1;
-        return 0;
-    }
     cli_unknown_option("run", argv[*i]);
     return -1;
 }
@@ -137,9 +132,8 @@ static int parse(int argc, char **argv, run_options *o)
     o->strategy = CLI_STRATEGY_ALL;
     o->reps = 10;
     o->warmup = 2;
-    if (cli_default_seed(&o->seed))
+    if (cli_run_defaults(&o->device, &o->seed))
         return -1;
-    o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
     for (int i = 1; i < argc; ++i)
         if (parse_one(argc, argv, &i, o, &size))

@@ -62,10 +62,8 @@ static int parse_one(int argc, char **argv, int *i, tune_options *o,
         o->budget_s = (double)x;
         return 0;
     }
-    if (cli_opt_flag(argv, *i, "--quiet")) {
-        o->quiet = 1;
+    if (cli_opt_set(argv, *i, "--quiet", &o->quiet))
         return 0;
-    }
     cli_unknown_option("tune", argv[*i]);
     return -1;
 }
@@ -77,9 +75,8 @@ static int parse(int argc, char **argv, tune_options *o)
     o->reps = 5;
     o->warmup = 1;
     o->finalists = 3;
-    if (cli_default_seed(&o->seed))
+    if (cli_run_defaults(&o->device, &o->seed))
         return -1;
-    o->device = getenv("CLCONV_DEVICE");
     const char *size = NULL;
     for (int i = 1; i < argc; ++i)
         if (parse_one(argc, argv, &i, o, &size))
