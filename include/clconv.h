@@ -355,6 +355,10 @@ typedef struct clconv_timing {
     int reps;
 } clconv_timing;
 
+/* Seconds on the monotonic clock (an arbitrary origin): the one clock of
+ * wall times, budgets and progress, in the library and the CLI. */
+double clconv_now_s(void);
+
 /* Warm up (warmup launches, untimed), then time reps launches with
  * profiling events. */
 clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,

@@ -262,7 +262,7 @@ static void measure_devices(const bench_options *o, const cli_devices *devs,
 static int bench_all(const bench_options *o, const cli_devices *devs,
                      clconv_bench_report *r)
 {
-    const double t_start = cli_now_s();
+    const double t_start = clconv_now_s();
     double total = 0.0, done = 0.0;
     int code = CLI_EXIT_OK;
     for (size_t p = 0; p < r->nproblems; ++p)
@@ -283,7 +283,7 @@ static int bench_all(const bench_options *o, const cli_devices *devs,
             code = c < 0 ? -CLI_EXIT_UNSUPPORTED : cli_merge_code(code, c);
             done += bench_work_of(&r->problems[p]);
             if (!o->quiet && code >= 0)
-                progress(r, p, d, devs->n, cli_now_s() - t_start, done, total);
+                progress(r, p, d, devs->n, clconv_now_s() - t_start, done, total);
         }
         clconv_dataset_destroy(data);
         if (code < 0)

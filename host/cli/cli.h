@@ -144,8 +144,6 @@ int cli_merge_code(int code, int c);
  * errors (model_only: those clconv model covers). Every help text takes
  * it from here; it comes from the variant table (clconv_strategy_list). */
 const char *cli_strategy_list(int model_only);
-/* Monotonic seconds, for progress and budgets. */
-double cli_now_s(void);
 
 /* --strategy auto (auto.c): fill p's strategy, tile, coarsen and group_y
  * from the device's tuning cache, else the default heuristic; an unusable

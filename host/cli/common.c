@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clconv_bench.h"
 #include "clconv_model.h"
@@ -98,13 +97,6 @@ int cli_merge_code(int code, int c)
     if (c == CLI_EXIT_VERIFY || (c && code == CLI_EXIT_OK))
         return c;
     return code;
-}
-
-double cli_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void cli_note_overrides(const clconv_session *s)

@@ -46,10 +46,10 @@ static clconv_status time_calls(const run_options *o,
     double *ms = calloc((size_t)o->reps + 1, sizeof *ms);
     clconv_status st = ms ? CLCONV_OK : CLCONV_ENOMEM;
     for (int i = -o->warmup; i < o->reps && st == CLCONV_OK; ++i) {
-        double t0 = cli_now_s();
+        double t0 = clconv_now_s();
         st = call(sessions, n, problems, w, data, out, &r->info);
         if (i >= 0)
-            ms[i] = 1e3 * (cli_now_s() - t0);
+            ms[i] = 1e3 * (clconv_now_s() - t0);
     }
     if (st == CLCONV_OK && o->reps > 0) {
         qsort(ms, (size_t)o->reps, sizeof *ms, cmp_double);

@@ -188,7 +188,7 @@ static clconv_status tune_pair(tune_run *t, const clconv_problem *p, size_t k,
                                size_t d, const clconv_dataset *data)
 {
     const clconv_device_info *dev = cli_device(t->devs, d);
-    double left = t->o->budget_s - (cli_now_s() - t->t0);
+    double left = t->o->budget_s - (clconv_now_s() - t->t0);
     size_t pairs_left = (t->nproblems - k) * t->devs->n - d;
     progress_ctx ctx = {dev, p, t->o, left, 0, 0};
     clconv_tune_options topt = {left > 0 ? left / (double)pairs_left : 0.0,
@@ -245,7 +245,7 @@ int cli_tune_main(int argc, char **argv)
         cli_error("out of memory");
         return CLI_EXIT_UNSUPPORTED;
     }
-    tune_run t = {&o, NULL, NULL, NULL, 0, np, cli_now_s(), 0, 0};
+    tune_run t = {&o, NULL, NULL, NULL, 0, np, clconv_now_s(), 0, 0};
     cli_devices devs;
     int code = cli_validate_problems("tune", problems, np)
                    ? CLI_EXIT_USAGE

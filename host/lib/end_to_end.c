@@ -3,17 +3,11 @@
  * device, and the wall time of whole clconv_convolve_ex calls. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clconv_bench.h"
 #include "internal.h"
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
-}
+static double now_ms(void) { return 1e3 * clconv_now_s(); }
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -6,18 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
 #define CLC_SPLIT_MAX 64
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
                                   const clconv_problem *problems)
@@ -98,10 +90,10 @@ clconv_status clconv_measure_weights(clconv_session *const *sessions,
         q.size[axis] = take;
         double t = 1e30;
         for (int rep = 0; rep < 4 && st == CLCONV_OK; ++rep) {
-            double t0 = now_s();
+            double t0 = clconv_now_s();
             st = clconv_convolve(sessions[i], &q, in, mask, out);
-            if (rep > 0 && now_s() - t0 < t) /* the first one builds */
-                t = now_s() - t0;
+            if (rep > 0 && clconv_now_s() - t0 < t) /* the first one builds */
+                t = clconv_now_s() - t0;
         }
         weights[i] = 1.0 / (t > 1e-6 ? t : 1e-6);
     }

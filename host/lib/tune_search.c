@@ -2,7 +2,6 @@
  * loop that verifies and times each candidate within a time budget. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clconv_bench.h"
 #include "clconv_model.h"
@@ -167,13 +166,6 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
     return l.n;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Screening result of one candidate (ms 0: not verified and timed). */
 typedef struct scored {
     size_t index;
@@ -191,7 +183,7 @@ static void report(const clconv_tune_options *opt, clconv_tune_event *ev,
 {
     if (!opt->progress)
         return;
-    ev->elapsed_s = now_s() - t0;
+    ev->elapsed_s = clconv_now_s() - t0;
     ev->budget_s = opt->budget_s;
     ev->best = out->found ? &out->best : NULL;
     ev->best_ms = out->best_ms;
@@ -234,7 +226,7 @@ static void phase1(search *sr)
         opt->finalists > 1 ? opt->budget_s * 6.0 / 7.0 : opt->budget_s;
     clconv_result res;
     for (size_t i = 0; i < sr->count; ++i) {
-        if (now_s() - sr->t0 >= phase1_s) {
+        if (clconv_now_s() - sr->t0 >= phase1_s) {
             out->out_of_time = 1;
             out->not_tried = sr->count - i;
             break;
@@ -291,7 +283,7 @@ static void phase2(search *sr)
     int refound = 0, failed2 = 0;
     clconv_result res;
     for (size_t f = 0; f < nfinal; ++f) {
-        if (now_s() - sr->t0 >= opt->budget_s) {
+        if (clconv_now_s() - sr->t0 >= opt->budget_s) {
             out->out_of_time = 1;
             break;
         }
@@ -327,7 +319,7 @@ clconv_status clconv_tune_problem(clconv_session *s,
     if (opt->reps < 1 || opt->warmup < 0 || opt->budget_s < 0)
         return clc_fail(CLCONV_EINVAL, "tune: reps must be >= 1, warmup "
                                        "and budget >= 0");
-    const double t0 = now_s();
+    const double t0 = clconv_now_s();
     const clconv_device_info *dev = clconv_session_device(s);
     size_t count = clconv_tune_candidates(dev, &data->shape, NULL, 0);
     clconv_tune_candidate *cands = calloc(count ? count : 1, sizeof *cands);
