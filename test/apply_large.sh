@@ -11,17 +11,7 @@ PY=${PYTHON:-python3}
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # name expected-exit command...
-    name=$1; want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
-        fails=$((fails + 1))
-    else
-        echo "ok   $name"
-    fi
-}
+. "$(dirname "$0")/lib/check.sh"
 same() { # name a b
     if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1: outputs differ"; fails=$((fails + 1)); fi
 }

@@ -10,17 +10,7 @@ BUILD=$(dirname "$CLI")
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check() { # name expected-exit command...
-    name=$1; want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
-        fails=$((fails + 1))
-    else
-        echo "ok   $name"
-    fi
-}
+. "$(dirname "$0")/lib/check.sh"
 
 check "run beyond the allocation limit streams in slabs" 0 env CLCONV_MAX_ALLOC_BYTES=100000 \
     "$CLI" run --dims 3 --size 40x30x50 --mask 3 --reps 2 --device 0:0 --json -

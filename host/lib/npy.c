@@ -213,6 +213,16 @@ clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
     return st;
 }
 
+static void fill_info(const unsigned char *data, const clc_npy_header *hd,
+                      size_t off, clconv_npy_info *info)
+{
+    info->major = data[6];
+    info->minor = data[7];
+    info->dtype = hd->dtype;
+    info->big_endian = hd->big;
+    info->data_offset = off;
+}
+
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info)
@@ -225,11 +235,7 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
     *dims = hd.dims;
     for (int d = 0; d < 3; ++d)
         shape[d] = d < hd.dims ? hd.shape[d] : 1;
-    info->major = data[6];
-    info->minor = data[7];
-    info->dtype = hd.dtype;
-    info->big_endian = hd.big;
-    info->data_offset = off;
+    fill_info(data, &hd, off, info);
     return CLCONV_OK;
 }
 
@@ -253,13 +259,8 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
         return st;
     if ((st = convert_all(data + off, count, &hd, out)) != CLCONV_OK)
         return st;
-    if (info) {
-        info->major = data[6];
-        info->minor = data[7];
-        info->dtype = hd.dtype;
-        info->big_endian = hd.big;
-        info->data_offset = off;
-    }
+    if (info)
+        fill_info(data, &hd, off, info);
     return CLCONV_OK;
 }
 
