@@ -13,6 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export POCL_MAX_WORK_GROUP_SIZE=256
 
+# (the smaller tile is checked where the cap applies: PoCL's devices)
 "$CLI" run --reps 0 --json >"$tmp/out" 2>"$tmp/err"
 got=$?
 if [ "$got" -ne 0 ] || grep -q '"unsupported"' "$tmp/out"; then
@@ -20,7 +21,8 @@ if [ "$got" -ne 0 ] || grep -q '"unsupported"' "$tmp/out"; then
     grep '"unsupported"\|"error"' "$tmp/out" | head -n 8 | sed 's/^/  | /'
     sed 's/^/  | /' "$tmp/err" | head -n 5
     fails=$((fails + 1))
-elif ! grep -q '"strategy": "input_tile", "dims": 3, .*"tile": [1-4],' "$tmp/out"; then
+elif "$CLI" devices 2>/dev/null | grep -q PoCL &&
+    ! grep -q '"strategy": "input_tile", "dims": 3, .*"tile": [1-4],' "$tmp/out"; then
     echo "FAIL default run with 256 work-items: 3D input_tile does not report a smaller tile"
     fails=$((fails + 1))
 else
