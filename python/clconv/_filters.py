@@ -1,0 +1,641 @@
+"""scipy.ndimage's correlate, convolve, gaussian and uniform filters on
+clconv's devices.
+
+Every call reduces to the one problem the library runs: a correlation of
+a dense float32 array of 1 to 3 dimensions with an odd cubic mask and
+zero ghost cells. What SciPy's filters add is done around it on the host:
+
+- border modes, origins, even and anisotropic masks: the input is padded
+  by the mask's reach with NumPy's equivalent of the mode (reflect ==
+  'symmetric', mirror == 'reflect', nearest == 'edge', wrap == 'wrap',
+  constant == 'constant' with cval), the mask is zero-padded to an odd
+  cube around its (shifted) centre, and the result is cropped;
+- axes and batches: the axes the mask spans are moved last and the others
+  folded into the slowest of them (each item keeps its own padding, so
+  items never see each other), giving one launch for the whole batch;
+- mask axes of width 1 are dropped, so a (1, 5) mask is a 1D problem;
+- dtypes: any real input is converted to float32 (byte order and layout
+  included) and the result cast to the output dtype as SciPy does
+  (float to integer truncates); complex input or weights go through their
+  real and imaginary parts, as in SciPy.
+
+A call whose mode is constant with cval 0, with an odd cubic mask, origin
+0 and no batch goes to the device with no padding or copy.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Optional, Sequence, Union
+
+import numpy as np
+
+from . import _native
+from ._session import DeviceArg, resolve
+
+# SciPy's mode -> numpy.pad's mode for the same extension.
+PAD_MODES = {
+    "reflect": "symmetric", "grid-mirror": "symmetric",
+    "mirror": "reflect",
+    "nearest": "edge",
+    "wrap": "wrap", "grid-wrap": "wrap",
+    "constant": "constant", "grid-constant": "constant",
+}
+MAX_MASK_AXES = 3
+
+ArrayLike = Union[np.ndarray, Sequence, float]
+
+
+# ---- argument checks, with SciPy's exception types and messages ---------
+
+def _check_mode(mode) -> str:
+    if not isinstance(mode, str) or mode not in PAD_MODES:
+        raise RuntimeError("boundary mode not supported")
+    return mode
+
+
+def _normalize_sequence(value, rank: int) -> list:
+    if not isinstance(value, str) and isinstance(value, (Sequence, np.ndarray)):
+        out = list(value)
+        if len(out) != rank:
+            raise RuntimeError("sequence argument must have length equal to "
+                               "input rank")
+        return out
+    return [value] * rank
+
+
+def _check_cval(cval) -> float:
+    if not isinstance(cval, numbers.Real):
+        raise TypeError("must be real number, not %s" % type(cval).__name__)
+    return float(cval)
+
+
+def _check_input(input) -> np.ndarray:
+    a = np.asarray(input)
+    if a.dtype.kind not in "biufc":
+        raise RuntimeError("array type not supported")
+    return a
+
+
+def _invalid_origin(origin: int, lenw: int) -> bool:
+    return origin < -(lenw // 2) or origin > (lenw - 1) // 2
+
+
+def _normalize_axes(axes, ndim: int) -> tuple:
+    if axes is None:
+        return tuple(range(ndim))
+    if isinstance(axes, numbers.Integral):
+        axes = (int(axes),)
+    out = []
+    for a in axes:
+        if not isinstance(a, numbers.Integral):
+            raise TypeError("axes must be integers")
+        if not -ndim <= a < ndim:
+            raise np.AxisError(int(a), ndim)
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("axes must be unique")
+    return tuple(out)
+
+
+def _get_output(output, input: np.ndarray, complex_output: bool = False):
+    """SciPy's _ni_support._get_output."""
+    shape = input.shape
+    if output is None:
+        if not complex_output:
+            return np.zeros(shape, dtype=input.dtype.name)
+        return np.zeros(shape, dtype=np.promote_types(input.dtype, np.complex64))
+    if isinstance(output, (type, np.dtype)):
+        if complex_output and np.dtype(output).kind != "c":
+            output = np.promote_types(output, np.complex64)
+        return np.zeros(shape, dtype=output)
+    if isinstance(output, str):
+        output = np.dtype(output)
+        if complex_output and output.kind != "c":
+            raise RuntimeError("output must have complex dtype")
+        return np.zeros(shape, dtype=output)
+    if not isinstance(output, np.ndarray):
+        raise TypeError("output must be None, a dtype or a numpy.ndarray")
+    if output.shape != shape:
+        raise RuntimeError("output shape not correct")
+    if complex_output and output.dtype.kind != "c":
+        raise RuntimeError("output must have complex dtype")
+    return output
+
+
+# ---- the engine -----------------------------------------------------------
+
+def _extension_index(n: int, left: int, right: int, mode: str) -> np.ndarray:
+    """Indices into an axis of length n giving SciPy's extension of it by
+    left and right elements (any widths, repeating as SciPy does)."""
+    i = np.arange(-left, n + right)
+    pad = PAD_MODES[mode]
+    if pad == "wrap":
+        return i % n
+    if pad == "edge":
+        return np.clip(i, 0, n - 1)
+    if pad == "symmetric":  # SciPy's reflect: d c b a | a b c d | d c b a
+        j = i % (2 * n)
+        return np.where(j < n, j, 2 * n - 1 - j)
+    if n == 1:  # SciPy's mirror of one element repeats it
+        return np.zeros_like(i)
+    j = i % (2 * n - 2)  # mirror: d c b | a b c d | c b a
+    return np.where(j < n, j, 2 * n - 2 - j)
+
+
+def _pad(x: np.ndarray, pads, modes, cval: float) -> np.ndarray:
+    """Extend the trailing len(pads) axes of x by (left, right) elements,
+    each axis with its mode."""
+    lead = x.ndim - len(pads)
+    if all(PAD_MODES[m] == "constant" for m in modes):
+        return np.pad(x, [(0, 0)] * lead + list(pads), mode="constant",
+                      constant_values=cval)
+    for i, ((left, right), m) in enumerate(zip(pads, modes)):
+        if left == right == 0:
+            continue
+        axis = lead + i
+        n = x.shape[axis]
+        if PAD_MODES[m] == "constant":
+            width = [(0, 0)] * x.ndim
+            width[axis] = (left, right)
+            x = np.pad(x, width, mode="constant", constant_values=cval)
+        elif max(left, right) < n:
+            # numpy.pad is SciPy's extension when it reaches less than a
+            # period, and copies slices instead of gathering.
+            width = [(0, 0)] * x.ndim
+            width[axis] = (left, right)
+            x = np.pad(x, width, mode=PAD_MODES[m])
+        else:
+            x = np.take(x, _extension_index(n, left, right, m), axis=axis)
+    return x
+
+
+def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
+             modes: Sequence[str], cval: float, origins: Sequence[int]) -> np.ndarray:
+    """Correlate a real array with real weights spanning axes ``waxes`` of x
+    (SciPy's meaning of modes and origins); returns float32 of x's shape."""
+    x = np.asarray(x, dtype=np.float32)  # native byte order, any layout
+    w = np.asarray(weights, dtype=np.float64)
+    keep = [i for i in range(w.ndim) if w.shape[i] > 1]
+    w = w.reshape([w.shape[i] for i in keep])
+    waxes = [waxes[i] for i in keep]
+    modes = [modes[i] for i in keep]
+    origins = [int(origins[i]) for i in keep]
+    k = len(keep)
+    if x.size == 0:
+        return np.zeros(x.shape, np.float32)
+    if k == 0:
+        return (x * np.float32(w.reshape(()))).astype(np.float32)
+    if k > MAX_MASK_AXES:
+        raise _native.UnsupportedError(
+            "the mask spans %d axes of width > 1; clconv runs masks over at "
+            "most %d axes (the others are a batch)" % (k, MAX_MASK_AXES))
+    rest = [a for a in range(x.ndim) if a not in waxes]
+    perm = rest + list(waxes)
+    xt = np.transpose(x, perm)
+    bshape, dshape = xt.shape[:len(rest)], xt.shape[len(rest):]
+    batch = int(np.prod(bshape, dtype=np.int64))
+    centre = [w.shape[i] // 2 + origins[i] for i in range(k)]
+    pads = [(centre[i], w.shape[i] - 1 - centre[i]) for i in range(k)]
+    half = max(max(p) for p in pads)
+    width = 2 * half + 1
+    mask = np.zeros((width,) * k, np.float32)
+    mask[tuple(slice(half - c, half - c + n) for c, n in zip(centre, w.shape))] = w
+
+    direct = (batch == 1 and all(p == (half, half) for p in pads)
+              and (cval == 0.0 and all(PAD_MODES[m] == "constant" for m in modes)))
+    if direct:
+        y = session.native.correlate(np.ascontiguousarray(xt.reshape(dshape)), mask)
+        y = y.reshape(xt.shape)
+    else:
+        xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
+        pshape = xp.shape[1:]
+        dev = np.ascontiguousarray(xp).reshape((batch * pshape[0],) + pshape[1:])
+        y = session.native.correlate(dev, mask).reshape((batch,) + pshape)
+        y = y[(slice(None),) + tuple(slice(c, c + n) for c, n in zip(centre, dshape))]
+        y = y.reshape(xt.shape)
+    return np.transpose(y, np.argsort(perm))
+
+
+def _store(output: np.ndarray, y: np.ndarray) -> np.ndarray:
+    np.copyto(output, y, casting="unsafe")
+    return output
+
+
+def _complex_parts(func, input, weights, output, cval, **kw):
+    """SciPy's _complex_via_real_components: a complex correlation as a
+    sum of real ones."""
+    ci, cw = input.dtype.kind == "c", weights.dtype.kind == "c"
+    if ci and cw:
+        output.real = func(input.real, weights.real, None, cval=np.real(cval), **kw)
+        output.real -= func(input.imag, weights.imag, None, cval=np.imag(cval), **kw)
+        output.imag = func(input.real, weights.imag, None, cval=np.real(cval), **kw)
+        output.imag += func(input.imag, weights.real, None, cval=np.imag(cval), **kw)
+    elif ci:
+        output.real = func(input.real, weights, None, cval=np.real(cval), **kw)
+        output.imag = func(input.imag, weights, None, cval=np.imag(cval), **kw)
+    else:
+        if np.iscomplexobj(cval):
+            raise ValueError("Cannot provide a complex-valued cval when the "
+                             "input is real.")
+        output.real = func(input, weights.real, None, cval=cval, **kw)
+        output.imag = func(input, weights.imag, None, cval=cval, **kw)
+    return output
+
+
+# ---- the public functions -------------------------------------------------
+
+def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
+                           device, convolution):
+    input = _check_input(input)
+    weights = np.asarray(weights)
+    if weights.dtype.kind == "O":
+        weights = weights.astype(np.float64)
+    if input.dtype.kind == "c" or weights.dtype.kind == "c":
+        if weights.dtype.kind == "c" and not convolution:
+            weights = weights.conj()
+        output = _get_output(output, input, complex_output=True)
+        return _complex_parts(
+            lambda i, w, o, cval: _correlate_or_convolve(
+                i, w, o, mode, cval, origin, axes, device, convolution),
+            input, weights, output, cval)
+    axes = _normalize_axes(axes, input.ndim)
+    origins = _normalize_sequence(origin, len(axes))
+    weights = np.asarray(weights, dtype=np.float64)
+    wshape = [n for n in weights.shape if n > 0]
+    if len(wshape) != len(axes) or weights.ndim != len(axes):
+        raise RuntimeError("filter weights array has incorrect shape.")
+    if convolution:
+        weights = weights[(slice(None, None, -1),) * weights.ndim]
+        origins = [-o - (0 if n & 1 else 1) for o, n in zip(origins, weights.shape)]
+    for o, n in zip(origins, wshape):
+        if _invalid_origin(o, n):
+            raise ValueError("Invalid origin; origin must satisfy "
+                             "-(weights.shape[k] // 2) <= origin[k] <= "
+                             "(weights.shape[k]-1) // 2")
+    output = _get_output(output, input)
+    if not isinstance(mode, str) and isinstance(mode, (Sequence, np.ndarray)):
+        raise RuntimeError("A sequence of modes is not supported")
+    mode = _check_mode(mode)
+    cval = _check_cval(cval)
+    session = resolve(device)
+    y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins)
+    return _store(output, y)
+
+
+def correlate(input: ArrayLike, weights: ArrayLike, output=None,
+              mode: str = "reflect", cval: float = 0.0, origin=0, *,
+              axes: Optional[Sequence[int]] = None,
+              device: DeviceArg = None) -> np.ndarray:
+    """Multidimensional correlation, as ``scipy.ndimage.correlate``.
+
+    Parameters
+    ----------
+    input : array_like
+        Any real or complex NumPy numeric array (any layout or byte order).
+    weights : array_like
+        The mask, with one axis per axis of ``axes`` (default: per axis of
+        ``input``); at most 3 of its axes may be wider than 1.
+    output : ndarray or dtype, optional
+        Where to put the result, or its dtype (default: input's dtype).
+    mode : {'reflect', 'constant', 'nearest', 'mirror', 'wrap'}, optional
+        How the input is extended beyond its borders (SciPy's meaning;
+        'grid-mirror', 'grid-constant' and 'grid-wrap' are accepted as
+        SciPy's filters treat them). Default 'reflect'.
+    cval : float, optional
+        The value outside the input for mode 'constant'. Default 0.
+    origin : int or sequence of int, optional
+        Shift of the mask per axis, ``-(w // 2) <= origin <= (w - 1) // 2``.
+    axes : sequence of int, optional
+        The axes the mask spans (the others are filtered independently).
+    device : str or Session, optional
+        A device selector ("P:D", "cpu", "gpu", a name substring) or a
+        :class:`Session`; None: ``CLCONV_DEVICE`` or the first GPU, else the
+        first device.
+
+    Returns
+    -------
+    ndarray
+        The result (``output`` when an array was given).
+
+    Raises
+    ------
+    RuntimeError, ValueError, TypeError
+        Bad arguments, with SciPy's types and messages.
+    clconv.UnsupportedError
+        The problem does not fit the device.
+    clconv.OpenCLError
+        The device failed.
+
+    Notes
+    -----
+    The device computes in float32: results agree with SciPy's float64
+    computation to about ``1e-6 * sum(|weights| * |input|)``.
+    """
+    return _correlate_or_convolve(input, weights, output, mode, cval, origin,
+                                  axes, device, False)
+
+
+def convolve(input: ArrayLike, weights: ArrayLike, output=None,
+             mode: str = "reflect", cval: float = 0.0, origin=0, *,
+             axes: Optional[Sequence[int]] = None,
+             device: DeviceArg = None) -> np.ndarray:
+    """Multidimensional convolution, as ``scipy.ndimage.convolve``: the
+    correlation with the mask flipped on every axis and the origin mirrored
+    (even widths shift by one more, as in SciPy). Parameters as
+    :func:`correlate`.
+
+    Returns
+    -------
+    ndarray
+        The result (``output`` when an array was given).
+    """
+    return _correlate_or_convolve(input, weights, output, mode, cval, origin,
+                                  axes, device, True)
+
+
+def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
+                output=None, mode: str = "reflect", cval: float = 0.0,
+                origin: int = 0, *, device: DeviceArg = None) -> np.ndarray:
+    """1-D correlation along ``axis``, as ``scipy.ndimage.correlate1d``.
+
+    Parameters
+    ----------
+    input : array_like
+        Input array.
+    weights : array_like
+        1-D mask.
+    axis : int, optional
+        The axis to filter along. Default -1.
+    output, mode, cval, device
+        As :func:`correlate`.
+    origin : int, optional
+        ``-(len(weights) // 2) <= origin <= (len(weights) - 1) // 2``.
+
+    Returns
+    -------
+    ndarray
+        The result.
+    """
+    input = _check_input(input)
+    weights = np.asarray(weights)
+    if input.dtype.kind == "c" or weights.dtype.kind == "c":
+        if weights.dtype.kind == "c":
+            weights = weights.conj()
+        output = _get_output(output, input, complex_output=True)
+        return _complex_parts(
+            lambda i, w, o, cval: correlate1d(i, w, axis, o, mode, cval,
+                                              origin, device=device),
+            input, weights, output, cval)
+    output = _get_output(output, input)
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.ndim != 1 or weights.shape[0] < 1:
+        raise RuntimeError("no filter weights given")
+    if not -input.ndim <= axis < input.ndim:
+        raise np.AxisError(axis, input.ndim)
+    axis %= input.ndim
+    if _invalid_origin(origin, len(weights)):
+        raise ValueError("Invalid origin; origin must satisfy "
+                         "-(len(weights) // 2) <= origin <= "
+                         "(len(weights)-1) // 2")
+    mode = _check_mode(mode)
+    cval = _check_cval(cval)
+    y = run_real(resolve(device), input, weights, [axis], [mode], cval, [origin])
+    return _store(output, y)
+
+
+def convolve1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
+               output=None, mode: str = "reflect", cval: float = 0.0,
+               origin: int = 0, *, device: DeviceArg = None) -> np.ndarray:
+    """1-D convolution along ``axis``, as ``scipy.ndimage.convolve1d``.
+    Parameters as :func:`correlate1d`.
+
+    Returns
+    -------
+    ndarray
+        The result.
+    """
+    weights = np.asarray(weights)
+    weights = weights[::-1]
+    origin = -origin
+    if not len(weights) & 1:
+        origin -= 1
+    if weights.dtype.kind == "c":
+        # correlate1d conjugates complex weights; convolution does not.
+        weights = weights.conj()
+    return correlate1d(input, weights, axis, output, mode, cval, origin,
+                       device=device)
+
+
+def _gaussian_kernel1d(sigma: float, order: int, radius: int) -> np.ndarray:
+    """SciPy's 1-D Gaussian kernel (derivatives of order ``order``)."""
+    if order < 0:
+        raise ValueError("order must be non-negative")
+    exponent_range = np.arange(order + 1)
+    sigma2 = sigma * sigma
+    x = np.arange(-radius, radius + 1)
+    phi_x = np.exp(-0.5 / sigma2 * x ** 2)
+    phi_x = phi_x / phi_x.sum()
+    if order == 0:
+        return phi_x
+    q = np.zeros(order + 1)
+    q[0] = 1
+    D = np.diag(exponent_range[1:], 1)
+    P = np.diag(np.ones(order) / -sigma2, -1)
+    Q_deriv = D + P
+    for _ in range(order):
+        q = Q_deriv.dot(q)
+    q = (x[:, None] ** exponent_range).dot(q)
+    return q * phi_x
+
+
+def _gaussian_weights(sigma, order, truncate, radius) -> np.ndarray:
+    sd = float(sigma)
+    lw = int(truncate * sd + 0.5)
+    if radius is not None:
+        lw = radius
+    if not isinstance(lw, numbers.Integral) or lw < 0:
+        raise ValueError("Radius must be a nonnegative integer.")
+    return _gaussian_kernel1d(sigma, order, lw)[::-1]
+
+
+def gaussian_filter1d(input: ArrayLike, sigma: float, axis: int = -1,
+                      order: int = 0, output=None, mode: str = "reflect",
+                      cval: float = 0.0, truncate: float = 4.0, *,
+                      radius: Optional[int] = None,
+                      device: DeviceArg = None) -> np.ndarray:
+    """1-D Gaussian filter, as ``scipy.ndimage.gaussian_filter1d``.
+
+    Parameters
+    ----------
+    input : array_like
+        Input array.
+    sigma : float
+        Standard deviation of the Gaussian.
+    axis : int, optional
+        The axis to filter along. Default -1.
+    order : int, optional
+        0: the Gaussian; a positive order: its derivative of that order
+        (SciPy's kernels).
+    output, mode, cval, device
+        As :func:`correlate`.
+    truncate : float, optional
+        The radius is ``round(truncate * sigma)`` unless ``radius`` is given.
+    radius : int, optional
+        The kernel's radius (width ``2 * radius + 1``).
+
+    Returns
+    -------
+    ndarray
+        The result.
+    """
+    weights = _gaussian_weights(sigma, order, truncate, radius)
+    return correlate1d(input, weights, axis, output, mode, cval, 0,
+                       device=device)
+
+
+def _complex_input(func, input, output, cval, **kw):
+    """A filter of real weights on complex input: its real and imaginary
+    parts filtered apart (SciPy does the same)."""
+    output = _get_output(output, input, complex_output=True)
+    output.real = func(input.real, cval=np.real(cval), **kw)
+    output.imag = func(input.imag, cval=np.imag(cval), **kw)
+    return output
+
+
+def _separable(input, output, passes, cval, device):
+    """Run 1-D passes (axis, weights, mode, origin) one after the other,
+    the intermediate in the output's dtype as SciPy keeps it (float32 on
+    the device for float outputs)."""
+    session = resolve(device)
+    cval = _check_cval(cval)
+    if not passes:
+        output[...] = input[...]
+        return output
+    y = input
+    integral = output.dtype.kind in "biu"
+    for axis, weights, mode, origin in passes:
+        y = run_real(session, y, weights, [axis], [mode], cval, [origin])
+        if integral:
+            y = y.astype(output.dtype)
+    return _store(output, y)
+
+
+def gaussian_filter(input: ArrayLike, sigma, order=0, output=None,
+                    mode="reflect", cval: float = 0.0, truncate: float = 4.0,
+                    *, radius=None, axes: Optional[Sequence[int]] = None,
+                    device: DeviceArg = None) -> np.ndarray:
+    """Multidimensional Gaussian filter, as ``scipy.ndimage.gaussian_filter``:
+    1-D Gaussian passes along each axis (of ``axes``).
+
+    Parameters
+    ----------
+    input : array_like
+        Input array.
+    sigma : float or sequence of float
+        Standard deviation per axis (of ``axes``); axes with sigma <= 1e-15
+        are not filtered.
+    order : int or sequence of int, optional
+        Derivative order per axis (0: the Gaussian itself).
+    output : ndarray or dtype, optional
+        As :func:`correlate`.
+    mode : str or sequence of str, optional
+        Border mode, one for all axes or one per axis. Default 'reflect'.
+    cval, device
+        As :func:`correlate`.
+    truncate : float, optional
+        Radius in sigmas (``round(truncate * sigma)``). Default 4.0.
+    radius : int or sequence of int, optional
+        Radius per axis, overriding ``truncate``.
+    axes : sequence of int, optional
+        The axes to filter (default: all).
+
+    Returns
+    -------
+    ndarray
+        The result.
+    """
+    input = _check_input(input)
+    if input.dtype.kind == "c":
+        return _complex_input(gaussian_filter, input, output, cval, sigma=sigma,
+                              order=order, mode=mode, truncate=truncate,
+                              radius=radius, axes=axes, device=device)
+    output = _get_output(output, input)
+    axes = _normalize_axes(axes, input.ndim)
+    orders = _normalize_sequence(order, len(axes))
+    sigmas = _normalize_sequence(sigma, len(axes))
+    modes = _normalize_sequence(mode, len(axes))
+    radii = _normalize_sequence(radius, len(axes))
+    passes = []
+    for a, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
+        if s > 1e-15:
+            passes.append((a, _gaussian_weights(s, o, truncate, r),
+                           _check_mode(m), 0))
+    return _separable(input, output, passes, cval, device)
+
+
+def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
+                     output=None, mode: str = "reflect", cval: float = 0.0,
+                     origin: int = 0, *, device: DeviceArg = None) -> np.ndarray:
+    """1-D box filter of ``size`` taps, as ``scipy.ndimage.uniform_filter1d``.
+
+    Returns
+    -------
+    ndarray
+        The result.
+    """
+    input = _check_input(input)
+    if not -input.ndim <= axis < input.ndim:
+        raise np.AxisError(axis, input.ndim)
+    if size < 1:
+        raise RuntimeError("incorrect filter size")
+    return uniform_filter(input, [size if a == axis % input.ndim else 1
+                                  for a in range(input.ndim)],
+                          output, mode, cval, origin, device=device)
+
+
+def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
+                   cval: float = 0.0, origin=0, *,
+                   axes: Optional[Sequence[int]] = None,
+                   device: DeviceArg = None) -> np.ndarray:
+    """Multidimensional box filter, as ``scipy.ndimage.uniform_filter``:
+    1-D passes of ``size`` equal taps (``1 / size``) along each axis.
+
+    Parameters
+    ----------
+    input : array_like
+        Input array.
+    size : int or sequence of int, optional
+        Width per axis (of ``axes``); width 1 leaves an axis alone.
+    output, cval, device
+        As :func:`correlate`.
+    mode : str or sequence of str, optional
+        Border mode, one for all axes or one per axis.
+    origin : int or sequence of int, optional
+        Shift per axis: ``size // 2 + origin`` must lie in ``[0, size)``.
+    axes : sequence of int, optional
+        The axes to filter (default: all).
+
+    Returns
+    -------
+    ndarray
+        The result.
+    """
+    input = _check_input(input)
+    if input.dtype.kind == "c":
+        return _complex_input(uniform_filter, input, output, cval, size=size,
+                              mode=mode, origin=origin, axes=axes, device=device)
+    output = _get_output(output, input)
+    axes = _normalize_axes(axes, input.ndim)
+    sizes = _normalize_sequence(size, len(axes))
+    origins = _normalize_sequence(origin, len(axes))
+    modes = _normalize_sequence(mode, len(axes))
+    passes = []
+    for a, n, o, m in zip(axes, sizes, origins, modes):
+        n = int(n)
+        if n < 1:
+            raise RuntimeError("incorrect filter size")
+        if n > 1:
+            if n // 2 + o < 0 or n // 2 + o >= n:
+                raise ValueError("invalid origin")
+            passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o))
+    return _separable(input, output, passes, cval, device)

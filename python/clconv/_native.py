@@ -1,0 +1,198 @@
+"""The package's libclconv, loaded with ctypes, and its errors.
+
+ctypes calls release the GIL for the duration of each foreign call, so
+device work in one thread lets other Python threads run. Every struct is
+filled on the C side (src/clconv_py.c); Python passes only numbers,
+strings and pointers.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from typing import List, NamedTuple, Optional
+
+# clconv_status, in the order of include/clconv.h.
+OK, EINVAL, EUNSUPPORTED, EOPENCL, EBUILD, ENOPLATFORM, ENOKERNELS, ENOMEM, EIO = range(9)
+
+
+class ClconvError(RuntimeError):
+    """Base of the errors the library reports; ``status`` is its code."""
+
+    status = -1
+
+
+class UnsupportedError(ClconvError):
+    """The problem does not fit the device (the reason is the message)."""
+
+
+class OpenCLError(ClconvError):
+    """An OpenCL call failed, a kernel did not build, or there is no
+    OpenCL platform or kernel folder."""
+
+
+def _library_path() -> str:
+    override = os.environ.get("CLCONV_PY_LIBRARY")
+    if override:
+        return override
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib",
+                        "libclconv_py.so")
+
+
+try:
+    _lib = ctypes.CDLL(_library_path())
+except OSError as e:
+    raise ImportError(
+        "clconv's library could not be loaded (%s); a source checkout's "
+        "python/clconv has none: install the package (pip install ./python) "
+        "or set CLCONV_PY_LIBRARY to a built libclconv_py.so" % e) from e
+_c_size_p = ctypes.POINTER(ctypes.c_size_t)
+_c_float_p = ctypes.POINTER(ctypes.c_float)
+_lib.clconvpy_last_error.restype = ctypes.c_char_p
+_lib.clconvpy_devices.argtypes = [ctypes.c_char_p, ctypes.c_size_t, _c_size_p]
+_lib.clconvpy_session_open.argtypes = [ctypes.c_char_p,
+                                       ctypes.POINTER(ctypes.c_void_p)]
+_lib.clconvpy_session_close.argtypes = [ctypes.c_void_p]
+_lib.clconvpy_session_close.restype = None
+_lib.clconvpy_session_describe.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                           ctypes.c_size_t]
+_lib.clconvpy_session_from_cl.argtypes = [ctypes.c_void_p] * 3 + [
+    ctypes.POINTER(ctypes.c_void_p)]
+_lib.clconvpy_correlate.argtypes = [ctypes.c_void_p, ctypes.c_int, _c_size_p,
+                                    ctypes.c_int, ctypes.c_void_p,
+                                    ctypes.c_void_p, ctypes.c_void_p]
+_lib.clconvpy_enqueue.argtypes = [
+    ctypes.c_void_p, ctypes.c_int, _c_size_p, ctypes.c_int, ctypes.c_void_p,
+    ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+    ctypes.c_uint, ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_void_p)]
+
+
+def check(status: int) -> None:
+    """Raise the exception of a clconv_status, with the library's line."""
+    if status == OK:
+        return
+    message = _lib.clconvpy_last_error().decode("utf-8", "replace")
+    if status == EINVAL:
+        raise ValueError(message)
+    if status == EUNSUPPORTED:
+        err: ClconvError = UnsupportedError(message)
+    elif status == ENOMEM:
+        raise MemoryError(message)
+    else:
+        err = OpenCLError(message)
+    err.status = status
+    raise err
+
+
+class Device(NamedTuple):
+    """One OpenCL device, as ``clconv devices`` lists it."""
+
+    index: str  #: "P:D", the selector that picks exactly this device
+    name: str
+    kind: str  #: clconv_device_kind_name: "CPU", "GPU", ...
+    version: str  #: CL_DEVICE_VERSION
+    compute_units: int
+    max_work_group_size: int
+    local_mem_bytes: int
+    constant_mem_bytes: int
+    global_mem_bytes: int
+    vendor: str
+    platform: str
+    driver: str
+
+
+def _parse_devices(text: str) -> List[Device]:
+    out = []
+    for line in text.splitlines():
+        f = line.split("\t")
+        out.append(Device(f[0], f[1], f[2], f[3], int(f[4]), int(f[5]),
+                          int(f[6]), int(f[7]), int(f[8]), f[9], f[10], f[11]))
+    return out
+
+
+def devices() -> List[Device]:
+    """Every OpenCL device of every platform (the list of ``clconv devices``).
+
+    Returns
+    -------
+    list of Device
+        In platform, device order; ``Device.index`` is the "P:D" selector.
+
+    Raises
+    ------
+    OpenCLError
+        No OpenCL platform at all (the message says how to install PoCL).
+    """
+    size = 1 << 16
+    while True:
+        buf = ctypes.create_string_buffer(size)
+        count = ctypes.c_size_t()
+        st = _lib.clconvpy_devices(buf, size, ctypes.byref(count))
+        if st != ENOMEM:
+            break
+        size *= 4
+    check(st)
+    return _parse_devices(buf.value.decode("utf-8", "replace"))
+
+
+class NativeSession:
+    """A libclconv session (one device); closed by close() or on collection."""
+
+    def __init__(self, selector: Optional[str] = None, *, cl_objects=None):
+        handle = ctypes.c_void_p()
+        if cl_objects is not None:
+            ctx, dev, queue = cl_objects
+            check(_lib.clconvpy_session_from_cl(ctx, dev, queue,
+                                                ctypes.byref(handle)))
+        else:
+            sel = None if selector is None else str(selector).encode()
+            check(_lib.clconvpy_session_open(sel, ctypes.byref(handle)))
+        self._handle = handle.value
+        # A session (its queue and plans) serves one thread at a time.
+        self.lock = threading.Lock()
+        buf = ctypes.create_string_buffer(4096)
+        check(_lib.clconvpy_session_describe(self._handle, buf, 4096))
+        self.device = _parse_devices(buf.value.decode("utf-8", "replace"))[0]
+
+    def close(self) -> None:
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            _lib.clconvpy_session_close(handle)
+
+    __del__ = close
+
+    @property
+    def handle(self) -> int:
+        if not self._handle:
+            raise ValueError("the clconv session is closed")
+        return self._handle
+
+    def correlate(self, data, mask) -> None:
+        """Zero-border correlation of a C-contiguous float32 array of 1-3
+        dimensions with an odd cubic float32 mask, in place in ``data``'s
+        twin ``out`` returned; blocking, GIL released."""
+        import numpy as np
+        out = np.empty_like(data)
+        dims = data.ndim
+        size = (ctypes.c_size_t * 3)(*(list(data.shape[::-1]) + [1] * (3 - dims)))
+        with self.lock:
+            check(_lib.clconvpy_correlate(self.handle, dims, size,
+                                          mask.shape[0],
+                                          data.ctypes.data, mask.ctypes.data,
+                                          out.ctypes.data))
+        return out
+
+    def enqueue(self, shape, mask, in_mem: int, in_offset: int, out_mem: int,
+                out_offset: int, wait_events=()) -> int:
+        dims = len(shape)
+        size = (ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * (3 - dims)))
+        nwait = len(wait_events)
+        wait = (ctypes.c_void_p * max(1, nwait))(*wait_events)
+        done = ctypes.c_void_p()
+        with self.lock:
+            check(_lib.clconvpy_enqueue(self.handle, dims, size, mask.shape[0],
+                                        mask.ctypes.data, in_mem, in_offset,
+                                        out_mem, out_offset, nwait, wait,
+                                        ctypes.byref(done)))
+        return done.value or 0

@@ -1,0 +1,64 @@
+"""Bad arguments: SciPy's exception types and messages where SciPy raises,
+the library's one-line message otherwise; never a crash."""
+import numpy as np
+import pytest
+from conftest import ndimage
+
+import clconv
+
+A = np.arange(12.0).reshape(3, 4)
+W = np.ones((3, 3))
+
+CASES = {
+    "mask with more dims than the input": lambda m: m.correlate(A, np.ones((3, 3, 3))),
+    "mask with fewer dims": lambda m: m.correlate(A, np.ones(3)),
+    "zero-width mask": lambda m: m.correlate(A, np.ones((0, 3))),
+    "origin out of range": lambda m: m.correlate(A, W, origin=2),
+    "origin out of range, negative": lambda m: m.correlate(A, W, origin=(0, -2)),
+    "origin sequence too long": lambda m: m.correlate(A, W, origin=[0, 0, 0]),
+    "unknown mode": lambda m: m.correlate(A, W, mode="foo"),
+    "mode not a string": lambda m: m.correlate(A, W, mode=3),
+    "sequence of modes": lambda m: m.correlate(A, W, mode=["reflect", "wrap"]),
+    "object array": lambda m: m.correlate(A.astype(object), W),
+    "string cval": lambda m: m.correlate(A, W, cval="x"),
+    "complex cval, real input": lambda m: m.correlate(A, W + 0j, cval=1j),
+    "output of another shape": lambda m: m.correlate(A, W, output=np.zeros((2, 2))),
+    "real output for complex input": lambda m: m.correlate(A + 1j, W, output=np.zeros((3, 4))),
+    "correlate1d without weights": lambda m: m.correlate1d(A, []),
+    "correlate1d 2-D weights": lambda m: m.correlate1d(A, W),
+    "correlate1d axis out of range": lambda m: m.correlate1d(A, [1, 2], axis=2),
+    "correlate1d origin out of range": lambda m: m.correlate1d(A, [1, 2, 3], origin=2),
+    "gaussian negative order": lambda m: m.gaussian_filter(A, 1.0, order=-1),
+    "gaussian negative radius": lambda m: m.gaussian_filter(A, 1.0, radius=-1),
+    "gaussian sigma sequence length": lambda m: m.gaussian_filter(A, [1.0, 1.0, 1.0]),
+    "gaussian unknown mode": lambda m: m.gaussian_filter(A, 1.0, mode="bogus"),
+    "uniform size 0 along one axis": lambda m: m.uniform_filter1d(A, 0),
+    "uniform bad origin": lambda m: m.uniform_filter(A, 3, origin=2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_arguments_raise_what_scipy_raises(case):
+    call = CASES[case]
+    with pytest.raises(Exception) as scipy_err:
+        call(ndimage)
+    with pytest.raises(Exception) as ours:
+        call(clconv)
+    assert type(ours.value) is type(scipy_err.value), (ours.value, scipy_err.value)
+    assert str(ours.value) == str(scipy_err.value)
+
+
+def test_nan_cval_fills_the_border_with_nan_as_scipy():
+    expected = ndimage.correlate(A, W, mode="constant", cval=np.nan)
+    got = clconv.correlate(A, W, mode="constant", cval=np.nan)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_allclose(got[~np.isnan(got)], expected[~np.isnan(expected)])
+
+
+def test_library_errors_are_python_exceptions_with_its_message():
+    with pytest.raises(ValueError, match="matches no device|no device|match"):
+        clconv.Session("no-such-device-xyz")
+    with pytest.raises(TypeError, match="device must be"):
+        clconv.correlate(A, W, device=3)
+    assert issubclass(clconv.UnsupportedError, clconv.ClconvError)
+    assert issubclass(clconv.OpenCLError, clconv.ClconvError)

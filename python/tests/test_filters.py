@@ -1,0 +1,230 @@
+"""Every function against scipy.ndimage: every mode, random shapes
+(size 1, masks wider than the data), dtypes, origins, axes, layouts."""
+import itertools
+
+import numpy as np
+import pytest
+from conftest import MODES, assert_close, bound, ndimage
+
+import clconv
+
+DTYPES = [np.float32, np.float64, np.int16, np.uint8, np.int32, np.int64]
+
+
+def random_input(rng, shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "u":
+        return rng.integers(0, 200, size=shape).astype(dtype)
+    if dtype.kind == "i":
+        return rng.integers(-100, 100, size=shape).astype(dtype)
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    return (rng.random(shape) * 2 - 1).astype(dtype)
+
+
+def random_weights(rng, shape, nonnegative):
+    w = rng.random(shape)
+    return w if nonnegative else w * 2 - 1
+
+
+def random_origin(rng, wshape):
+    return [int(rng.integers(-(n // 2), (n - 1) // 2 + 1)) for n in wshape]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("func", ["correlate", "convolve"])
+def test_matches_scipy_on_random_shapes_masks_dtypes_and_origins(func, ndim, mode, rng):
+    for trial in range(6):
+        shape = tuple(int(n) for n in rng.integers(1, 12 if ndim == 3 else 40, size=ndim))
+        if trial == 0:
+            shape = (1,) * ndim  # size 1 everywhere
+        # Widths up to 5 (1D) or 3 (2D/3D) keep the number of distinct
+        # kernels (each one a build on a cold cache) small.
+        maxw = 5 if ndim == 1 else 3
+        wshape = tuple(int(n) for n in rng.integers(1, maxw + 1, size=ndim))
+        if trial == 1:
+            shape = (2,) * ndim  # data narrower than the mask
+            wshape = (maxw,) * ndim
+        dtype = DTYPES[trial % len(DTYPES)]
+        x = random_input(rng, shape, dtype)
+        w = random_weights(rng, wshape, np.dtype(dtype).kind in "ub")
+        origin = random_origin(rng, wshape)
+        cval = float(rng.integers(-3, 4)) if mode == "constant" else 0.0
+        expected = getattr(ndimage, func)(x, w, mode=mode, cval=cval, origin=origin)
+        got = getattr(clconv, func)(x, w, mode=mode, cval=cval, origin=origin)
+        wb = w[(slice(None, None, -1),) * ndim] if func == "convolve" else w
+        ob = origin
+        if func == "convolve":
+            ob = [-o - (0 if n & 1 else 1) for o, n in zip(origin, wshape)]
+        assert_close(got, expected, bound(x, wb, mode, cval, ob, expected.dtype.kind))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_correlate1d_and_convolve1d_along_every_axis(mode, rng):
+    x = random_input(rng, (7, 9, 11), np.float64)
+    for axis, width in itertools.product([0, 1, 2, -1], [1, 2, 5, 6]):
+        w = random_weights(rng, width, False)
+        origin = random_origin(rng, [width])[0]
+        for name in ["correlate1d", "convolve1d"]:
+            expected = getattr(ndimage, name)(x, w, axis=axis, mode=mode, cval=0.5,
+                                              origin=origin)
+            got = getattr(clconv, name)(x, w, axis=axis, mode=mode, cval=0.5,
+                                        origin=origin)
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5 * width)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gaussian_filter_matches_scipy(mode, rng):
+    x = random_input(rng, (19, 23, 6), np.float32)
+    for sigma, order in [(1.0, 0), ((0.5, 2.0, 1.0), 0), (1.5, 1), (1.2, (0, 2, 1))]:
+        expected = ndimage.gaussian_filter(x, sigma, order=order, mode=mode, cval=0.25)
+        got = clconv.gaussian_filter(x, sigma, order=order, mode=mode, cval=0.25)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+    for radius in [0, 2, (1, 3, 0)]:
+        expected = ndimage.gaussian_filter(x, 2.0, mode=mode, radius=radius)
+        got = clconv.gaussian_filter(x, 2.0, mode=mode, radius=radius)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+    expected = ndimage.gaussian_filter1d(x, 1.7, axis=1, order=2, mode=mode, truncate=3.0)
+    got = clconv.gaussian_filter1d(x, 1.7, axis=1, order=2, mode=mode, truncate=3.0)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+
+
+def test_gaussian_filter_integer_input_keeps_scipy_intermediate_dtype(rng):
+    x = random_input(rng, (30, 40), np.uint8)
+    expected = ndimage.gaussian_filter(x, 1.5)
+    got = clconv.gaussian_filter(x, 1.5)
+    assert got.dtype == np.uint8
+    assert np.abs(got.astype(int) - expected.astype(int)).max() <= 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_uniform_filter_matches_scipy(mode, rng):
+    x = random_input(rng, (17, 13, 5), np.float64)
+    for size, origin in [(3, 0), ((4, 1, 2), (1, 0, -1)), (6, -3), (1, 0)]:
+        expected = ndimage.uniform_filter(x, size, mode=mode, cval=-1.0, origin=origin)
+        got = clconv.uniform_filter(x, size, mode=mode, cval=-1.0, origin=origin)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
+    expected = ndimage.uniform_filter1d(x, 4, axis=0, mode=mode, origin=1)
+    got = clconv.uniform_filter1d(x, 4, axis=0, mode=mode, origin=1)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
+
+
+def full_weights(w, axes, ndim):
+    """The SciPy (no axes=) equivalent of weights spanning `axes`."""
+    order = np.argsort(axes)
+    shape = [1] * ndim
+    for i, a in enumerate(axes):
+        shape[a] = w.shape[i]
+    return np.transpose(w, order).reshape(shape)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_axes_run_a_lower_dimensional_mask_over_a_batch(mode, rng):
+    x = random_input(rng, (5, 6, 7, 4), np.float32)
+    for axes in [(1, 2), (3, 0), (0, 2, 3), (-1,)]:
+        naxes = [a % x.ndim for a in axes]
+        w = random_weights(rng, tuple(int(n) for n in rng.integers(2, 4, size=len(axes))), False)
+        origin = random_origin(rng, w.shape)
+        full_origin = [0] * x.ndim
+        for a, o in zip(naxes, origin):
+            full_origin[a] = o
+        fw = full_weights(w, naxes, x.ndim)
+        expected = ndimage.correlate(x, fw, mode=mode, origin=full_origin)
+        got = clconv.correlate(x, w, mode=mode, origin=origin, axes=axes)
+        assert_close(got, expected, bound(x, fw, mode, 0.0, full_origin, "f"))
+        # gaussian and uniform filters over those axes only
+        expected = ndimage.gaussian_filter(x, [1.0 if a in naxes else 0 for a in range(4)],
+                                           mode=mode)
+        got = clconv.gaussian_filter(x, 1.0, mode=mode, axes=axes)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+        expected = ndimage.uniform_filter(x, [3 if a in naxes else 1 for a in range(4)],
+                                          mode=mode)
+        got = clconv.uniform_filter(x, 3, mode=mode, axes=axes)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+
+
+def test_layouts_and_byte_orders_are_converted_never_misread(rng):
+    base = random_input(rng, (20, 30, 8), np.float64)
+    w = random_weights(rng, (3, 4, 2), False)
+    expected = ndimage.correlate(base, w)
+    views = {
+        "fortran": np.asfortranarray(base),
+        "big-endian": base.astype(">f8"),
+        "big-endian float32": base.astype(">f4"),
+        "strided": np.pad(base, 1)[1:-1, 1:-1, 1:-1],
+        "reversed copy": base[::-1, :, ::-1][::-1, :, ::-1],
+    }
+    for name, v in views.items():
+        got = clconv.correlate(v, w)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5, err_msg=name)
+    step = base[::2, ::3, :]
+    np.testing.assert_allclose(clconv.correlate(step, w), ndimage.correlate(step, w),
+                               rtol=0, atol=1e-5)
+    tr = base.transpose(2, 0, 1)
+    np.testing.assert_allclose(clconv.correlate(tr, w), ndimage.correlate(tr, w),
+                               rtol=0, atol=1e-5)
+    # big-endian weights and a big-endian output array
+    out = np.empty(base.shape, ">f4")
+    r = clconv.correlate(base, w.astype(">f8"), output=out)
+    assert r is out
+    np.testing.assert_allclose(out, expected, rtol=0, atol=1e-5)
+
+
+def test_output_dtype_and_output_array_as_scipy(rng):
+    x = random_input(rng, (10, 12), np.int16)
+    w = np.ones((3, 3))
+    assert clconv.correlate(x, w).dtype == ndimage.correlate(x, w).dtype == np.int16
+    for out in [np.float64, "float32", np.dtype(np.int32)]:
+        expected = ndimage.correlate(x, w, output=out)
+        got = clconv.correlate(x, w, output=out)
+        assert got.dtype == expected.dtype
+        np.testing.assert_allclose(got, expected, atol=1e-3)
+    out = np.zeros((10, 12), np.float64)
+    assert clconv.correlate(x, w, output=out) is out
+    # the output may be the input itself
+    y = x.astype(np.float32)
+    expected = ndimage.correlate(y, w)
+    clconv.correlate(y, w, output=y)
+    np.testing.assert_allclose(y, expected, atol=1e-4)
+    b = rng.random((8, 9)) < 0.5
+    assert_close(clconv.correlate(b, w), ndimage.correlate(b, w), 0)
+
+
+def test_complex_input_and_weights_as_scipy(rng):
+    x = rng.random((9, 11)) + 1j * rng.random((9, 11))
+    w = rng.random((3, 2)) - 1j * rng.random((3, 2))
+    for func in ["correlate", "convolve"]:
+        for xi, wi in [(x, w), (x, w.real), (x.real, w)]:
+            expected = getattr(ndimage, func)(xi, wi, mode="wrap")
+            got = getattr(clconv, func)(xi, wi, mode="wrap")
+            assert got.dtype == expected.dtype
+            np.testing.assert_allclose(got, expected, atol=1e-5)
+    for func in ["correlate1d", "convolve1d"]:
+        expected = getattr(ndimage, func)(x, w[:, 0], axis=0)
+        got = getattr(clconv, func)(x, w[:, 0], axis=0)
+        np.testing.assert_allclose(got, expected, atol=1e-5)
+    np.testing.assert_allclose(clconv.gaussian_filter(x, 1.0),
+                               ndimage.gaussian_filter(x, 1.0), atol=1e-5)
+    np.testing.assert_allclose(clconv.uniform_filter(x, 3),
+                               ndimage.uniform_filter(x, 3), atol=1e-5)
+
+
+def test_more_than_three_dimensions_where_the_mask_spans_three(rng):
+    x = random_input(rng, (3, 4, 5, 6, 2), np.float32)
+    w = random_weights(rng, (3, 1, 2, 3, 1), False)
+    expected = ndimage.correlate(x, w, mode="mirror")
+    got = clconv.correlate(x, w, mode="mirror")
+    assert_close(got, expected, bound(x, w, "mirror", 0.0, 0, "f"))
+    with pytest.raises(clconv.UnsupportedError, match="at most 3 axes"):
+        clconv.correlate(x, np.ones((2, 2, 2, 2, 1)))
+    np.testing.assert_allclose(clconv.gaussian_filter(x, 1.0),
+                               ndimage.gaussian_filter(x, 1.0), atol=2e-5)
+
+
+def test_empty_arrays_and_scalar_masks(rng):
+    x = np.zeros((0, 5))
+    assert clconv.correlate(x, np.ones((3, 3))).shape == (0, 5)
+    y = random_input(rng, (4, 5), np.float64)
+    np.testing.assert_allclose(clconv.correlate(y, [[2.5]]), ndimage.correlate(y, [[2.5]]))
