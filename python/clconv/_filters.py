@@ -19,8 +19,10 @@ zero ghost cells. What SciPy's filters add is done around it on the host:
   (float to integer truncates); complex input or weights go through their
   real and imaginary parts, as in SciPy.
 
-A call whose mode is constant with cval 0, with an odd cubic mask, origin
-0 and no batch goes to the device with no padding or copy.
+A call whose mode is constant with cval 0 and no batch goes to the device
+with no padding or copy of the input (the mask alone is padded).
+
+pyopencl arrays stay on their device (see _pyopencl.py).
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from . import _native
+from . import _native, _pyopencl
 from ._session import DeviceArg, resolve
 
 # SciPy's mode -> numpy.pad's mode for the same extension.
@@ -201,8 +203,9 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     mask = np.zeros((width,) * k, np.float32)
     mask[tuple(slice(half - c, half - c + n) for c, n in zip(centre, w.shape))] = w
 
-    direct = (batch == 1 and all(p == (half, half) for p in pads)
-              and (cval == 0.0 and all(PAD_MODES[m] == "constant" for m in modes)))
+    # Zero borders are the library's own: only the mask needs padding.
+    direct = (batch == 1 and cval == 0.0
+              and all(PAD_MODES[m] == "constant" for m in modes))
     if direct:
         y = session.native.correlate(np.ascontiguousarray(xt.reshape(dshape)), mask)
         y = y.reshape(xt.shape)
@@ -244,21 +247,10 @@ def _complex_parts(func, input, weights, output, cval, **kw):
 
 # ---- the public functions -------------------------------------------------
 
-def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
-                           device, convolution):
-    input = _check_input(input)
-    weights = np.asarray(weights)
-    if weights.dtype.kind == "O":
-        weights = weights.astype(np.float64)
-    if input.dtype.kind == "c" or weights.dtype.kind == "c":
-        if weights.dtype.kind == "c" and not convolution:
-            weights = weights.conj()
-        output = _get_output(output, input, complex_output=True)
-        return _complex_parts(
-            lambda i, w, o, cval: _correlate_or_convolve(
-                i, w, o, mode, cval, origin, axes, device, convolution),
-            input, weights, output, cval)
-    axes = _normalize_axes(axes, input.ndim)
+def _mask_args(ndim, weights, origin, axes, convolution):
+    """SciPy's checks of a mask over `axes` of an ndim array: the float64
+    weights (flipped for a convolution), the axes and their origins."""
+    axes = _normalize_axes(axes, ndim)
     origins = _normalize_sequence(origin, len(axes))
     weights = np.asarray(weights, dtype=np.float64)
     wshape = [n for n in weights.shape if n > 0]
@@ -272,10 +264,37 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
             raise ValueError("Invalid origin; origin must satisfy "
                              "-(weights.shape[k] // 2) <= origin[k] <= "
                              "(weights.shape[k]-1) // 2")
-    output = _get_output(output, input)
+    return weights, axes, origins
+
+
+def _check_single_mode(mode) -> str:
     if not isinstance(mode, str) and isinstance(mode, (Sequence, np.ndarray)):
         raise RuntimeError("A sequence of modes is not supported")
-    mode = _check_mode(mode)
+    return _check_mode(mode)
+
+
+def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
+                           device, convolution):
+    if _pyopencl.is_cl_array(input):
+        w, _, origins = _mask_args(input.ndim, weights, origin, axes, convolution)
+        return _pyopencl.correlate(input, w, output, _check_single_mode(mode),
+                                   _check_cval(cval), origins, axes)
+    input = _check_input(input)
+    weights = np.asarray(weights)
+    if weights.dtype.kind == "O":
+        weights = weights.astype(np.float64)
+    if input.dtype.kind == "c" or weights.dtype.kind == "c":
+        if weights.dtype.kind == "c" and not convolution:
+            weights = weights.conj()
+        output = _get_output(output, input, complex_output=True)
+        return _complex_parts(
+            lambda i, w, o, cval: _correlate_or_convolve(
+                i, w, o, mode, cval, origin, axes, device, convolution),
+            input, weights, output, cval)
+    weights, axes, origins = _mask_args(input.ndim, weights, origin, axes,
+                                        convolution)
+    output = _get_output(output, input)
+    mode = _check_single_mode(mode)
     cval = _check_cval(cval)
     session = resolve(device)
     y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins)
@@ -310,7 +329,10 @@ def correlate(input: ArrayLike, weights: ArrayLike, output=None,
     device : str or Session, optional
         A device selector ("P:D", "cpu", "gpu", a name substring) or a
         :class:`Session`; None: ``CLCONV_DEVICE`` or the first GPU, else the
-        first device.
+        first device. Ignored for a ``pyopencl.array.Array`` input, which
+        runs on its own queue and returns a pyopencl array of its context
+        (float32, C-contiguous, 1-3 dimensions, mode 'constant' with cval
+        0, any mask shape and origin; others raise UnsupportedError).
 
     Returns
     -------

@@ -1,0 +1,261 @@
+"""clconv's filters on Dask arrays (``dask.array``), chunk by chunk.
+
+Each function extends the whole array by the filter's reach with SciPy's
+border mode (so chunks at the array's edges see exactly what SciPy's
+extension gives, masks wider than the data included), runs the filter on
+every chunk with ``map_overlap`` (depth = the filter's reach on each axis,
+no further boundary), and crops the extension: the result equals
+``scipy.ndimage`` on the whole array.
+
+Devices on a ``dask.distributed`` cluster: every task runs on a device
+chosen by its worker, by this rule:
+
+1. ``device=`` when given (the same selector on every worker);
+2. else ``CLCONV_DEVICE`` in the worker's environment, when set;
+3. else the worker's index modulo the number of GPUs (all devices when
+   there is no GPU): the worker's ``name`` when it is an integer
+   (``LocalCluster`` names its workers 0, 1, ...; ``dask worker --name 3``),
+   else a stable hash of its address. Outside a cluster, clconv's default
+   device (the first GPU, else the first device).
+
+The session of that device is opened once per worker process and reused
+by all its tasks.
+"""
+from __future__ import annotations
+
+import os
+import zlib
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from . import _filters
+from ._native import devices as _devices
+from ._session import DeviceArg
+
+__all__ = ["correlate", "convolve", "gaussian_filter", "uniform_filter",
+           "worker_device"]
+
+
+def worker_device() -> Optional[str]:
+    """The selector of the device this worker uses (the module's rule);
+    None outside a dask.distributed worker without ``CLCONV_DEVICE``."""
+    env = os.environ.get("CLCONV_DEVICE")
+    if env:
+        return env
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    devs = _devices()
+    gpus = [d for d in devs if d.kind == "GPU"] or devs
+    name = worker.name
+    if isinstance(name, (int, np.integer)) or (isinstance(name, str) and name.isdigit()):
+        index = int(name)
+    else:
+        index = zlib.crc32(str(worker.address).encode())
+    return gpus[index % len(gpus)].index
+
+
+def _extend(x, reach, modes, cval):
+    """x extended on each axis a by reach[a] = (left, right) elements with
+    SciPy's mode modes[a]."""
+    import dask.array as da
+    for a, (left, right) in enumerate(reach):
+        if left == right == 0:
+            continue
+        width = [(0, 0)] * x.ndim
+        width[a] = (left, right)
+        pad = _filters.PAD_MODES[modes[a]]
+        if pad == "constant":
+            x = da.pad(x, width, mode="constant", constant_values=cval)
+        elif max(left, right) < x.shape[a]:
+            x = da.pad(x, width, mode=pad)  # slices, cheaper than a gather
+        else:
+            idx = _filters._extension_index(x.shape[a], left, right, modes[a])
+            x = x[(slice(None),) * a + (idx,)]
+    return x
+
+
+def _merge_small(chunks, least):
+    """Chunk sizes with every chunk at least `least` long (small ones merged
+    into their neighbour)."""
+    out = []
+    for n in chunks:
+        if out and (out[-1] < least or n < least):
+            out[-1] += n
+        else:
+            out.append(n)
+    if len(out) > 1 and out[-1] < least:
+        out[-2] += out.pop()
+    return out
+
+
+def _run(x, reach, modes, cval, block_fn: Callable, dtype):
+    import dask.array as da
+    x = da.asarray(x)
+    cval = _filters._check_cval(cval)
+    ext = _extend(x, reach, modes, cval)
+    depth = {a: max(r) for a, r in enumerate(reach)}
+    # The extension joins the edge chunks (as many blocks as x has), and
+    # map_overlap needs every chunk at least as deep as the overlap.
+    chunks = []
+    for a, (left, right) in enumerate(reach):
+        c = list(x.chunks[a])
+        c[0] += left
+        c[-1] += right
+        if depth[a] and min(c) < depth[a]:
+            c = _merge_small(c, depth[a])
+        chunks.append(tuple(c))
+    ext = ext.rechunk(tuple(chunks))
+    y = ext.map_overlap(block_fn, depth=depth, boundary="none", dtype=dtype,
+                        trim=True)
+    return y[tuple(slice(left, left + n) for (left, _), n in zip(reach, x.shape))]
+
+
+def _separable(x, axes, mode, cval, params, reach_of, block_fn):
+    """A separable filter: reach_of(*per-axis params) gives each filtered
+    axis's (left, right) reach; mode may be one or one per axis."""
+    import dask.array as da
+    x = da.asarray(x)
+    axes_n = _filters._normalize_axes(axes, x.ndim)
+    modes_n = _filters._normalize_sequence(mode, len(axes_n))
+    per_axis = [_filters._normalize_sequence(p, len(axes_n)) for p in params]
+    reach = [(0, 0)] * x.ndim
+    modes = ["constant"] * x.ndim
+    for i, a in enumerate(axes_n):
+        modes[a] = _filters._check_mode(modes_n[i])
+        reach[a] = reach_of(*(p[i] for p in per_axis))
+    dtype = np.promote_types(x.dtype, np.complex64) if x.dtype.kind == "c" else x.dtype
+    return _run(x, reach, modes, cval, block_fn, dtype)
+
+
+def _device_for(device: DeviceArg) -> DeviceArg:
+    return device if device is not None else worker_device()
+
+
+def _mask_reach(ndim, weights, axes, origin, convolution):
+    """(left, right) per axis of the input for a mask spanning `axes`."""
+    wshape = np.shape(weights)
+    axes = _filters._normalize_axes(axes, ndim)
+    origins = _filters._normalize_sequence(origin, len(axes))
+    reach = [(0, 0)] * ndim
+    if len(wshape) != len(axes):
+        raise RuntimeError("filter weights array has incorrect shape.")
+    for a, n, o in zip(axes, wshape, origins):
+        if convolution:
+            o = -o - (0 if n & 1 else 1)
+        if _filters._invalid_origin(o, n):
+            raise ValueError("Invalid origin; origin must satisfy "
+                             "-(weights.shape[k] // 2) <= origin[k] <= "
+                             "(weights.shape[k]-1) // 2")
+        c = n // 2 + o
+        reach[a] = (c, n - 1 - c)
+    return reach
+
+
+def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
+                           convolution):
+    import dask.array as da
+    x = da.asarray(x)
+    weights = np.asarray(weights)
+    _filters._check_mode(mode)
+    reach = _mask_reach(x.ndim, weights, axes, origin, convolution)
+    func = _filters.convolve if convolution else _filters.correlate
+    kind = "c" if x.dtype.kind == "c" or weights.dtype.kind == "c" else None
+    dtype = np.promote_types(x.dtype, np.complex64) if kind else x.dtype
+
+    def block(b):
+        # The borders are already in the block: constant 0 beyond them is
+        # never read by the outputs map_overlap keeps.
+        return func(b, weights, mode="constant", cval=0.0, origin=origin,
+                    axes=axes, device=_device_for(device))
+
+    return _run(x, reach, [mode] * x.ndim, cval, block, dtype)
+
+
+def correlate(x, weights, mode: str = "reflect", cval: float = 0.0, origin=0,
+              *, axes: Optional[Sequence[int]] = None, device: DeviceArg = None):
+    """:func:`clconv.correlate` on a Dask array (lazy; call ``.compute()``).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Input, chunked in any way.
+    weights, mode, cval, origin, axes
+        As :func:`clconv.correlate`.
+    device : str, optional
+        A selector for every worker; None: the module's worker rule.
+
+    Returns
+    -------
+    dask.array.Array
+        The result, chunked like ``x``.
+    """
+    return _correlate_or_convolve(x, weights, mode, cval, origin, axes,
+                                  device, False)
+
+
+def convolve(x, weights, mode: str = "reflect", cval: float = 0.0, origin=0,
+             *, axes: Optional[Sequence[int]] = None, device: DeviceArg = None):
+    """:func:`clconv.convolve` on a Dask array; parameters as
+    :func:`correlate`.
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    return _correlate_or_convolve(x, weights, mode, cval, origin, axes,
+                                  device, True)
+
+
+def gaussian_filter(x, sigma, order=0, mode="reflect", cval: float = 0.0,
+                    truncate: float = 4.0, *, radius=None,
+                    axes: Optional[Sequence[int]] = None,
+                    device: DeviceArg = None):
+    """:func:`clconv.gaussian_filter` on a Dask array: the overlap on each
+    axis is the Gaussian's radius there.
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    def reach(s, r):
+        if s <= 1e-15:
+            return (0, 0)
+        lw = int(truncate * float(s) + 0.5) if r is None else r
+        return (lw, lw)
+
+    def block(b):
+        return _filters.gaussian_filter(b, sigma, order=order, mode="constant",
+                                        truncate=truncate, radius=radius,
+                                        axes=axes, device=_device_for(device))
+
+    return _separable(x, axes, mode, cval, (sigma, radius), reach, block)
+
+
+def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
+                   axes: Optional[Sequence[int]] = None, device: DeviceArg = None):
+    """:func:`clconv.uniform_filter` on a Dask array.
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    def reach(n, o):
+        n = int(n)
+        if n <= 1:
+            return (0, 0)
+        if n // 2 + o < 0 or n // 2 + o >= n:
+            raise ValueError("invalid origin")
+        return (n // 2 + o, n - 1 - (n // 2 + o))
+
+    def block(b):
+        return _filters.uniform_filter(b, size, mode="constant", origin=origin,
+                                       axes=axes, device=_device_for(device))
+
+    return _separable(x, axes, mode, cval, (size, origin), reach, block)

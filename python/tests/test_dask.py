@@ -1,0 +1,67 @@
+"""clconv.dask on a dask.distributed LocalCluster of 2 workers over an
+array chunked in every axis: equal to SciPy on the whole array."""
+import numpy as np
+import pytest
+from conftest import MODES, ndimage
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+import clconv.dask as cd  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Threads in this process: worker processes would each build the
+    # kernels again on 2 shared cores.
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                       processes=False, dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_every_worker_names_its_device(client):
+    devs = clconv_devices()
+    picks = client.run(cd.worker_device)
+    assert len(picks) == 2
+    assert set(picks.values()) <= {d.index for d in devs}
+
+
+def clconv_devices():
+    import clconv
+    return clconv.devices()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_dask_filters_equal_scipy_on_the_whole_array(client, mode):
+    rng = np.random.default_rng(7)
+    x = rng.random((23, 17, 12)).astype(np.float32)
+    dx = da.from_array(x, chunks=(12, 9, 7))  # chunked in every axis
+    w = rng.random((3, 2, 3)) - 0.5
+    sigma, origin = (1.0, 2.0, 0.7), (0, 1, -1)
+    got = dask.compute(
+        cd.correlate(dx, w, mode=mode, cval=0.5, origin=(1, 0, -1)),
+        cd.convolve(dx, w, mode=mode),
+        cd.gaussian_filter(dx, sigma, mode=mode),
+        cd.uniform_filter(dx, 3, mode=mode, origin=origin))
+    expected = [ndimage.correlate(x, w, mode=mode, cval=0.5, origin=(1, 0, -1)),
+                ndimage.convolve(x, w, mode=mode),
+                ndimage.gaussian_filter(x, sigma, mode=mode),
+                ndimage.uniform_filter(x, 3, mode=mode, origin=origin)]
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=0, atol=2e-5)
+
+
+def test_dask_masks_wider_than_a_chunk_and_than_the_array(client):
+    rng = np.random.default_rng(8)
+    x = rng.random((9, 30)).astype(np.float32)
+    dx = da.from_array(x, chunks=(2, 8))  # the mask is wider than a chunk on axis 0
+    for mode in ["reflect", "wrap", "mirror"]:
+        w = rng.random((3, 5))
+        got = cd.correlate(dx, w, mode=mode).compute()
+        np.testing.assert_allclose(got, ndimage.correlate(x, w, mode=mode), rtol=0, atol=2e-5)
+    x1 = rng.random(4)
+    got = cd.correlate(da.from_array(x1, chunks=2), np.ones(9), mode="wrap").compute()
+    np.testing.assert_allclose(got, ndimage.correlate(x1, np.ones(9), mode="wrap"), atol=1e-5)

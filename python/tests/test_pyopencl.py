@@ -1,0 +1,50 @@
+"""pyopencl arrays in and out on their own context, no host round trip."""
+import numpy as np
+import pytest
+from conftest import ndimage
+
+cl = pytest.importorskip("pyopencl")
+cla = pytest.importorskip("pyopencl.array")
+
+import clconv  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def queue():
+    platforms = cl.get_platforms()
+    if not platforms:
+        pytest.skip("no OpenCL platform for pyopencl")
+    ctx = cl.Context([platforms[0].get_devices()[0]])
+    return cl.CommandQueue(ctx)
+
+
+def test_pyopencl_arrays_stay_on_their_context(queue):
+    rng = np.random.default_rng(3)
+    for shape, wshape, origin in [((1000,), (5,), 0), ((40, 50), (3, 4), (1, -1)),
+                                  ((9, 10, 11), (3, 3, 3), 0)]:
+        x = rng.random(shape).astype(np.float32)
+        w = rng.random(wshape) - 0.5
+        dx = cla.to_device(queue, x)
+        for func in ["correlate", "convolve"]:
+            dy = getattr(clconv, func)(dx, w, mode="constant", origin=origin)
+            assert isinstance(dy, cla.Array)
+            assert dy.context == queue.context
+            expected = getattr(ndimage, func)(x, w, mode="constant", origin=origin)
+            np.testing.assert_allclose(dy.get(), expected, rtol=0, atol=1e-5)
+    # into a given output, offset views included
+    big = cla.to_device(queue, rng.random(2000).astype(np.float32))
+    out = cla.zeros(queue, 2000, np.float32)
+    r = clconv.correlate(big[1000:], [1.0, 2.0, 3.0], output=out[1000:], mode="constant")
+    np.testing.assert_allclose(r.get(), ndimage.correlate(big.get()[1000:], [1.0, 2.0, 3.0],
+                                                          mode="constant"), atol=1e-5)
+    assert not out.get()[:1000].any()
+
+
+def test_pyopencl_arrays_refuse_what_needs_the_host(queue):
+    dx = cla.to_device(queue, np.ones((8, 8), np.float32))
+    with pytest.raises(clconv.UnsupportedError, match="mode='reflect'"):
+        clconv.correlate(dx, np.ones((3, 3)))
+    with pytest.raises(clconv.UnsupportedError, match="float64"):
+        clconv.correlate(cla.to_device(queue, np.ones(8)), [1.0], mode="constant")
+    with pytest.raises(RuntimeError, match="incorrect shape"):
+        clconv.correlate(dx, np.ones(3), mode="constant")
