@@ -71,6 +71,12 @@ clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info);
+/* count elements of a .npy's data (in the file's dtype and byte order,
+ * as info says) into floats, as clconv_npy_parse converts them: a finite
+ * float64 beyond float32's range is CLCONV_EINVAL (its index among the
+ * count). For callers that read the data in parts. */
+clconv_status clconv_npy_convert(const unsigned char *raw, size_t count,
+                                 const clconv_npy_info *info, float *out);
 /* The preamble and header of a little-endian float32 version 1.0 .npy of
  * this shape (what clconv_npy_encode writes before the data): at most
  * CLCONV_NPY_HEADER_MAX bytes into buf, the count in *len. */

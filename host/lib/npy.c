@@ -121,28 +121,36 @@ static float convert(uint64_t v, clconv_dtype t)
     return NAN;
 }
 
-/* count elements of hd's dtype at p into out->data (allocated); frees it
- * and refuses a finite float64 beyond float32's range: clconv computes in
- * float32, and it would silently become inf. */
-static clconv_status convert_all(const unsigned char *p, size_t count,
-                                 const clc_npy_header *hd, clconv_array *out)
+clconv_status clconv_npy_convert(const unsigned char *raw, size_t count,
+                                 const clconv_npy_info *info, float *out)
 {
-    const size_t isz = dtypes[hd->dtype].size;
-    for (size_t i = 0; i < count; ++i, p += isz) {
-        uint64_t bits = load(p, isz, hd->big);
-        out->data[i] = convert(bits, hd->dtype);
+    const size_t isz = dtypes[info->dtype].size;
+    for (size_t i = 0; i < count; ++i, raw += isz) {
+        uint64_t bits = load(raw, isz, info->big_endian);
+        out[i] = convert(bits, info->dtype);
         double d;
         memcpy(&d, &bits, sizeof d);
-        if (hd->dtype == CLCONV_DTYPE_F64 && isinf(out->data[i]) &&
-            isfinite(d)) {
-            clconv_array_free(out);
+        /* clconv computes in float32: a finite float64 beyond its range
+         * would silently become inf. */
+        if (info->dtype == CLCONV_DTYPE_F64 && isinf(out[i]) && isfinite(d))
             return clc_fail(CLCONV_EINVAL,
                             ".npy: element %zu is %g, beyond float32's range "
                             "(+-%g); clconv computes in float32",
                             i, d, (double)FLT_MAX);
-        }
     }
     return CLCONV_OK;
+}
+
+/* count elements of hd's dtype at p into out->data (allocated); frees it
+ * on a refused element (clconv_npy_convert). */
+static clconv_status convert_all(const unsigned char *p, size_t count,
+                                 const clc_npy_header *hd, clconv_array *out)
+{
+    const clconv_npy_info info = {.dtype = hd->dtype, .big_endian = hd->big};
+    clconv_status st = clconv_npy_convert(p, count, &info, out->data);
+    if (st != CLCONV_OK)
+        clconv_array_free(out);
+    return st;
 }
 
 /* The preamble and header of a .npy: the dict in *hd, where the data
