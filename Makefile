@@ -24,7 +24,8 @@ endif
 # host/lib/ is the library (the only code that includes internal.h);
 # host/cli/ the commands, on the public headers of include/ alone.
 LIB_SRC := $(wildcard host/lib/*.c)
-CLI_SRC := $(wildcard host/cli/*.c)
+# host/cli/*_mpi.c are the MPI commands, only in clconv-mpi (below).
+CLI_SRC := $(filter-out %_mpi.c,$(wildcard host/cli/*.c))
 # Each test/test_*.c is one cmocka program; test/support_*.c is linked into
 # every one of them; test/*.sh are shell tests given the CLI's path.
 TEST_SRC := $(wildcard test/test_*.c)
@@ -48,8 +49,37 @@ BIN := $(BUILD)/clconv
 DEPS_OK := $(BUILD)/.deps-ok
 FLAGS_STAMP := $(BUILD)/.cflags
 
+# ---- MPI (issue 19): libclconv_mpi.a (host/mpi/) and the command
+# clconv-mpi (every command of clconv, with apply and bench --mpi over MPI
+# ranks), built when OpenMPI is found (pkg-config ompi-c, else mpicc) or
+# with MPI=1; MPI=0 leaves them out. libclconv never links MPI.
+ifeq ($(origin MPI),undefined)
+MPI := $(shell (pkg-config --exists ompi-c || mpicc --showme:version) \
+         >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+MPI_LIB_SRC := $(wildcard host/mpi/*.c)
+MPI_CLI_SRC := $(wildcard host/cli/*_mpi.c)
+MPI_LIB_OBJ := $(MPI_LIB_SRC:%.c=$(BUILD)/%.o)
+MPI_CLI_OBJ := $(MPI_CLI_SRC:%.c=$(BUILD)/%.o)
+MPI_LIB := $(BUILD)/libclconv_mpi.a
+MPI_BIN := $(BUILD)/clconv-mpi
+ifeq ($(MPI),1)
+MPI_CFLAGS ?= $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile)
+MPI_LIBS ?= $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link)
+MPI_TARGETS := $(MPI_BIN) $(MPI_LIB)
+endif
+# MPI's headers as system headers: our warnings are for our code.
+$(MPI_LIB_OBJ) $(MPI_CLI_OBJ): ALL_CFLAGS += $(patsubst -I%,-isystem %,$(MPI_CFLAGS))
+$(MPI_LIB): $(MPI_LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(MPI_BIN): $(filter-out %/main.o,$(CLI_OBJ)) $(MPI_CLI_OBJ) $(MPI_LIB) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(MPI_LIB) $(LIB) \
+	  $(LDFLAGS) $(MPI_LIBS) $(LDLIBS_CL)
+
 .PHONY: all test run install uninstall clean deps
-all: $(BIN) $(LIB) $(SHLIB) $(PC)
+all: $(BIN) $(LIB) $(SHLIB) $(PC) $(MPI_TARGETS)
 
 # Install the Debian/Ubuntu packages when the headers, loader or cmocka are
 # missing (scripts/deps.sh says what it does).
@@ -108,18 +138,18 @@ run: $(BIN)
 	$(BIN) run
 
 # Every cmocka program, then every shell test; stops at the first failure.
-test: $(BIN) $(TEST_BINS)
+test: $(BIN) $(TEST_BINS) $(MPI_TARGETS)
 	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done; \
 	for t in $(TEST_SH); do echo "== $$t"; $$t $(BIN); done
 
 # `make install PREFIX=.. DESTDIR=..`: the command, both libraries (with
 # the soname link), the public headers, the kernels and clconv.pc;
 # `make uninstall` with the same PREFIX/DESTDIR removes exactly those.
-HEADERS := $(notdir $(wildcard include/*.h))
+HEADERS := $(notdir $(filter-out $(if $(MPI_TARGETS),,include/clconv_mpi.h),$(wildcard include/*.h)))
 KERNELS := $(notdir $(wildcard cl/*.cl cl/*.clh))
 I := $(DESTDIR)$(PREFIX)
 L := $(DESTDIR)$(LIBDIR)
-install: $(BIN) $(LIB) $(SHLIB) $(PC)
+install: $(BIN) $(LIB) $(SHLIB) $(PC) $(MPI_TARGETS)
 	install -d $(I)/bin $(L)/pkgconfig $(I)/include $(I)/share/clconv/cl
 	install -m 755 $(BIN) $(I)/bin/clconv
 	install -m 644 $(LIB) $(L)/libclconv.a
@@ -130,9 +160,10 @@ install: $(BIN) $(LIB) $(SHLIB) $(PC)
 	install -m 644 $(addprefix include/,$(HEADERS)) $(I)/include/
 	install -m 644 $(addprefix cl/,$(KERNELS)) $(I)/share/clconv/cl/
 uninstall:
-	rm -f $(I)/bin/clconv $(L)/libclconv.a $(L)/$(notdir $(SHLIB)) \
+	rm -f $(I)/bin/clconv $(I)/bin/clconv-mpi $(L)/libclconv_mpi.a \
+	  $(L)/libclconv.a $(L)/$(notdir $(SHLIB)) \
 	  $(L)/$(SONAME) $(L)/libclconv.so $(L)/pkgconfig/clconv.pc
-	rm -f $(addprefix $(I)/include/,$(HEADERS))
+	rm -f $(addprefix $(I)/include/,$(HEADERS) clconv_mpi.h)
 	rm -f $(addprefix $(I)/share/clconv/cl/,$(KERNELS))
 	-rmdir $(I)/share/clconv/cl $(I)/share/clconv 2>/dev/null
 
@@ -161,6 +192,7 @@ demo: $(BIN)
 
 .SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ)
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d)
+-include $(MPI_LIB_OBJ:.o=.d) $(MPI_CLI_OBJ:.o=.d)
 
 # ---- bench (issue 3): `make bench` runs the default suite on every device
 # and writes bench/results/latest.json, latest.csv and the PNGs (needs

@@ -1,0 +1,146 @@
+/* .npy files read and written by block: every rank opens the input and
+ * reads its rows at the data's offset (pread); the output is a temporary
+ * in the destination's folder that rank 0 creates with the header and
+ * pre-sizes, every rank writes its rows into (pwrite), and rank 0 renames
+ * into place once every rank succeeded. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mpi_internal.h"
+
+/* Rows move through a bounce buffer of this many bytes. */
+#define CLM_CHUNK (4u << 20)
+/* A .npy header longer than this is refused. */
+#define CLM_HEADER_MAX (1u << 20)
+
+/* All n bytes at off, read (write 0) or written (write 1), EINTR
+ * retried; the error names path. */
+static clconv_status transfer(int fd, unsigned char *p, size_t n, off_t off,
+                              const char *path, int write)
+{
+    while (n > 0) {
+        ssize_t k = write ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return clconv_mpi_fail(CLCONV_EIO, "%s: %s at byte %lld: %s",
+                                   path, write ? "write" : "read",
+                                   (long long)off,
+                                   k < 0 ? strerror(errno)
+                                         : write ? "no progress"
+                                                 : "unexpected end of file");
+        p += k;
+        n -= (size_t)k;
+        off += k;
+    }
+    return CLCONV_OK;
+}
+
+static clconv_status pread_all(int fd, void *buf, size_t n, off_t off,
+                               const char *path)
+{
+    return transfer(fd, buf, n, off, path, 0);
+}
+
+clconv_status clm_pwrite_all(int fd, const void *buf, size_t n, off_t off,
+                             const char *path)
+{
+    return transfer(fd, (unsigned char *)buf, n, off, path, 1);
+}
+
+/* The header (preamble and dict) of the open file, checked against its
+ * size. */
+static clconv_status read_header(int fd, const char *path,
+                                 clconv_mpi_npy_in *f)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        return clconv_mpi_fail(CLCONV_EIO, "%s: %s", path, strerror(errno));
+    unsigned char pre[12] = {0};
+    size_t have = (size_t)sb.st_size < sizeof pre ? (size_t)sb.st_size
+                                                  : sizeof pre;
+    clconv_status st = pread_all(fd, pre, have, 0, path);
+    if (st != CLCONV_OK)
+        return st;
+    size_t hlen = pre[6] == 1 ? 10 + (pre[8] | (size_t)pre[9] << 8)
+                              : 12 + (pre[8] | (size_t)pre[9] << 8 |
+                                      (size_t)pre[10] << 16 |
+                                      (size_t)pre[11] << 24);
+    if (hlen > CLM_HEADER_MAX || hlen > (size_t)sb.st_size)
+        hlen = (size_t)sb.st_size < CLM_HEADER_MAX ? (size_t)sb.st_size
+                                                   : CLM_HEADER_MAX;
+    unsigned char *head = malloc(hlen ? hlen : 1);
+    if (!head)
+        return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    st = pread_all(fd, head, hlen, 0, path);
+    if (st == CLCONV_OK &&
+        (st = clconv_npy_header_parse(head, hlen, &f->shape.dims,
+                                      f->shape.shape, &f->info)) != CLCONV_OK)
+        clm_lib_fail(st, path);
+    free(head);
+    if (st != CLCONV_OK)
+        return st;
+    size_t bytes = clconv_dtype_size(f->info.dtype);
+    for (int d = 0; d < f->shape.dims; ++d)
+        bytes *= f->shape.shape[d];
+    const size_t size = (size_t)sb.st_size - f->info.data_offset;
+    if (size != bytes)
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "%s: %s: the header declares %zu bytes of "
+                               "data, the file has %zu",
+                               path, size < bytes ? "truncated" : "too long",
+                               bytes, size);
+    return CLCONV_OK;
+}
+
+clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
+                                  clconv_mpi_npy_in *f)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->path, sizeof f->path, "%s", path);
+    clconv_status st = CLCONV_OK;
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (f->fd < 0)
+        st = clconv_mpi_fail(CLCONV_EIO, "%s: %s", path, strerror(errno));
+    else
+        st = read_header(f->fd, path, f);
+    st = clconv_mpi_agree(comm, st);
+    if (st != CLCONV_OK)
+        clconv_mpi_npy_close(f);
+    return st;
+}
+
+clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
+                                       size_t row, size_t first, size_t n,
+                                       float *dst)
+{
+    const size_t isz = clconv_dtype_size(f->info.dtype);
+    const size_t per = CLM_CHUNK / isz, total = n * row;
+    unsigned char *buf = malloc(CLM_CHUNK);
+    if (!buf)
+        return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    clconv_status st = CLCONV_OK;
+    for (size_t done = 0; st == CLCONV_OK && done < total; done += per) {
+        size_t k = total - done < per ? total - done : per;
+        off_t at = (off_t)(f->info.data_offset + (first * row + done) * isz);
+        st = pread_all(f->fd, buf, k * isz, at, f->path);
+        if (st == CLCONV_OK &&
+            (st = clconv_npy_convert(buf, k, &f->info, dst + done)) !=
+                CLCONV_OK)
+            clm_lib_fail(st, f->path);
+    }
+    free(buf);
+    return st;
+}
+
+void clconv_mpi_npy_close(clconv_mpi_npy_in *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+}

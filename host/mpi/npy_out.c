@@ -1,0 +1,146 @@
+/* The output .npy of a distributed apply: rank 0 creates a temporary in
+ * the destination's folder with the header, pre-sized to the whole
+ * array; every rank writes its rows at their offset; rank 0 renames it
+ * into place once every rank has flushed its rows without error. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mpi_internal.h"
+
+#define CLM_CHUNK_FLOATS (1u << 20)
+
+/* Rank 0: the temporary beside path, with the header, pre-sized. */
+static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
+                                 const size_t shape[3])
+{
+    unsigned char head[CLCONV_NPY_HEADER_MAX];
+    size_t hlen, count = 1;
+    clconv_status st = clconv_npy_header(dims, shape, head, sizeof head,
+                                         &hlen);
+    if (st != CLCONV_OK)
+        return clm_lib_fail(st, o->path);
+    for (int d = 0; d < dims; ++d)
+        count *= shape[d];
+    const char *slash = strrchr(o->path, '/');
+    int dir = slash ? (int)(slash - o->path) + 1 : 0;
+    snprintf(o->temp, sizeof o->temp, "%.*s.clconv-XXXXXX", dir, o->path);
+    o->fd = mkstemp(o->temp);
+    if (o->fd < 0) {
+        st = clconv_mpi_fail(CLCONV_EIO, "%s: cannot create a file in its "
+                             "folder: %s", o->path, strerror(errno));
+        o->temp[0] = '\0';
+        return st;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(o->fd, 0666 & ~mask) != 0 ||
+        ftruncate(o->fd, (off_t)(hlen + count * sizeof(float))) != 0)
+        return clconv_mpi_fail(CLCONV_EIO, "%s: %s", o->temp,
+                               strerror(errno));
+    o->data_offset = hlen;
+    return clm_pwrite_all(o->fd, head, hlen, 0, o->temp);
+}
+
+static void remove_temp(clconv_mpi_npy_out *o)
+{
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
+    if (o->temp[0])
+        unlink(o->temp);
+    o->temp[0] = '\0';
+}
+
+clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
+                                    int dims, const size_t shape[3],
+                                    clconv_mpi_npy_out *o)
+{
+    int rank;
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    snprintf(o->path, sizeof o->path, "%s", path);
+    CLM_CHECK(MPI_Comm_rank(comm, &rank));
+    clconv_status st = rank == 0 ? create_temp(o, dims, shape) : CLCONV_OK;
+    unsigned long long off = o->data_offset;
+    if ((st = clconv_mpi_agree(comm, st)) == CLCONV_OK) {
+        CLM_CHECK(MPI_Bcast(o->temp, (int)sizeof o->temp, MPI_CHAR, 0, comm));
+        CLM_CHECK(MPI_Bcast(&off, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+        o->data_offset = (size_t)off;
+        if (rank != 0 && (o->fd = open(o->temp, O_WRONLY | O_CLOEXEC)) < 0)
+            st = clconv_mpi_fail(CLCONV_EIO, "%s: %s", o->temp,
+                                 strerror(errno));
+        st = clconv_mpi_agree(comm, st);
+    }
+    if (st != CLCONV_OK) {
+        if (rank != 0)
+            o->temp[0] = '\0'; /* rank 0 removes it */
+        remove_temp(o);
+    }
+    return st;
+}
+
+static void put_le(unsigned char *p, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    p[0] = (unsigned char)u;
+    p[1] = (unsigned char)(u >> 8);
+    p[2] = (unsigned char)(u >> 16);
+    p[3] = (unsigned char)(u >> 24);
+}
+
+clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
+                                        size_t first, size_t n,
+                                        const float *src)
+{
+    unsigned char *buf = malloc((size_t)CLM_CHUNK_FLOATS * 4);
+    if (!buf)
+        return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    const size_t total = n * row;
+    clconv_status st = CLCONV_OK;
+    for (size_t done = 0; st == CLCONV_OK && done < total;
+         done += CLM_CHUNK_FLOATS) {
+        size_t k = total - done < CLM_CHUNK_FLOATS ? total - done
+                                                   : CLM_CHUNK_FLOATS;
+        for (size_t i = 0; i < k; ++i)
+            put_le(buf + 4 * i, src[done + i]);
+        off_t at = (off_t)(o->data_offset + (first * row + done) * 4);
+        st = clm_pwrite_all(o->fd, buf, 4 * k, at, o->temp);
+    }
+    free(buf);
+    return st;
+}
+
+clconv_status clconv_mpi_npy_commit(MPI_Comm comm, clconv_mpi_npy_out *o,
+                                    clconv_status st)
+{
+    int rank;
+    CLM_CHECK(MPI_Comm_rank(comm, &rank));
+    if (st == CLCONV_OK && o->fd >= 0 && fsync(o->fd) != 0)
+        st = clconv_mpi_fail(CLCONV_EIO, "%s: fsync: %s", o->temp,
+                             strerror(errno));
+    if (o->fd >= 0 && close(o->fd) != 0 && st == CLCONV_OK)
+        st = clconv_mpi_fail(CLCONV_EIO, "%s: close: %s", o->temp,
+                             strerror(errno));
+    o->fd = -1;
+    st = clconv_mpi_agree(comm, st);
+    if (st == CLCONV_OK) {
+        clconv_status moved = CLCONV_OK;
+        if (rank == 0 && rename(o->temp, o->path) != 0)
+            moved = clconv_mpi_fail(CLCONV_EIO, "%s: rename from %s: %s",
+                                    o->path, o->temp, strerror(errno));
+        else if (rank == 0)
+            o->temp[0] = '\0';
+        st = clconv_mpi_agree(comm, moved);
+    }
+    if (rank != 0)
+        o->temp[0] = '\0';
+    remove_temp(o); /* rank 0, when not renamed */
+    return st;
+}

@@ -1,0 +1,178 @@
+/* clconv over MPI: one problem decomposed into slabs along its slowest
+ * axis (z in 3D, y in 2D, x in 1D), one slab per rank, each rank on one
+ * device. Built as libclconv_mpi (`make MPI=1`, or when the build finds
+ * OpenMPI); libclconv itself never links MPI.
+ *
+ * A rank's local arrays hold its block's rows with the halo rows its
+ * outputs reach on either side (clconv_mpi_block): the caller fills the
+ * block's rows, clconv_mpi_convolve fetches the halos from the ranks that
+ * own them (several when the halo is wider than a neighbour's block),
+ * computes the rows that need no halo while they travel, then the rest.
+ * The result is the single-device result bit for bit (same variant and
+ * device type): each output row is computed by the same kernel over the
+ * same input rows.
+ *
+ * Errors: every call returns a clconv_status; clconv_mpi_last_error() has
+ * the message (a failed MPI call names the call and MPI's error string).
+ * Calls marked "collective" agree on the outcome: if any rank failed,
+ * every rank returns that rank's status and message ("rank R on HOST:
+ * ..."), so no rank waits for a peer that gave up. */
+#ifndef CLCONV_MPI_H
+#define CLCONV_MPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "clconv.h"
+#include "clconv_io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The message of the last failed clconv_mpi_* call on this thread. */
+const char *clconv_mpi_last_error(void);
+/* Record this rank's failure (the message clconv_mpi_agree sends) and
+ * return st: for callers whose own step failed, e.g.
+ * clconv_mpi_fail(st, "%s", clconv_last_error()). */
+clconv_status clconv_mpi_fail(clconv_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Collective: if st is not CLCONV_OK on some rank, every rank returns the
+ * status of the lowest such rank, and its clconv_mpi_last_error() (set by
+ * the clconv_mpi_* calls, or by the caller through clconv_mpi_fail)
+ * prefixed with "rank R on HOST: " becomes every rank's. CLCONV_OK when
+ * every rank passed CLCONV_OK. */
+clconv_status clconv_mpi_agree(MPI_Comm comm, clconv_status st);
+
+/* ---- decomposition ------------------------------------------------------ */
+
+/* One rank's share of a problem: output rows [begin, end) of the slowest
+ * axis (rows of `row` elements each; balanced: the first rows % nranks
+ * ranks get one row more; a rank may get none when rows < nranks), and
+ * the halo rows its local arrays hold before and after them. */
+typedef struct clconv_mpi_block {
+    int rank, nranks;
+    int axis;              /* the slowest axis: dims - 1 */
+    size_t rows;           /* its global extent */
+    size_t row;            /* elements per row */
+    size_t begin, end;     /* this rank's output rows */
+    size_t halo_lo;        /* rows held before begin */
+    size_t halo_hi;        /* rows held after end */
+} clconv_mpi_block;
+
+/* The blocks of p (its global size and mask) over comm's ranks: b gets
+ * the calling rank's. Collective (each rank must pass the same p). */
+clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
+                                   clconv_mpi_block *b);
+/* Rows and elements of the local arrays: halo_lo + (end - begin) +
+ * halo_hi rows; the block's rows start at row halo_lo. */
+size_t clconv_mpi_local_rows(const clconv_mpi_block *b);
+size_t clconv_mpi_local_elements(const clconv_mpi_block *b);
+/* The block of rank r of n for `rows` rows: [*begin, *end). */
+void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
+                            size_t *end);
+
+/* ---- devices ------------------------------------------------------------ */
+
+/* This rank's device among list: with a selector (clconv_devices_select's
+ * syntax), the node-local rank (MPI_Comm_split_type SHARED) picks among
+ * its matches, modulo their number; without one, among the GPUs, else the
+ * first CPU, else among every device. *index indexes list->devices. A
+ * selector matching nothing is CLCONV_EINVAL. Collective over comm. */
+clconv_status clconv_mpi_select_device(MPI_Comm comm,
+                                       const clconv_device_list *list,
+                                       const char *selector, size_t *index);
+
+/* ---- halo exchange and compute ------------------------------------------- */
+
+typedef struct clconv_mpi_times {
+    double post_s;     /* posting the halo receives and sends */
+    double interior_s; /* the rows that need no halo, while halos travel */
+    double wait_s;     /* waiting for the halos after that */
+    double border_s;   /* the rows that need halos */
+    double total_s;    /* the whole call */
+    size_t halo_rows;  /* rows received */
+} clconv_mpi_times;
+
+/* Collective: exchange the halos of in (local arrays of
+ * clconv_mpi_local_elements(b) floats whose block rows the caller filled;
+ * the halo rows are overwritten) with MPI_Isend/MPI_Irecv, and write the
+ * block's output rows of out (the same layout; halo rows of out are not
+ * touched). p is the global problem (its strategy and knobs are used as
+ * they are on every rank). times may be NULL. */
+clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
+                                  const clconv_problem *p,
+                                  const clconv_mpi_block *b, float *in,
+                                  const float *mask, float *out,
+                                  clconv_mpi_times *times);
+
+/* The same without communication, for callers that filled the halo rows
+ * themselves (e.g. read them from a file with the block): computes the
+ * block's output rows of out from in. Local. */
+clconv_status clconv_mpi_convolve_local(clconv_session *s,
+                                        const clconv_problem *p,
+                                        const clconv_mpi_block *b,
+                                        const float *in, const float *mask,
+                                        float *out, clconv_mpi_times *times);
+
+/* ---- .npy files read and written by block ------------------------------- */
+
+/* An input .npy every rank opened itself (its own open() and reads at
+ * the data's offset: a rank that cannot open it fails, not the job's
+ * rank 0 for it). */
+typedef struct clconv_mpi_npy_in {
+    int fd;                /* -1 when closed */
+    char path[4096];
+    clconv_array shape;    /* dims and NumPy-order shape; data NULL */
+    clconv_npy_info info;  /* dtype, byte order, data offset */
+} clconv_mpi_npy_in;
+
+/* Collective: open path on every rank and check its header, and that the
+ * file holds all the data the header declares (a truncated file is
+ * caught here, before any compute). */
+clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
+                                  clconv_mpi_npy_in *f);
+/* Rows [first, first + n) of `row` elements each (the slowest axis) into
+ * dst as float32, converted from the file's dtype. Local. */
+clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
+                                       size_t row, size_t first, size_t n,
+                                       float *dst);
+void clconv_mpi_npy_close(clconv_mpi_npy_in *f);
+
+/* A float32 .npy being written by every rank: a temporary file in the
+ * destination's folder, created by rank 0 with the header and pre-sized,
+ * renamed into place by clconv_mpi_npy_commit only when every rank
+ * succeeded. The file must be on storage every rank sees. */
+typedef struct clconv_mpi_npy_out {
+    int fd;
+    char path[4096];   /* the destination */
+    char temp[4096];   /* the temporary, "" once committed or removed */
+    size_t data_offset;
+} clconv_mpi_npy_out;
+
+/* Collective: create the temporary for an array of dims/shape (NumPy
+ * order) and open it on every rank. */
+clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
+                                    int dims, const size_t shape[3],
+                                    clconv_mpi_npy_out *o);
+/* Write rows [first, first + n) of `row` floats from src. Local. */
+clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
+                                        size_t first, size_t n,
+                                        const float *src);
+/* Collective: with st CLCONV_OK on every rank, flush each rank's writes
+ * and rename the temporary to the destination (rank 0); otherwise, or
+ * if that fails, remove the temporary. Returns the agreed status
+ * (clconv_mpi_agree): nothing is left at the destination unless every
+ * rank returns CLCONV_OK. */
+clconv_status clconv_mpi_npy_commit(MPI_Comm comm, clconv_mpi_npy_out *o,
+                                    clconv_status st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLCONV_MPI_H */
