@@ -40,7 +40,7 @@ void cli_apply_usage(FILE *f)
         cli_strategy_list(0));
 }
 
-static int parse(int argc, char **argv, apply_options *o)
+int apply_parse(int argc, char **argv, apply_options *o)
 {
     memset(o, 0, sizeof *o);
     o->strategy = -1;
@@ -272,7 +272,7 @@ int cli_apply_main(int argc, char **argv)
 {
     apply_options o;
     apply_data d;
-    if (parse(argc, argv, &o))
+    if (apply_parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
     int large = o.float_out ? 0 : apply_large_wanted(&o);
     if (large < 0)

@@ -34,6 +34,9 @@ int apply_check_paths(const apply_options *o, const apply_data *d);
 /* Encode OUT (and --float's unclamped image) and commit both or
  * neither: an exit code, the error printed. */
 int apply_write_outputs(const apply_options *o, apply_data *d);
+/* Parse apply's arguments (argv[0] is "apply"). 0, or -1 (error
+ * printed). */
+int apply_parse(int argc, char **argv, apply_options *o);
 /* Read IN (.npy or image) into d. 0, or -1 (error printed). */
 int apply_load_input(const apply_options *o, apply_data *d);
 /* Copy plane k of the data into/out of a contiguous float plane. */

@@ -26,6 +26,10 @@ typedef struct cli_command {
 } cli_command;
 
 int cli_main(int argc, char **argv);
+/* Under an MPI launcher with several ranks, `apply` and `bench --mpi`
+ * exec the clconv-mpi beside this program: returns only if it could not
+ * (the exit code, error printed) or need not (-1: run as usual). */
+int cli_mpi_redirect(int argc, char **argv);
 int cli_devices_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);

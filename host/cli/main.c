@@ -1,4 +1,9 @@
 /* clconv's entry point: everything happens in the command table. */
 #include "cli.h"
 
-int main(int argc, char **argv) { return cli_main(argc, argv); }
+int main(int argc, char **argv)
+{
+    /* apply and bench --mpi under mpirun are clconv-mpi's (mpirun.c). */
+    int code = cli_mpi_redirect(argc, argv);
+    return code >= 0 ? code : cli_main(argc, argv);
+}

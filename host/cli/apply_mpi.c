@@ -1,0 +1,267 @@
+/* `mpirun -n N clconv apply IN.npy OUT.npy --mask SPEC` (clconv-mpi):
+ * each rank reads its slab of IN with the halo rows (or fetches the halo
+ * from its neighbours, --halo exchange), computes it on its device, and
+ * writes it into a temporary OUT that rank 0 renames into place once
+ * every rank succeeded. Every step is agreed: a failure on any rank is
+ * that rank's message and the same exit code on every rank. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "apply.h"
+#include "cli_mpi.h"
+
+void cli_apply_mpi_usage(FILE *f)
+{
+    cli_apply_usage(f);
+    fputs("Under mpirun (clconv-mpi, or clconv when it finds clconv-mpi beside\n"
+          "it): IN must be a .npy; each rank convolves a slab along the slowest\n"
+          "axis on its own device (the node-local rank picks among --device's\n"
+          "matches, default the GPUs, else the CPU) and writes it into OUT.\n"
+          "  --halo read      each rank reads its halo rows from IN (default)\n"
+          "  --halo exchange  ranks send each other their halo rows (MPI)\n",
+          f);
+}
+
+/* The MPI-only options removed from argv; the rest is apply's. */
+static int take_halo(int *argc, char **argv, int *exchange)
+{
+    *exchange = 0;
+    for (int i = 1; i < *argc; ++i) {
+        const char *v = NULL;
+        int j = i, r = cli_opt_value(*argc, argv, &j, "--halo", &v);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        if (strcmp(v, "read") != 0 && strcmp(v, "exchange") != 0) {
+            cli_error("--halo: '%s' is not read or exchange", v);
+            return -1;
+        }
+        *exchange = strcmp(v, "exchange") == 0;
+        int drop = j - i + 1;
+        memmove(argv + i, argv + j + 1, (size_t)(*argc - j - 1) * sizeof *argv);
+        *argc -= drop;
+        --i;
+    }
+    return 0;
+}
+
+static int check_options(const apply_options *o)
+{
+    size_t n = strlen(o->in);
+    if (n < 4 || strcasecmp(o->in + n - 4, ".npy") != 0) {
+        cli_error("apply: under MPI, IN must be a .npy (images: run clconv "
+                  "apply on one process)");
+        return -1;
+    }
+    if (o->float_out) {
+        cli_error("apply: --float is for image inputs");
+        return -1;
+    }
+    if (strcmp(o->in, o->out) == 0 || clconv_file_same(o->in, o->out)) {
+        cli_error("apply: '%s' is the input; choose another output", o->out);
+        return -1;
+    }
+    return 0;
+}
+
+/* One rank's work. */
+typedef struct job {
+    MPI_Comm comm;
+    apply_options o;
+    int exchange;
+    clconv_mpi_npy_in in;
+    clconv_mpi_npy_out out;
+    clconv_mask mask;
+    clconv_problem p;
+    clconv_mpi_block b;
+    cli_mpi_device dev;
+    float *lin, *lout;
+    clconv_mpi_times t;
+} job;
+
+/* The problem from IN's shape and the mask. */
+static clconv_status problem_of(job *j)
+{
+    const clconv_array *a = &j->in.shape;
+    clconv_status st = cli_mpi_lib(clconv_mask_load(j->o.mask, a->dims,
+                                                     &j->mask),
+                                   "--mask");
+    if (st != CLCONV_OK)
+        return st;
+    memset(&j->p, 0, sizeof j->p);
+    j->p.dims = a->dims;
+    for (int d = 0; d < 3; ++d)
+        j->p.size[d] = d < a->dims ? a->shape[a->dims - 1 - d] : 1;
+    j->p.mask_width = j->mask.width;
+    j->p.tile = 1;
+    return cli_mpi_lib(clconv_problem_validate(&j->p), j->o.in);
+}
+
+/* The block's rows (and, unless exchanged, its halo) from IN. */
+static clconv_status read_block(job *j)
+{
+    const size_t n = clconv_mpi_local_elements(&j->b);
+    j->lin = malloc((n ? n : 1) * sizeof(float));
+    j->lout = malloc((n ? n : 1) * sizeof(float));
+    if (!j->lin || !j->lout)
+        return clconv_mpi_fail(CLCONV_ENOMEM,
+                               "out of memory for 2 x %zu floats", n);
+    const clconv_mpi_block *b = &j->b;
+    if (j->exchange)
+        return clconv_mpi_npy_read_rows(&j->in, b->row, b->begin,
+                                        b->end - b->begin,
+                                        j->lin + b->halo_lo * b->row);
+    return clconv_mpi_npy_read_rows(&j->in, b->row, b->begin - b->halo_lo,
+                                    clconv_mpi_local_rows(b), j->lin);
+}
+
+static clconv_status compute(job *j)
+{
+    if (j->exchange)
+        return clconv_mpi_convolve(j->comm, j->dev.session, &j->p, &j->b,
+                                   j->lin, j->mask.values, j->lout, &j->t);
+    return clconv_mpi_convolve_local(j->dev.session, &j->p, &j->b, j->lin,
+                                     j->mask.values, j->lout, &j->t);
+}
+
+/* --verify: the block against the double reference of its local arrays
+ * (the halo rows are the neighbours' input rows, so the reference of the
+ * block's rows is the whole array's). *bad: out of bound somewhere. */
+static clconv_status verify_block(job *j, int *bad)
+{
+    const clconv_mpi_block *b = &j->b;
+    *bad = 0;
+    if (b->begin == b->end)
+        return CLCONV_OK;
+    clconv_problem local = j->p, own = j->p;
+    local.size[b->axis] = clconv_mpi_local_rows(b);
+    own.size[b->axis] = b->end - b->begin;
+    const size_t n = clconv_mpi_local_elements(b), off = b->halo_lo * b->row;
+    double *ref = malloc(n * sizeof *ref), *mag = malloc(n * sizeof *mag);
+    clconv_status st = ref && mag ? CLCONV_OK
+                                  : clconv_mpi_fail(CLCONV_ENOMEM,
+                                                    "out of memory");
+    if (st == CLCONV_OK)
+        st = cli_mpi_lib(clconv_reference(&local, j->lin, j->mask.values,
+                                          ref, mag),
+                         "reference");
+    clconv_verdict v;
+    if (st == CLCONV_OK) {
+        clconv_verify(&own, j->lout + off, ref + off, mag + off, &v);
+        *bad = !v.ok;
+        if (!v.ok)
+            st = clconv_mpi_fail(CLCONV_EINVAL,
+                                 "verification failed: %zu element(s) out of "
+                                 "bound, worst at index %zu: got %.9g "
+                                 "expected %.9g; nothing written",
+                                 v.failures, b->begin * b->row + v.worst_index,
+                                 v.worst_got, v.worst_expected);
+    }
+    free(ref);
+    free(mag);
+    return st;
+}
+
+/* Every rank's flag: is it set anywhere? */
+static int anywhere(MPI_Comm comm, int flag)
+{
+    int any = flag;
+    if (MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+        MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
+    return any;
+}
+
+/* Read, compute, verify: the exit code (agreed). */
+static int run(job *j)
+{
+    int code = cli_mpi_step(j->comm, read_block(j), 0);
+    if (code != CLI_EXIT_OK)
+        return code;
+    clconv_status st = compute(j);
+    if (j->exchange && st == CLCONV_EIO) { /* peers may wait for us */
+        cli_error("%s", clconv_mpi_last_error());
+        MPI_Abort(j->comm, CLI_EXIT_UNSUPPORTED);
+    }
+    if ((code = cli_mpi_step(j->comm, st, 0)) != CLI_EXIT_OK || !j->o.verify)
+        return code;
+    int bad = 0;
+    st = verify_block(j, &bad);
+    if (anywhere(j->comm, bad))
+        return cli_mpi_step(j->comm, st, CLI_EXIT_VERIFY);
+    return cli_mpi_step(j->comm, st, 0);
+}
+
+static void summary(const job *j, double seconds)
+{
+    double mine = j->t.total_s, worst = 0;
+    MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, j->comm);
+    if (j->b.rank != 0)
+        return;
+    char size[64];
+    cli_format_size(j->p.size, j->p.dims, size, sizeof size);
+    printf("%s -> %s: %dD %s, mask %d, %s tile %d on %d ranks (halo %s), "
+           "compute %.3f ms (slowest rank), %.3f s in all\n",
+           j->o.in, j->o.out, j->p.dims, size, j->p.mask_width,
+           clconv_strategy_name(j->p.strategy), j->p.tile, j->b.nranks,
+           j->exchange ? "exchanged" : "read", worst * 1e3, seconds);
+}
+
+/* Open IN, make the problem, open the device, choose the variant, split,
+ * create OUT's temporary: the exit code (agreed). */
+static int prepare(job *j)
+{
+    int code = cli_mpi_step(j->comm,
+                            clconv_mpi_npy_open(j->comm, j->o.in, &j->in),
+                            CLI_EXIT_USAGE);
+    if (code == CLI_EXIT_OK)
+        code = cli_mpi_step(j->comm, problem_of(j), 0);
+    if (code == CLI_EXIT_OK)
+        code = cli_mpi_open_device(j->comm, j->o.device, &j->dev);
+    if (code != CLI_EXIT_OK)
+        return code;
+    clconv_status st = cli_mpi_choose(cli_mpi_device_info(&j->dev),
+                                      j->o.strategy, j->o.tile, &j->p);
+    if (st == CLCONV_OK)
+        st = clconv_mpi_decompose(j->comm, &j->p, &j->b);
+    if ((code = cli_mpi_step(j->comm, st, 0)) != CLI_EXIT_OK)
+        return code;
+    return cli_mpi_step(j->comm,
+                        clconv_mpi_npy_create(j->comm, j->o.out,
+                                              j->in.shape.dims,
+                                              j->in.shape.shape, &j->out),
+                        CLI_EXIT_USAGE);
+}
+
+int cli_apply_mpi_main(int argc, char **argv)
+{
+    job j;
+    memset(&j, 0, sizeof j);
+    j.comm = MPI_COMM_WORLD;
+    j.in.fd = j.out.fd = -1;
+    double t0 = MPI_Wtime();
+    int bad = take_halo(&argc, argv, &j.exchange) ||
+              apply_parse(argc, argv, &j.o) || check_options(&j.o);
+    int code = anywhere(j.comm, bad) ? CLI_EXIT_USAGE : prepare(&j);
+    if (code == CLI_EXIT_OK) {
+        code = run(&j);
+        clconv_status st = CLCONV_OK;
+        if (code == CLI_EXIT_OK)
+            st = clconv_mpi_npy_write_rows(&j.out, j.b.row, j.b.begin,
+                                           j.b.end - j.b.begin,
+                                           j.lout + j.b.halo_lo * j.b.row);
+        st = clconv_mpi_npy_commit(j.comm, &j.out,
+                                   code == CLI_EXIT_OK ? st : CLCONV_EIO);
+        if (code == CLI_EXIT_OK)
+            code = cli_mpi_step(j.comm, st, 0);
+    }
+    if (code == CLI_EXIT_OK)
+        summary(&j, MPI_Wtime() - t0);
+    free(j.lin);
+    free(j.lout);
+    cli_mpi_close_device(&j.dev);
+    clconv_mpi_npy_close(&j.in);
+    clconv_mask_free(&j.mask);
+    return code;
+}

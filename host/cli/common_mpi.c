@@ -1,0 +1,71 @@
+/* What clconv-mpi's commands share: agreed steps (one message, printed
+ * once), each rank's device and session, the variant of the problem. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_mpi.h"
+
+int cli_mpi_step(MPI_Comm comm, clconv_status st, int code)
+{
+    clconv_status agreed = clconv_mpi_agree(comm, st);
+    if (agreed == CLCONV_OK)
+        return CLI_EXIT_OK;
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0)
+        cli_error("%s", clconv_mpi_last_error());
+    return code ? code : cli_exit_code(agreed);
+}
+
+clconv_status cli_mpi_lib(clconv_status st, const char *what)
+{
+    if (st == CLCONV_OK)
+        return st;
+    return clconv_mpi_fail(st, "%s: %s", what, clconv_last_error());
+}
+
+int cli_mpi_open_device(MPI_Comm comm, const char *selector,
+                        cli_mpi_device *d)
+{
+    memset(d, 0, sizeof *d);
+    clconv_status st = cli_mpi_lib(clconv_devices_discover(&d->list),
+                                   "OpenCL");
+    if (st == CLCONV_OK)
+        st = clconv_mpi_select_device(comm, &d->list, selector, &d->index);
+    if (st == CLCONV_OK)
+        st = cli_mpi_lib(clconv_session_create(&d->list.devices[d->index],
+                                               &d->session),
+                         d->list.devices[d->index].name);
+    int code = cli_mpi_step(comm, st, 0);
+    if (code != CLI_EXIT_OK)
+        cli_mpi_close_device(d);
+    return code;
+}
+
+void cli_mpi_close_device(cli_mpi_device *d)
+{
+    clconv_session_destroy(d->session);
+    d->session = NULL;
+    clconv_devices_free(&d->list);
+}
+
+const clconv_device_info *cli_mpi_device_info(const cli_mpi_device *d)
+{
+    return &d->list.devices[d->index];
+}
+
+clconv_status cli_mpi_choose(const clconv_device_info *dev, int strategy,
+                             int tile, clconv_problem *p)
+{
+    if (strategy >= 0) {
+        p->strategy = (clconv_strategy)strategy;
+        p->tile = tile ? tile
+                       : clconv_default_tile(p->strategy, p->dims,
+                                             p->mask_width);
+    } else {
+        cli_auto_config(dev, p, 1);
+        if (tile)
+            p->tile = tile;
+    }
+    return cli_mpi_lib(clconv_problem_validate(p), "the problem");
+}
