@@ -1,14 +1,16 @@
 #!/bin/sh
 # Install what clconv needs on Debian/Ubuntu: the OpenCL headers and ICD
 # loader (build), PoCL (a CPU OpenCL device), clinfo, libpng (images),
-# cmocka (tests), Python's NumPy/SciPy (comparison tests), and pytest,
+# cmocka (tests), Python's NumPy/SciPy (comparison tests), pytest,
 # venv, pip, setuptools, wheel, Dask and pyopencl (the Python package and
-# its tests, test/python.sh). With --if-missing, do nothing when the
-# headers, loader, libpng, cmocka and an OpenCL driver are already there
-# (the Python packages are optional: their tests skip with a message).
+# its tests, test/python.sh), and OpenMPI (clconv-mpi and test/mpi.sh).
+# With --if-missing, do nothing when the headers, loader, libpng, cmocka
+# and an OpenCL driver are already there (the Python packages and OpenMPI
+# are optional: their tests skip with a message, and the build leaves
+# clconv-mpi out without OpenMPI).
 set -eu
 
-PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev pkgconf python3-numpy python3-scipy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel python3-dask python3-distributed python3-pyopencl"
+PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev pkgconf python3-numpy python3-scipy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel python3-dask python3-distributed python3-pyopencl libopenmpi-dev openmpi-bin"
 
 have_all() {
     cc=${CC:-cc}

@@ -132,6 +132,7 @@ static void put_row(cli_rows *t, const void *items, size_t i)
     const row_ref *r = (const row_ref *)items + i;
     const bench_mpi_case *c = r->c;
     const bench_mpi_rank *k = &c->rank[r->rank];
+    cli_row_begin(t);
     cli_put_str(t, "scaling", c->weak ? "weak" : "strong");
     cli_put_int(t, "dims", c->p.dims);
     cli_put_size(t, "size", &c->p);

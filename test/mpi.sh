@@ -1,0 +1,146 @@
+#!/bin/sh
+# clconv over MPI (issue 19): `mpirun -n N clconv apply` writes exactly the
+# bytes of the one-process `clconv apply` (same variant, same device) for
+# N = 1..4, uneven splits, more ranks than rows, halos wider than a rank's
+# block (read from IN or exchanged), 1D, 2D and 3D, several dtypes; a
+# failure on one rank (cannot open IN, no such device, truncated IN) ends
+# the whole job within seconds, non-zero, with that rank's message and no
+# OUT; bench --mpi writes its JSON. Skips when mpirun or clconv-mpi is
+# missing. Usage: test/mpi.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+MPI_CLI=$(dirname "$CLI")/clconv-mpi
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "mpi.sh: skipped: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+    exit 0
+fi
+if [ ! -x "$MPI_CLI" ]; then
+    echo "mpi.sh: skipped: $MPI_CLI was not built (no OpenMPI at build time: make MPI=1)"
+    exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "mpi.sh: skipped: no python3 to write the test arrays"
+    exit 0
+fi
+export CLCONV_KERNEL_DIR="${CLCONV_KERNEL_DIR:-$ROOT/cl}"
+# Root in CI containers; more ranks than the 2 cores.
+RUN="mpirun --allow-run-as-root --oversubscribe"
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# .npy arrays of random values: NAME DTYPE SHAPE (Python's struct alone).
+python3 - "$tmp" <<'EOF'
+import random, struct, sys
+random.seed(19)
+def npy(path, code, shape):
+    n = 1
+    for e in shape:
+        n *= e
+    d = "{'descr': '<%s', 'fortran_order': False, 'shape': (%s), }" % (
+        code, "".join("%d, " % e for e in shape))
+    pad = (64 - (10 + len(d) + 1) % 64) % 64
+    head = d + " " * pad + "\n"
+    if code[0] == "f":
+        vals = [random.uniform(-1, 1) for _ in range(n)]
+    else:
+        vals = [random.randint(-300, 300) for _ in range(n)]
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)))
+        f.write(head.encode())
+        f.write(struct.pack("<%d%s" % (n, {"f4": "f", "f8": "d", "i2": "h"}[code]), *vals))
+d = sys.argv[1]
+npy(d + "/v3.npy", "f4", (13, 17, 19))   # 13 planes: uneven over 2, 3, 4
+npy(d + "/thin3.npy", "f4", (3, 9, 11))  # fewer planes than 4 ranks
+npy(d + "/i2.npy", "f8", (23, 31))
+npy(d + "/l1.npy", "i2", (101,))
+EOF
+
+# same NAME IN MASK RANKS HALO [apply options]: N ranks give the
+# one-process bytes.
+same() {
+    name=$1 in=$2 mask=$3 n=$4 halo=$5; shift 5
+    ref=$tmp/ref-$name.npy out=$tmp/out-$name.npy
+    [ -e "$ref" ] || "$CLI" apply "$tmp/$in" "$ref" --mask "$mask" "$@" \
+        >/dev/null 2>"$tmp/err" || { fail "$name: one process"; cat "$tmp/err"; return; }
+    if ! timeout 120 $RUN -n "$n" "$MPI_CLI" apply "$tmp/$in" "$out" \
+        --mask "$mask" --halo "$halo" "$@" >/dev/null 2>"$tmp/err"; then
+        fail "$name: $n ranks ($halo) failed"; sed 's/^/  | /' "$tmp/err"
+    elif cmp -s "$ref" "$out"; then
+        echo "ok   $name: $n ranks, halo $halo: identical bytes"
+    else
+        fail "$name: $n ranks ($halo) differ from one process"
+    fi
+    rm -f "$out"
+}
+
+for n in 1 2 3 4; do
+    same 3d-box3 v3.npy box:3 "$n" read
+    same 3d-gauss5 v3.npy gaussian:5 "$n" exchange
+done
+same 3d-gauss5 v3.npy gaussian:5 3 read
+# Halos of 3 planes over blocks of 3-4 (4 ranks) and of 1 plane (thin).
+same 3d-box7 v3.npy box:7 4 exchange
+same 3d-box7 v3.npy box:7 4 read
+same thin-box5 thin3.npy box:5 4 exchange
+same thin-box5 thin3.npy box:5 3 read
+same 2d-gauss7 i2.npy gaussian:7 3 exchange
+same 2d-gauss7 i2.npy gaussian:7 4 read
+# 1D: 101 elements over 4 ranks (25-26 each) with a halo of 27.
+same 1d-box55 l1.npy box:55 4 exchange
+same 1d-box55 l1.npy box:55 3 read
+for s in naive output_tile coarse; do
+    same "3d-$s" v3.npy box:5 3 exchange --strategy "$s"
+done
+same 3d-verify v3.npy box:3 2 exchange --verify
+
+# clconv itself under mpirun runs clconv-mpi.
+if timeout 120 $RUN -n 2 "$CLI" apply "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 \
+    >/dev/null 2>"$tmp/err" && cmp -s "$tmp/o.npy" "$tmp/ref-3d-box3.npy"; then
+    echo "ok   clconv under mpirun runs clconv-mpi"
+else
+    fail "clconv under mpirun"; sed 's/^/  | /' "$tmp/err"
+fi
+rm -f "$tmp/o.npy"
+
+# fault NAME WANT-IN-MESSAGE mpirun-arguments...: non-zero within 30 s,
+# the rank's message on stderr, no OUT and no temporary left.
+fault() {
+    name=$1 want=$2; shift 2
+    start=$(date +%s)
+    timeout 60 $RUN "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$? took=$(( $(date +%s) - start ))
+    if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
+        fail "$name: exit $rc"
+    elif [ "$took" -gt 30 ]; then
+        fail "$name: took $took s"
+    elif ! grep -q -- "$want" "$tmp/err"; then
+        fail "$name: no '$want' in:"; sed 's/^/  | /' "$tmp/err"
+    elif [ -e "$tmp/o.npy" ] || ls -a "$tmp" | grep -q '^\.clconv-'; then
+        fail "$name: an output was left behind"
+    else
+        echo "ok   $name: exit $rc in $took s: $(grep -m1 rank "$tmp/err")"
+    fi
+}
+A="apply $tmp/v3.npy $tmp/o.npy --mask box:3"
+fault "rank 1 cannot open IN" "rank 1 .*missing.npy" \
+    -n 1 "$MPI_CLI" $A : -n 1 "$MPI_CLI" apply "$tmp/missing.npy" "$tmp/o.npy" --mask box:3
+fault "rank 2 has no device" "rank 2 .*no device matches" \
+    -n 2 "$MPI_CLI" $A : -n 1 "$MPI_CLI" $A --device no-such-device
+head -c 9000 "$tmp/v3.npy" >"$tmp/cut.npy"
+fault "truncated IN" "truncated" -n 3 "$MPI_CLI" apply "$tmp/cut.npy" "$tmp/o.npy" --mask box:3
+
+# bench --mpi: one row per rank, the output identical to one rank's.
+if timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --reps 1 \
+    --io "$tmp" --json "$tmp/b.json" >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(grep -c '"rank": ' "$tmp/b.json")" -eq 4 ] &&
+    grep -q '"identical": true' "$tmp/b.json" && grep -q '"end_to_end_ms"' "$tmp/b.json"; then
+    echo "ok   bench --mpi: strong and weak rows of 2 ranks, identical, end to end"
+else
+    fail "bench --mpi"; sed 's/^/  | /' "$tmp/err" "$tmp/out"
+fi
+
+[ "$fails" -eq 0 ] || { echo "mpi.sh: $fails failure(s)"; exit 1; }
+echo "mpi.sh: all passed"
