@@ -38,9 +38,11 @@ static clconv_status arrays_make(MPI_Comm comm, const clconv_problem *p,
         return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory for 2 x %zu "
                                "floats", n);
     const clconv_mpi_block *b = &a->b;
-    for (size_t r = b->begin; r < b->end; ++r)
-        clconv_fill_random(a->in + (b->halo_lo + r - b->begin) * b->row,
-                           b->row, seed + r);
+    const long long first = (long long)b->begin, last = (long long)b->end;
+#pragma omp parallel for schedule(static)
+    for (long long r = first; r < last; ++r)
+        clconv_fill_random(a->in + (b->halo_lo + (size_t)(r - first)) * b->row,
+                           b->row, seed + (uint64_t)r);
     return CLCONV_OK;
 }
 
@@ -49,15 +51,16 @@ static clconv_status arrays_make(MPI_Comm comm, const clconv_problem *p,
 static unsigned long long hash_rows(const arrays *a)
 {
     const clconv_mpi_block *b = &a->b;
+    const long long first = (long long)b->begin, last = (long long)b->end;
     unsigned long long sum = 0;
-    for (size_t r = b->begin; r < b->end; ++r) {
-        const unsigned char *p =
-            (const unsigned char *)(a->out + (b->halo_lo + r - b->begin) *
-                                                 b->row);
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (long long r = first; r < last; ++r) {
+        const unsigned char *p = (const unsigned char *)(
+            a->out + (b->halo_lo + (size_t)(r - first)) * b->row);
         unsigned long long h = 1469598103934665603ull;
         for (size_t k = 0; k < b->row * sizeof(float); ++k)
             h = (h ^ p[k]) * 1099511628211ull;
-        sum += h * (2 * r + 1);
+        sum += h * (2 * (unsigned long long)r + 1);
     }
     return sum;
 }
