@@ -1,7 +1,6 @@
 /* Tuning: problem classes, the per-device tuning file (path key, round
  * trip, corrupt/stale files ignored with a reason, entries whose kernel
- * changed dropped, entries out of the planner's range skipped, concurrent
- * saves merged), clconv_auto_config(), and a real 5-second tune on the
+ * changed dropped), clconv_auto_config(), and a real 5-second tune on the
  * first device $CLCONV_DEVICE selects that ends in a verified choice. In a
  * temporary XDG_CACHE_HOME. */
 #include <dirent.h>
@@ -12,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -293,77 +291,6 @@ static void auto_config_uses_the_tuned_entry(void **state)
     assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_EINVAL);
 }
 
-/* Each of several processes saves, a few times, a table holding only its
- * own entry (another problem class each), all at once: every entry is in
- * the file afterwards. */
-static void concurrent_saves_keep_every_entry(void **state)
-{
-    (void)state;
-    enum { PROCS = 4, ROUNDS = 5 };
-    clconv_tune_table t = {0};
-    clconv_tuning e[2];
-    two_entries(&t, e);
-    clconv_tune_table_free(&t);
-    pid_t pids[PROCS];
-    for (int k = 0; k < PROCS; ++k) {
-        pids[k] = fork();
-        assert_true(pids[k] >= 0);
-        if (pids[k] == 0) {
-            clconv_tune_table mine = {0};
-            clconv_tuning x = e[0];
-            x.size_class = 10 + k; /* a class of its own */
-            x.ms = 1.0 + k;
-            int bad = clconv_tune_put(&mine, &x) != CLCONV_OK;
-            for (int r = 0; r < ROUNDS && !bad; ++r)
-                bad = clconv_tune_save(dev, &mine) != CLCONV_OK;
-            _exit(bad);
-        }
-    }
-    for (int k = 0; k < PROCS; ++k) {
-        int status = 0;
-        assert_int_equal(waitpid(pids[k], &status, 0), pids[k]);
-        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    }
-    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
-    assert_int_equal(t.count, PROCS);
-    for (int k = 0; k < PROCS; ++k) {
-        int found = 0;
-        for (size_t i = 0; i < t.count; ++i)
-            found |= t.entries[i].size_class == 10 + k &&
-                     t.entries[i].ms == 1.0 + k;
-        assert_true(found);
-    }
-    clconv_tune_table_free(&t);
-}
-
-/* A checksummed entry whose knobs the planner refuses is skipped with its
- * reason, and auto falls back to the default. */
-static void entries_out_of_range_are_skipped_and_auto_uses_the_default(
-    void **state)
-{
-    (void)state;
-    clconv_tune_table t = {0};
-    clconv_tuning e[2];
-    two_entries(&t, e);
-    t.entries[0].tile = 4096; /* a 2D work-group of 4096^2 */
-    t.entries[1].coarsen = 999;
-    t.entries[1].strategy = CLCONV_COARSE;
-    assert_int_equal(clconv_kernel_hash(CLCONV_COARSE, 1,
-                                        &t.entries[1].kernel_hash),
-                     CLCONV_OK);
-    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
-    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
-    assert_int_equal(t.count, 0);
-    assert_int_equal(t.invalid, 2);
-    assert_non_null(strstr(t.invalid_reason, ":5: "));
-    clconv_tune_table_free(&t);
-    clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE);
-    int tuned = 1;
-    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
-    assert_int_equal(tuned, 0);
-    assert_int_equal(clconv_problem_validate(&p), CLCONV_OK);
-}
-
 typedef struct seen {
     size_t events, failed;
     double last_elapsed;
@@ -522,10 +449,6 @@ int main(void)
         cmocka_unit_test_setup(entry_whose_kernel_changed_is_dropped,
                                empty_cache),
         cmocka_unit_test_setup(auto_config_uses_the_tuned_entry, empty_cache),
-        cmocka_unit_test_setup(concurrent_saves_keep_every_entry, empty_cache),
-        cmocka_unit_test_setup(
-            entries_out_of_range_are_skipped_and_auto_uses_the_default,
-            empty_cache),
         cmocka_unit_test(
             candidates_start_with_the_default_and_have_no_duplicates),
         cmocka_unit_test(candidates_after_the_default_run_cheapest_first),
