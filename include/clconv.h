@@ -205,6 +205,13 @@ int clconv_default_tile_for(const clconv_device_info *dev,
  * builds anything). */
 clconv_status clconv_problem_fits(const clconv_device_info *dev,
                                   const clconv_problem *p);
+/* The -D defines of p's kernel on dev (tile 0 and knobs 0 resolved, no
+ * measuring override): " -D MASK_WIDTH=5 -D TILE_WIDTH=16 -D COARSEN=4
+ * -D VEC_BLOCKS=2", into buf (cut to len). CLCONV_EINVAL for an invalid
+ * problem. */
+clconv_status clconv_problem_defines(const clconv_device_info *dev,
+                                     const clconv_problem *p, char *buf,
+                                     size_t len);
 
 /* ---- sessions and plans ------------------------------------------------ */
 

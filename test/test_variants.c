@@ -165,6 +165,57 @@ static void an_explicit_tile_that_cannot_fit_is_unsupported(void **state)
     assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_OK);
 }
 
+/* VEC_BLOCKS of 2D vector at mask 5: two blocks on PoCL and GPUs, one on
+ * other CPU implementations (Intel's runtime is 5x slower with two). */
+static void vector_blocks_default_depends_on_the_implementation(void **state)
+{
+    (void)state;
+    clconv_device_info pocl = fake_device(CLCONV_DEVICE_CPU, 4096, 4096,
+                                          1 << 20);
+    snprintf(pocl.platform, sizeof pocl.platform,
+             "Portable Computing Language");
+    clconv_device_info intel = pocl;
+    snprintf(intel.platform, sizeof intel.platform, "Intel(R) OpenCL");
+    const clconv_device_info gpu = fake_device(CLCONV_DEVICE_GPU, 1024, 1024,
+                                               48 * 1024);
+    const clconv_problem p = shape(2, 5, CLCONV_VECTOR);
+    char d[256];
+    assert_int_equal(clconv_problem_defines(&pocl, &p, d, sizeof d), CLCONV_OK);
+    assert_non_null(strstr(d, "-D VEC_BLOCKS=2"));
+    assert_int_equal(clconv_problem_defines(&intel, &p, d, sizeof d), CLCONV_OK);
+    assert_non_null(strstr(d, "-D VEC_BLOCKS=1"));
+    assert_int_equal(clconv_problem_defines(&gpu, &p, d, sizeof d), CLCONV_OK);
+    assert_non_null(strstr(d, "-D VEC_BLOCKS=2"));
+    /* Only what a variant reads is defined. */
+    const clconv_problem naive = shape(3, 3, CLCONV_NAIVE);
+    assert_int_equal(clconv_problem_defines(&gpu, &naive, d, sizeof d),
+                     CLCONV_OK);
+    assert_string_equal(d, "-D MASK_WIDTH=3 -D TILE_WIDTH=8");
+}
+
+/* $CLCONV_COARSE_ROWS is read when a session is made, and reported; the
+ * session builds for the device's OpenCL C version. */
+static void measuring_overrides_are_read_once_per_session_and_reported(
+    void **state)
+{
+    (void)state;
+    clconv_device_list list;
+    const clconv_device_info *dev = NULL;
+    assert_int_equal(support_first_device(&list, &dev), 0);
+    setenv("CLCONV_COARSE_ROWS", "2", 1);
+    clconv_session *s = NULL;
+    assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    unsetenv("CLCONV_COARSE_ROWS");
+    assert_string_equal(clconv_session_overrides(s), "CLCONV_COARSE_ROWS=2");
+    assert_true(strncmp(clconv_session_cl_std(s), "-cl-std=CL1.", 12) == 0 ||
+                *clconv_session_cl_std(s) == '\0');
+    clconv_session_destroy(s);
+    assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    assert_string_equal(clconv_session_overrides(s), "");
+    clconv_session_destroy(s);
+    clconv_devices_free(&list);
+}
+
 /* A copy of the kernels whose conv1d_naive.cl asks for twice the planned
  * work-group: planning it is CLCONV_EINTERNAL, never unsupported. */
 static void a_kernel_compiled_for_another_work_group_is_an_internal_error(
@@ -217,6 +268,9 @@ int main(void)
         cmocka_unit_test(knob_ranges_are_sane_and_defaults_lie_inside_them),
         cmocka_unit_test(default_tiles_fit_small_devices),
         cmocka_unit_test(an_explicit_tile_that_cannot_fit_is_unsupported),
+        cmocka_unit_test(vector_blocks_default_depends_on_the_implementation),
+        cmocka_unit_test(
+            measuring_overrides_are_read_once_per_session_and_reported),
         cmocka_unit_test(
             a_kernel_compiled_for_another_work_group_is_an_internal_error),
     };

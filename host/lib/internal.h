@@ -173,10 +173,11 @@ void clc_config_resolve(const clconv_device_info *dev,
  * particular device (the model's one-tile view). */
 void clc_config_geometry(const clc_config *c, clc_geometry *g);
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
-/* Append " -D NAME=value" for every knob the variant reads on c's dims;
- * the new length of buf (at most len - 1 used). */
-size_t clc_append_defines(const clc_config *c, char *buf, size_t n,
-                          size_t len);
+/* "-D MASK_WIDTH=.. -D TILE_WIDTH=.." and " -D NAME=value" for every knob
+ * the variant reads on c's dims, into buf; its length (at most len - 1).
+ * A define that the whole library adds (a problem field every kernel
+ * reads) belongs here, once. */
+size_t clc_config_defines(const clc_config *c, char *buf, size_t len);
 /* The problem's mask mode on a device: auto resolved (stays auto when dev
  * is NULL). */
 clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,

@@ -64,9 +64,7 @@ char *clc_build_options(const clc_config *c, int count_loads,
         clc_fail(CLCONV_ENOMEM, "out of memory");
         return NULL;
     }
-    size_t n = (size_t)snprintf(buf, len, "-D MASK_WIDTH=%d -D TILE_WIDTH=%d",
-                                p->mask_width, p->tile);
-    n = clc_append_defines(c, buf, n, len);
+    size_t n = clc_config_defines(c, buf, len);
     if (count_loads)
         n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_COUNT_LOADS");
     if (baked) {

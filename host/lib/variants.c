@@ -1,7 +1,8 @@
 /* The variant table: every consumer (plans, build options, tuning, help
- * texts) reads a variant's row here instead of knowing it. A new variant
- * is one enum line in clconv.h, one row (in its family's variant_*.c file,
- * listed below) and its cl/conv{1,2,3}d_<name>.cl files. */
+ * texts, limits) reads a variant's row instead of knowing it. A new
+ * variant is one enum line in clconv.h, one clc_variant row (in its
+ * family's variant_*.c file, declared with the others in internal.h and
+ * listed in variants[] below) and its cl/conv{1,2,3}d_<name>.cl files. */
 #include <stdio.h>
 #include <string.h>
 
@@ -189,10 +190,12 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g)
     clc_config_geometry(&c, g);
 }
 
-size_t clc_append_defines(const clc_config *c, char *buf, size_t n,
-                          size_t len)
+size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
 {
     const clc_variant_dims *r = dims_row(c->p.strategy, c->p.dims);
+    int m0 = snprintf(buf, len, "-D MASK_WIDTH=%d -D TILE_WIDTH=%d",
+                      c->p.mask_width, c->p.tile);
+    size_t n = m0 > 0 ? (size_t)m0 : 0;
     for (int k = 0; r && k < CLC_KNOB_COUNT; ++k) {
         if (!r->knob[k].define || n >= len)
             continue;
@@ -232,6 +235,19 @@ clconv_status clconv_problem_fits(const clconv_device_info *dev,
     clc_config_resolve(dev, NULL, p, &c);
     clc_config_geometry(&c, &g);
     return clc_problem_fits(dev, &c.p, &g);
+}
+
+clconv_status clconv_problem_defines(const clconv_device_info *dev,
+                                     const clconv_problem *p, char *buf,
+                                     size_t len)
+{
+    clconv_status st = clconv_problem_validate(p);
+    if (st != CLCONV_OK || !len)
+        return st;
+    clc_config c;
+    clc_config_resolve(dev, NULL, p, &c);
+    clc_config_defines(&c, buf, len);
+    return CLCONV_OK;
 }
 
 void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p)
