@@ -9,6 +9,9 @@
 #   modes   bench --suite full, coarse default tiles, once per border mode
 #   e2e     bench --end-to-end on the GPU and the CPU, and the peers
 #   big     a volume larger than the GPU's max allocation, streamed
+#   bigapply such a volume through apply's memory-mapped path
+#   split2  one problem over two GPUs (the nvidia-h200-x2 kind)
+#   large   the large-mask suite (scripts/gpu-large.sh)
 set -u
 OUT=${OUT:-/tmp/out}
 R=$OUT/r
@@ -75,6 +78,51 @@ for step in $STEPS; do
             --peers opencv-cpu,opencv-ocl,cupyx,torch-cudnn --reps 10 --seed 1 \
             --json "$R/e2e-peers.json" 2>"$R/e2e-peers.err"
         el "e2e peers: exit $?"; grep "peers:" "$R/e2e-peers.err" | tail -30 ;;
+    bigapply)
+        # A float32 volume beyond the GPU's largest allocation (a quarter
+        # of its memory), through apply's memory-mapped path: size, wall
+        # time and peak resident memory; the transfer floor comes from the
+        # e2e step's measured GB/s.
+        n=${BIG_N:-1800}
+        python3 -c "
+import numpy as np
+n = $n
+a = np.lib.format.open_memmap('/tmp/big.npy', mode='w+', dtype=np.float32, shape=(n, n, n))
+r = np.random.default_rng(1)
+for z in range(0, n, 64):
+    a[z:z + 64] = r.random((min(64, n - z), n, n), dtype=np.float32)
+a.flush()" && el "generated $n^3"
+        ls -la /tmp/big.npy | tee "$R/bigapply.txt"
+        /usr/bin/time -v timeout 300 build/clconv apply /tmp/big.npy /tmp/big-out.npy \
+            --mask box:3 --device gpu >>"$R/bigapply.txt" 2>&1
+        el "bigapply: exit $?"; grep -E "apply:|Elapsed|Maximum resident" "$R/bigapply.txt"
+        python3 -c "
+import numpy as np, itertools
+a = np.load('/tmp/big.npy', mmap_mode='r'); b = np.load('/tmp/big-out.npy', mmap_mode='r')
+n = a.shape[0]; worst = 0.0
+for (z, y, x) in [(0, 0, 0), (n // 2, n // 3, n - 1), (n - 1, n - 1, n - 1), (1, n // 2, 3)]:
+    s = sum(float(a[z + i, y + j, x + k]) for i, j, k in itertools.product((-1, 0, 1), repeat=3)
+            if 0 <= z + i < n and 0 <= y + j < n and 0 <= x + k < n) / 27
+    worst = max(worst, abs(s - float(b[z, y, x])))
+print('bigapply: spot check of 4 outputs against float64 sums: worst error', worst)" | tee -a "$R/bigapply.txt"
+        rm -f /tmp/big.npy /tmp/big-out.npy ;;
+    split2)
+        # Two GPUs: one 3D 1024^3 mask 5 problem split over both, against
+        # one GPU, whole host-to-host calls; and the kernel of each half
+        # against the whole (compute-only scaling).
+        timeout 150 build/clconv bench --end-to-end --device 1:0 --dims 3 --size 1024 \
+            --mask 5 --reps 5 --seed 1 --json "$R/split-one-gpu.json" >"$R/split-one-gpu.txt" 2>&1
+        el "one GPU e2e: exit $?"; cat "$R/split-one-gpu.txt"
+        timeout 150 build/clconv run --split --device gpu --dims 3 --size 1024 --mask 5 \
+            --reps 5 --seed 1 --json "$R/split-two-gpus.json" >"$R/split-two-gpus.txt" 2>&1
+        el "two GPUs split: exit $?"; cat "$R/split-two-gpus.txt"
+        for sz in 1024x1024x1024 1024x1024x512; do
+            timeout 120 build/clconv run --device 1:0 --strategy coarse --dims 3 --size $sz \
+                --mask 5 --reps 10 --seed 1 2>&1 | tail -1 | tee -a "$R/split-kernels.txt"
+        done ;;
+    large)
+        [ -x scripts/gpu-large.sh ] && timeout 420 scripts/gpu-large.sh >"$R/large.txt" 2>&1
+        el "large: exit $?"; tail -30 "$R/large.txt" ;;
     big)
         # Larger than one allocation of the GPU (a quarter of its memory):
         # CLCONV_MAX_ALLOC_BYTES is not used; the size follows the device.
