@@ -219,7 +219,8 @@ typedef struct clc_stderr_capture {
     int saved;
     FILE *tmp;
 } clc_stderr_capture;
-/* Send stderr (fd 2) to a temporary file until _end. */
+/* Send stderr (fd 2) to a temporary file until _end; one thread at a time
+ * (the next waits in _begin until _end). Every _begin has its _end. */
 void clc_stderr_capture_begin(clc_stderr_capture *c);
 /* Restore stderr; what was written meanwhile (malloc'd), or NULL. */
 char *clc_stderr_capture_end(clc_stderr_capture *c);

@@ -3,14 +3,21 @@
  * so that clconv's own error line comes first and the driver's text
  * follows it inside the error. POSIX file descriptors; best effort: when
  * stderr cannot be redirected, nothing is caught and nothing is lost. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "internal.h"
 
+/* fd 2 is one per process: threads that build at once (a split over
+ * devices, Python threads) take turns, or one would restore the other's
+ * temporary file as stderr for good. */
+static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void clc_stderr_capture_begin(clc_stderr_capture *c)
 {
+    pthread_mutex_lock(&capture_lock);
     c->saved = -1;
     c->tmp = tmpfile();
     if (!c->tmp)
@@ -29,8 +36,10 @@ void clc_stderr_capture_begin(clc_stderr_capture *c)
 char *clc_stderr_capture_end(clc_stderr_capture *c)
 {
     char *text = NULL;
-    if (!c->tmp)
+    if (!c->tmp) {
+        pthread_mutex_unlock(&capture_lock);
         return NULL;
+    }
     fflush(stderr);
     dup2(c->saved, STDERR_FILENO);
     close(c->saved);
@@ -42,5 +51,6 @@ char *clc_stderr_capture_end(clc_stderr_capture *c)
     }
     fclose(c->tmp);
     c->tmp = NULL;
+    pthread_mutex_unlock(&capture_lock);
     return text;
 }
