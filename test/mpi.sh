@@ -140,6 +140,18 @@ fault "rank 2 has no device" "rank 2 .*no device matches" \
 head -c 9000 "$tmp/v3.npy" >"$tmp/cut.npy"
 fault "truncated IN" "truncated" -n 3 "$MPI_CLI" apply "$tmp/cut.npy" "$tmp/o.npy" --mask box:3
 
+# Filters the slabs do not handle yet are refused, never ignored.
+for opt in "--mode reflect" "--origin 1" "--convolve"; do
+    if timeout 60 $RUN -n 2 "$MPI_CLI" apply "$tmp/v3.npy" "$tmp/o.npy" \
+        --mask box:3 $opt >/dev/null 2>"$tmp/err"; then
+        fail "apply $opt under MPI was not refused"
+    elif [ -e "$tmp/o.npy" ] || ! grep -q "not supported under MPI" "$tmp/err"; then
+        fail "apply $opt under MPI"; sed 's/^/  | /' "$tmp/err"
+    else
+        echo "ok   apply $opt under MPI: refused"
+    fi
+done
+
 # bench --mpi: one row per rank, the output identical to one rank's.
 if timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --reps 1 \
     --io "$tmp" --json "$tmp/b.json" >"$tmp/out" 2>"$tmp/err" &&

@@ -4,6 +4,7 @@
  * writes it into a temporary OUT that rank 0 renames into place once
  * every rank succeeded. Every step is agreed: a failure on any rank is
  * that rank's message and the same exit code on every rank. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,8 +27,22 @@ void cli_apply_mpi_usage(FILE *f)
 /* The MPI-only options removed from argv; the rest is apply's. */
 static int take_halo(int *argc, char **argv, int *exchange)
 {
+    /* Under MPI the slabs' halos assume correlation with zero ghost cells
+     * and a cubic mask, centred: the filter options are refused, never
+     * silently ignored. */
+    static const char *const filter_flags[] = {
+        "--mode", "--cval", "--origin", "--convolve", "--axes",
+        "--channel-axis", "--dims"};
     *exchange = 0;
     for (int i = 1; i < *argc; ++i) {
+        for (size_t f = 0; f < sizeof filter_flags / sizeof *filter_flags; ++f)
+            if (strncmp(argv[i], filter_flags[f], strlen(filter_flags[f])) ==
+                0) {
+                cli_error("apply: %s is not supported under MPI yet (zero "
+                          "borders, centred cubic masks)",
+                          filter_flags[f]);
+                return -1;
+            }
         const char *v = NULL;
         int j = i, r = cli_opt_value(*argc, argv, &j, "--halo", &v);
         if (r < 0)
@@ -55,6 +70,13 @@ static int check_options(const apply_options *o)
                   "apply on one process)");
         return -1;
     }
+    for (const char *c = o->mask; *c; ++c)
+        if (*c == 'x' && c > o->mask && isdigit((unsigned char)c[-1]) &&
+            isdigit((unsigned char)c[1])) {
+            cli_error("apply: per-axis mask widths (--mask %s) are not "
+                      "supported under MPI yet", o->mask);
+            return -1;
+        }
     if (o->float_out) {
         cli_error("apply: --float is for image inputs");
         return -1;
