@@ -19,10 +19,13 @@ void conv1d_cached_halo(const __global float *restrict N,
     if (i >= nx)
         return;
     float acc = 0.0f;
-    for (int j = 0; j < MASK_WIDTH; ++j) {
-        const int k = i - RADIUS + j;
-        if (k < 0 || k >= nx)
-            continue; /* ghost cell: 0 */
+    for (int j = 0; j < MASK_X; ++j) {
+        const int g = i - LEFT_X + j;
+        if (!CLC_IN(g, nx)) {
+            CLC_GHOST_TAP(acc, M[j]); /* ghost cell */
+            continue;
+        }
+        const int k = CLC_AT(g, nx); /* the border mode's element */
         const int t = k - out0;
         if (t >= 0 && t < TILE_WIDTH)
             acc += READ_TILE(tile[t]) * M[j];

@@ -1,25 +1,25 @@
 /* 1D strategy 2: the work-group covers an input tile of
- * TILE_WIDTH + MASK_WIDTH - 1 elements; each work-item loads one element
- * (ghost cells as 0), and only the first TILE_WIDTH work-items compute. */
-__kernel __attribute__((reqd_work_group_size(IN_TILE, 1, 1)))
+ * TILE_WIDTH + MASK_X - 1 elements; each work-item loads one element
+ * (the border mode's value outside the input), and only the first TILE_WIDTH work-items compute. */
+__kernel __attribute__((reqd_work_group_size(IN_TILE_X, 1, 1)))
 void conv1d_input_tile(const __global float *restrict N,
                        __global float *restrict P, __constant float *M,
                        const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    __local float tile[IN_TILE];
+    __local float tile[IN_TILE_X];
     const int lx = get_local_id(0);
     const int out0 = get_group_id(0) * TILE_WIDTH;
-    const int g = out0 - RADIUS + lx;
+    const int g = out0 - LEFT_X + lx;
 
-    tile[lx] = (g >= 0 && g < nx) ? LOAD_N(g) : 0.0f;
+    tile[lx] = clc_load3(N, g, 0, 0, nx, 1, 1 COUNTERS_ARG);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     const int i = out0 + lx;
     if (lx >= TILE_WIDTH || i >= nx)
         return;
     float acc = 0.0f;
-    for (int j = 0; j < MASK_WIDTH; ++j)
+    for (int j = 0; j < MASK_X; ++j)
         acc += READ_TILE(tile[lx + j]) * M[j];
     P[i] = acc;
 }

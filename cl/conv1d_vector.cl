@@ -16,13 +16,13 @@ void conv1d_vector(const __global float *restrict N, __global float *restrict P,
     const int x0 = get_global_id(0) * (VEC_WIDTH * COARSEN);
     if (x0 >= nx)
         return;
-    if (x0 >= RADIUS && x0 + VEC_WIDTH * COARSEN + RADIUS <= nx) {
+    if (x0 >= LEFT_X && x0 + VEC_WIDTH * COARSEN + RIGHT_X <= nx) {
         float16 acc[COARSEN];
 #pragma unroll
         for (int b = 0; b < COARSEN; ++b)
             acc[b] = (float16)(0.0f);
-        const __global float *in = N + x0 - RADIUS;
-        for (int j = 0; j < MASK_WIDTH; ++j) {
+        const __global float *in = N + x0 - LEFT_X;
+        for (int j = 0; j < MASK_X; ++j) {
             const float m = M[j];
 #pragma unroll
             for (int b = 0; b < COARSEN; ++b)
@@ -37,7 +37,7 @@ void conv1d_vector(const __global float *restrict N, __global float *restrict P,
         const int xb = x0 + b * VEC_WIDTH;
         if (xb >= nx)
             break;
-        const bool inside = xb >= RADIUS && xb + VEC_WIDTH + RADIUS <= nx;
+        const bool inside = xb >= LEFT_X && xb + VEC_WIDTH + RIGHT_X <= nx;
         vec_store(vec_row(N, M, xb, nx, inside), P, xb, nx);
     }
 }

@@ -20,21 +20,23 @@ void conv2d_cached_halo(const __global float *restrict N,
     if (x >= nx || y >= ny)
         return;
     float acc = 0.0f;
-    for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-        const int gy = y - RADIUS + jy;
-        if (gy < 0 || gy >= ny)
-            continue; /* ghost row */
-        const int ty = gy - oy;
-        for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-            const int gx = x - RADIUS + jx;
-            if (gx < 0 || gx >= nx)
-                continue; /* ghost cell */
-            const int tx = gx - ox;
-            const float m = M[jy * MASK_WIDTH + jx];
+    for (int jy = 0; jy < MASK_Y; ++jy) {
+        const int gy = y - LEFT_Y + jy;
+        const int ey = CLC_AT(gy, ny); /* the border mode's row */
+        const int ty = ey - oy;
+        for (int jx = 0; jx < MASK_X; ++jx) {
+            const int gx = x - LEFT_X + jx;
+            const float m = M[jy * MASK_X + jx];
+            if (!CLC_IN(gy, ny) || !CLC_IN(gx, nx)) {
+                CLC_GHOST_TAP(acc, m); /* ghost cell */
+                continue;
+            }
+            const int ex = CLC_AT(gx, nx);
+            const int tx = ex - ox;
             if (tx >= 0 && tx < TILE_WIDTH && ty >= 0 && ty < TILE_WIDTH)
                 acc += READ_TILE(tile[ty][tx]) * m;
             else
-                acc += LOAD_N(gy * nx + gx) * m;
+                acc += LOAD_N(ey * nx + ex) * m;
         }
     }
     P[y * nx + x] = acc;

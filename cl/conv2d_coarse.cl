@@ -1,11 +1,12 @@
 /* 2D coarse: a TILE_WIDTH x GROUP_Y work-group; each work-item computes
  * COARSEN consecutive rows of one column. It marches down the input rows
- * y0-R .. y0+COARSEN-1+R once, loading each row's MASK_WIDTH neighbours
- * (through the cache: x is on consecutive work-items, so loads coalesce),
- * and adds them into a queue of MASK_WIDTH accumulators: slot s holds the
- * output row p-R+s, which input row p meets with mask row W-1-s. After row p
- * the slot-0 row is complete and stored. No local memory, no barrier.
- * Interior work-groups take a path without bounds checks. */
+ * y0-LEFT_Y .. y0+COARSEN-1+RIGHT_Y once, loading each row's MASK_X
+ * neighbours (through the cache: x is on consecutive work-items, so loads
+ * coalesce), and adds them into a queue of MASK_Y accumulators: slot s
+ * holds the output row p-RIGHT_Y+s, which input row p meets with mask row
+ * MASK_Y-1-s. After row p the slot-0 row is complete and stored. No local
+ * memory, no barrier. Interior work-groups take a path without bounds
+ * checks; border ones apply the border mode to every load. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
 #endif
@@ -13,7 +14,7 @@
 #error "build with -D GROUP_Y=<work-group y extent>"
 #endif
 
-#define MARCH_ROWS (COARSEN + MASK_WIDTH - 1)
+#define MARCH_ROWS (COARSEN + MASK_Y - 1)
 
 static inline void conv2d_coarse_march(const __global float *restrict N,
                                        __global float *restrict P,
@@ -21,35 +22,31 @@ static inline void conv2d_coarse_march(const __global float *restrict N,
                                        const int ny, const int x, const int y0,
                                        const bool checked COUNTERS_PARAM)
 {
-    float q[MASK_WIDTH];
-    for (int s = 0; s < MASK_WIDTH; ++s)
+    float q[MASK_Y];
+    for (int s = 0; s < MASK_Y; ++s)
         q[s] = 0.0f;
 #pragma unroll
     for (int k = 0; k < MARCH_ROWS; ++k) {
-        const int p = y0 - RADIUS + k;
-        const bool row_ok = !checked || (p >= 0 && p < ny);
-        float v[MASK_WIDTH];
-        for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-            const int gx = x - RADIUS + jx;
-            v[jx] = (!checked || (row_ok && gx >= 0 && gx < nx))
-                        ? LOAD_N(p * nx + gx)
-                        : 0.0f;
-        }
-        for (int s = 0; s < MASK_WIDTH; ++s) {
+        const int p = y0 - LEFT_Y + k;
+        const bool row_ok = !checked || CLC_IN(p, ny);
+        const int row = (checked ? CLC_AT(p, ny) : p) * nx;
+        float v[MASK_X];
+        clc_row_taps(N, row, row_ok, x, nx, checked, v COUNTERS_ARG);
+        for (int s = 0; s < MASK_Y; ++s) {
             /* Slot s now holds output row y0 + k + s - (W-1): skip the
              * slots of rows outside this work-item's COARSEN (at the
              * march's two ends; the unrolled loop folds the test). */
-            if (k + s < MASK_WIDTH - 1 || k + s >= MARCH_ROWS)
+            if (k + s < MASK_Y - 1 || k + s >= MARCH_ROWS)
                 continue;
-            for (int jx = 0; jx < MASK_WIDTH; ++jx)
-                q[s] += v[jx] * m[(MASK_WIDTH - 1 - s) * MASK_WIDTH + jx];
+            for (int jx = 0; jx < MASK_X; ++jx)
+                q[s] += v[jx] * m[(MASK_Y - 1 - s) * MASK_X + jx];
         }
-        const int y = p - RADIUS; /* the row slot 0 completed */
-        if (k >= MASK_WIDTH - 1 && (!checked || (y < ny && x < nx)))
+        const int y = p - RIGHT_Y; /* the row slot 0 completed */
+        if (k >= MASK_Y - 1 && (!checked || (y < ny && x < nx)))
             P[y * nx + x] = q[0];
-        for (int s = 0; s < MASK_WIDTH - 1; ++s)
+        for (int s = 0; s < MASK_Y - 1; ++s)
             q[s] = q[s + 1];
-        q[MASK_WIDTH - 1] = 0.0f;
+        q[MASK_Y - 1] = 0.0f;
     }
 }
 
@@ -59,16 +56,16 @@ void conv2d_coarse(const __global float *restrict N, __global float *restrict P,
 {
     BIND_MASK(M);
     /* The mask in private registers: read once, reused COARSEN times. */
-    float m[MASK_WIDTH * MASK_WIDTH];
-    for (int k = 0; k < MASK_WIDTH * MASK_WIDTH; ++k)
+    float m[MASK_X * MASK_Y];
+    for (int k = 0; k < MASK_X * MASK_Y; ++k)
         m[k] = M[k];
     const int ox = get_group_id(0) * TILE_WIDTH;
     const int oy = get_group_id(1) * GROUP_Y * COARSEN;
     const int x = ox + get_local_id(0);
     const int y0 = oy + get_local_id(1) * COARSEN;
-    const bool interior = ox >= RADIUS && ox + TILE_WIDTH + RADIUS <= nx &&
-                          oy >= RADIUS &&
-                          oy + GROUP_Y * COARSEN + RADIUS <= ny;
+    const bool interior = ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx &&
+                          oy >= LEFT_Y &&
+                          oy + GROUP_Y * COARSEN + RIGHT_Y <= ny;
     if (interior)
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, false COUNTERS_ARG);
     else

@@ -21,27 +21,28 @@ void conv3d_cached_halo(const __global float *restrict N,
     if (x >= nx || y >= ny || z >= nz)
         return;
     float acc = 0.0f;
-    for (int jz = 0; jz < MASK_WIDTH; ++jz) {
-        const int gz = z - RADIUS + jz;
-        if (gz < 0 || gz >= nz)
-            continue; /* ghost plane */
-        const int tz = gz - oz;
-        for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-            const int gy = y - RADIUS + jy;
-            if (gy < 0 || gy >= ny)
-                continue; /* ghost row */
-            const int ty = gy - oy;
-            for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-                const int gx = x - RADIUS + jx;
-                if (gx < 0 || gx >= nx)
-                    continue; /* ghost cell */
-                const int tx = gx - ox;
-                const float m = M[(jz * MASK_WIDTH + jy) * MASK_WIDTH + jx];
+    for (int jz = 0; jz < MASK_Z; ++jz) {
+        const int gz = z - LEFT_Z + jz;
+        const int ez = CLC_AT(gz, nz); /* the border mode's plane */
+        const int tz = ez - oz;
+        for (int jy = 0; jy < MASK_Y; ++jy) {
+            const int gy = y - LEFT_Y + jy;
+            const int ey = CLC_AT(gy, ny);
+            const int ty = ey - oy;
+            for (int jx = 0; jx < MASK_X; ++jx) {
+                const int gx = x - LEFT_X + jx;
+                const float m = M[(jz * MASK_Y + jy) * MASK_X + jx];
+                if (!CLC_IN(gz, nz) || !CLC_IN(gy, ny) || !CLC_IN(gx, nx)) {
+                    CLC_GHOST_TAP(acc, m); /* ghost cell */
+                    continue;
+                }
+                const int ex = CLC_AT(gx, nx);
+                const int tx = ex - ox;
                 if (tx >= 0 && tx < TILE_WIDTH && ty >= 0 && ty < TILE_WIDTH &&
                     tz >= 0 && tz < TILE_WIDTH)
                     acc += READ_TILE(tile[tz][ty][tx]) * m;
                 else
-                    acc += LOAD_N((gz * ny + gy) * nx + gx) * m;
+                    acc += LOAD_N((ez * ny + ey) * nx + ex) * m;
             }
         }
     }

@@ -1,12 +1,13 @@
 /* 3D coarse (z-marching, "2.5D"): a TILE_WIDTH x GROUP_Y work-group covers
  * an x-y patch; each work-item computes COARSEN consecutive planes of ROWS
  * adjacent (x, y) columns. It marches through the input planes
- * z0-R .. z0+COARSEN-1+R once, loading each plane's in-plane neighbours
- * (through the cache) and adding them into a queue of MASK_WIDTH
- * accumulators per row: slot s holds output plane p-R+s, which input plane
- * p meets with mask plane W-1-s. After plane p the slot-0 plane is
- * complete and stored. No local memory, no barrier. Interior work-groups
- * skip the bounds checks. */
+ * z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z once, loading each plane's in-plane
+ * neighbours (through the cache) and adding them into a queue of MASK_Z
+ * accumulators per row: slot s holds output plane p-RIGHT_Z+s, which input
+ * plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
+ * is complete and stored. No local memory, no barrier. Interior
+ * work-groups skip the bounds checks; border ones apply the border mode
+ * to every load. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
@@ -17,12 +18,12 @@
 #error "build with -D ROWS=<adjacent y rows per work-item>"
 #endif
 
-#define MARCH_PLANES (COARSEN + MASK_WIDTH - 1)
-#define MASK3 (MASK_WIDTH * MASK_WIDTH * MASK_WIDTH)
+#define MARCH_PLANES (COARSEN + MASK_Z - 1)
+#define MASK3 (MASK_X * MASK_Y * MASK_Z)
 /* Input rows a work-item loads per plane: its ROWS output rows share
- * MASK_WIDTH - 1 of them, so loads per output fall from W^2 to
- * (ROWS + W - 1) W / ROWS. */
-#define IN_ROWS (ROWS + MASK_WIDTH - 1)
+ * MASK_Y - 1 of them, so loads per output fall from MASK_Y MASK_X to
+ * (ROWS + MASK_Y - 1) MASK_X / ROWS. */
+#define IN_ROWS (ROWS + MASK_Y - 1)
 /* Masks up to 5^3 live in registers (read once, reused for every plane);
  * larger ones are read from __constant. A baked mask (common.clh) is
  * constants either way. */
@@ -44,9 +45,9 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
                                        const bool checked COUNTERS_PARAM)
 {
     /* q[o][s]: output row y0+o, slot s holds output plane p-R+s. */
-    float q[ROWS][MASK_WIDTH];
+    float q[ROWS][MASK_Z];
     for (int o = 0; o < ROWS; ++o)
-        for (int s = 0; s < MASK_WIDTH; ++s)
+        for (int s = 0; s < MASK_Z; ++s)
             q[o][s] = 0.0f;
 /* Fully unrolled up to 2048 FMAs: beyond, the H100 ran slower unrolled
  * (mask 5, 16 planes, 2 rows: 1.37 ms against 1.03 ms; bench/PERF.md). */
@@ -57,50 +58,46 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
 #pragma unroll 1
 #endif
     for (int k = 0; k < MARCH_PLANES; ++k) {
-        const int p = z0 - RADIUS + k;
-        const bool plane_ok = !checked || (p >= 0 && p < nz);
+        const int p = z0 - LEFT_Z + k;
+        const bool plane_ok = !checked || CLC_IN(p, nz);
+        const int plane = (checked ? CLC_AT(p, nz) : p) * ny;
         for (int r = 0; r < IN_ROWS; ++r) {
-            const int gy = y0 - RADIUS + r;
-            const bool row_ok = !checked || (plane_ok && gy >= 0 && gy < ny);
-            float v[MASK_WIDTH];
-            for (int jx = 0; jx < MASK_WIDTH; ++jx) {
-                const int gx = x - RADIUS + jx;
-                v[jx] = (!checked || (row_ok && gx >= 0 && gx < nx))
-                            ? LOAD_N((p * ny + gy) * nx + gx)
-                            : 0.0f;
-            }
+            const int gy = y0 - LEFT_Y + r;
+            const bool row_ok = !checked || (plane_ok && CLC_IN(gy, ny));
+            const int row = (plane + (checked ? CLC_AT(gy, ny) : gy)) * nx;
+            float v[MASK_X];
+            clc_row_taps(N, row, row_ok, x, nx, checked, v COUNTERS_ARG);
             /* Input row r meets mask row jy = r - o of output row o. */
             for (int o = 0; o < ROWS; ++o) {
                 const int jy = r - o;
-                if (jy < 0 || jy >= MASK_WIDTH)
+                if (jy < 0 || jy >= MASK_Y)
                     continue;
-                for (int s = 0; s < MASK_WIDTH; ++s) {
+                for (int s = 0; s < MASK_Z; ++s) {
                     /* Slot s holds output plane z0 + k + s - (W-1): skip
                      * planes outside this work-item's COARSEN where the
                      * unrolled march folds the test (as a run-time test in
                      * the rolled loop it cost the H100 21%: 1.25 against
                      * 1.03 ms at mask 5). */
 #ifdef MARCH_UNROLLED
-                    if (k + s < MASK_WIDTH - 1 || k + s >= MARCH_PLANES)
+                    if (k + s < MASK_Z - 1 || k + s >= MARCH_PLANES)
                         continue;
 #endif
-                    for (int jx = 0; jx < MASK_WIDTH; ++jx)
+                    for (int jx = 0; jx < MASK_X; ++jx)
                         q[o][s] += v[jx] *
-                                   m[((MASK_WIDTH - 1 - s) * MASK_WIDTH + jy) *
-                                         MASK_WIDTH +
+                                   m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X +
                                      jx];
                 }
             }
         }
-        const int z = p - RADIUS; /* the plane slot 0 completed */
+        const int z = p - RIGHT_Z; /* the plane slot 0 completed */
         for (int o = 0; o < ROWS; ++o) {
             const int y = y0 + o;
-            if (k >= MASK_WIDTH - 1 &&
+            if (k >= MASK_Z - 1 &&
                 (!checked || (z < nz && y < ny && x < nx)))
                 P[(z * ny + y) * nx + x] = q[o][0];
-            for (int s = 0; s < MASK_WIDTH - 1; ++s)
+            for (int s = 0; s < MASK_Z - 1; ++s)
                 q[o][s] = q[o][s + 1];
-            q[o][MASK_WIDTH - 1] = 0.0f;
+            q[o][MASK_Z - 1] = 0.0f;
         }
     }
 }
@@ -123,9 +120,9 @@ void conv3d_coarse(const __global float *restrict N, __global float *restrict P,
     const int z0 = get_group_id(2) * COARSEN;
     const int x = ox + get_local_id(0), y0 = oy + get_local_id(1) * ROWS;
     const bool interior =
-        ox >= RADIUS && ox + TILE_WIDTH + RADIUS <= nx && oy >= RADIUS &&
-        oy + GROUP_Y * ROWS + RADIUS <= ny && z0 >= RADIUS &&
-        z0 + COARSEN + RADIUS <= nz;
+        ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx && oy >= LEFT_Y &&
+        oy + GROUP_Y * ROWS + RIGHT_Y <= ny && z0 >= LEFT_Z &&
+        z0 + COARSEN + RIGHT_Z <= nz;
     if (interior)
         conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, z0, false COUNTERS_ARG);
     else

@@ -1,15 +1,19 @@
 /* 3D vector, z-marching: each work-item computes VEC_WIDTH consecutive x
  * outputs of one row y for COARSEN consecutive planes z0.. . It marches
- * once through the input planes z0-R .. z0+COARSEN-1+R; each input row's
- * MASK_WIDTH shifted vectors (vec_taps in common.clh) feed all MASK_WIDTH
- * output planes that the input plane meets, kept as a queue of float16
- * accumulators: slot s holds output plane p-R+s, which input plane p meets
- * with mask plane W-1-s. After plane p the slot-0 plane is complete and
- * stored. So each vector load feeds MASK_WIDTH FMAs instead of one
- * (bench/PERF.md item 13). Rows and planes outside the input are skipped,
- * x borders go through vec_taps' window. */
+ * once through the input planes z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z; each
+ * input row's MASK_X shifted vectors (vec_taps in common.clh) feed all
+ * MASK_Z output planes that the input plane meets, kept as a queue of
+ * float16 accumulators: slot s holds output plane p-RIGHT_Z+s, which input
+ * plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
+ * is complete and stored. So each vector load feeds MASK_Z FMAs instead of
+ * one (bench/PERF.md item 13). Rows and planes outside the input are
+ * skipped in constant mode (their ghost value added when it is not 0) and
+ * folded in the other modes; x borders go through vec_taps' window. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
+#endif
+#if VEC_MARCH != MASK_Z
+#error "build with -D VEC_MARCH=<MASK_Z>: the queue marches along z"
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
@@ -22,23 +26,26 @@ void conv3d_vector(const __global float *restrict N, __global float *restrict P,
     const int y = get_global_id(1), z0 = get_global_id(2) * COARSEN;
     if (x0 >= nx || z0 >= nz)
         return;
-    const bool x_inside = x0 >= RADIUS && x0 + VEC_SPAN + RADIUS <= nx;
-    const bool y_inside = y >= RADIUS && y + RADIUS < ny;
+    const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
+    const bool y_inside = y >= LEFT_Y && y + RIGHT_Y < ny;
     const int z_end = min(z0 + COARSEN, nz);
     float16 q[VEC_QUEUE];
     vec_queue_clear(q);
-    for (int p = z0 - RADIUS; p < z_end + RADIUS; ++p) {
-        if (p >= 0 && p < nz) {
+    for (int p = z0 - LEFT_Z; p < z_end + RIGHT_Z; ++p) {
+        const int plane = CLC_AT(p, nz) * ny;
 #pragma unroll
-            for (int jy = 0; jy < MASK_WIDTH; ++jy) {
-                const int gy = y - RADIUS + jy;
-                if (y_inside || (gy >= 0 && gy < ny))
-                    vec_queue_add(q, N + (p * ny + gy) * nx,
-                                  M + jy * MASK_WIDTH, MASK_WIDTH * MASK_WIDTH,
-                                  x0, nx, x_inside);
-            }
+        for (int jy = 0; jy < MASK_Y; ++jy) {
+            const int gy = y - LEFT_Y + jy;
+            if (CLC_IN(p, nz) && (y_inside || CLC_IN(gy, ny)))
+                vec_queue_add(q,
+                              N + (plane + (y_inside ? gy : CLC_AT(gy, ny))) *
+                                      nx,
+                              M + jy * MASK_X, MASK_X * MASK_Y, x0, nx,
+                              x_inside);
+            else
+                VEC_QUEUE_ADD_GHOST(q, M + jy * MASK_X, MASK_X * MASK_Y);
         }
-        const int z = p - RADIUS; /* slot 0's plane, now complete */
+        const int z = p - RIGHT_Z; /* slot 0's plane, now complete */
         if (z >= z0)
             vec_queue_store(q, P + (z * ny + y) * nx, x0, nx);
         vec_queue_shift(q);

@@ -5,11 +5,14 @@
  * says what went wrong (the OpenCL call and error name, the unsupported
  * limit, the build log...). Library code never prints and never exits.
  *
- * Convolution here is correlation, as in the reference notes:
- *   P[i] = sum_{j=0}^{W-1} N[i - W/2 + j] * M[j]
- * and its 2D/3D analogues, with ghost cells (outside N) equal to 0 and an
- * output of the same size as the input. Arrays are row-major, x fastest:
- * element (x, y, z) is at (z * ny + y) * nx + x. */
+ * Convolution here is correlation, as in the reference notes and in
+ * scipy.ndimage.correlate:
+ *   P[i] = sum_{j=0}^{W-1} N[i - (W/2 + origin) + j] * M[j]
+ * per axis, with ghost cells (outside N) equal to 0 (the constant border
+ * mode with cval 0; clconv_problem picks another mode, a per-axis mask,
+ * an origin, or true convolution) and an output of the same size as the
+ * input. Arrays are row-major, x fastest: element (x, y, z) is at
+ * (z * ny + y) * nx + x; a mask of widths wx, wy, wz likewise. */
 #ifndef CLCONV_H
 #define CLCONV_H
 
@@ -155,10 +158,29 @@ const char *clconv_mask_mode_name(clconv_mask_mode m);
 /* Parse "auto", "argument" or "baked"; CLCONV_EINVAL if unknown. */
 clconv_status clconv_mask_mode_parse(const char *name, clconv_mask_mode *out);
 
+/* What the input reads outside its bounds: scipy.ndimage's modes, with
+ * OpenCV's equivalent in brackets (input a b c d). */
+typedef enum clconv_border {
+    CLCONV_BORDER_CONSTANT = 0, /* cval cval | a b c d | cval cval
+                                   (BORDER_CONSTANT); cval 0 is the
+                                   notes' ghost cells */
+    CLCONV_BORDER_NEAREST,      /* a a | a b c d | d d (BORDER_REPLICATE) */
+    CLCONV_BORDER_REFLECT,      /* b a | a b c d | d c (BORDER_REFLECT) */
+    CLCONV_BORDER_MIRROR,       /* c b | a b c d | c b (BORDER_REFLECT_101) */
+    CLCONV_BORDER_WRAP,         /* c d | a b c d | a b (BORDER_WRAP) */
+    CLCONV_BORDER_COUNT
+} clconv_border;
+
+/* "constant", "nearest", "reflect", "mirror", "wrap". */
+const char *clconv_border_name(clconv_border b);
+/* Parse a border mode's name; CLCONV_EINVAL (naming the five) if unknown. */
+clconv_status clconv_border_parse(const char *name, clconv_border *out);
+
 typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */
     size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
-    int mask_width;    /* odd, >= 1; the mask is mask_width^dims floats */
+    int mask_width;    /* >= 1: the mask is mask_width^dims floats, unless
+                          mask_size gives the widths per axis */
     int tile;          /* TILE_WIDTH of the variant (for coarse: the
                           work-group's x extent); 0: the largest default
                           that fits the device (clconv_default_tile_for) */
@@ -171,6 +193,18 @@ typedef struct clconv_problem {
     int coarsen;
     int group_y;
     clconv_mask_mode mask_mode; /* 0 (auto): the variant's default */
+    /* Filter semantics (a zero-initialised field is the notes' behaviour:
+     * correlation, ghost cells 0, centred cubic mask). */
+    int mask_size[3];     /* widths along x, y, z (each >= 1, odd or even;
+                             0: mask_width); the mask is
+                             mask_size[0] * [1] * [2] floats, x fastest */
+    int origin[3];        /* per axis, scipy.ndimage's origin:
+                             -(W/2) <= origin <= (W-1)/2 */
+    clconv_border border; /* border mode */
+    double cval;          /* the constant mode's value (finite) */
+    int flip;             /* 1: convolution, as scipy.ndimage.convolve (the
+                             mask flipped on every axis, the origin
+                             mirrored); 0: correlation */
 } clconv_problem;
 
 /* Replace the 0 ("default") tile and knobs (the tile that fits dev, the
@@ -181,11 +215,21 @@ typedef struct clconv_problem {
 void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p);
 
-/* Elements of the data (nx * ny * nz) and of the mask (W^dims). */
-size_t clconv_problem_elements(const clconv_problem *p);
+/* Elements of the data (nx * ny * nz) and of the mask (wx * wy * wz). */
 size_t clconv_problem_mask_elements(const clconv_problem *p);
-/* Check the problem itself (not the device): dims, sizes, odd mask, tile,
- * overflow. CLCONV_EINVAL with the reason. */
+size_t clconv_problem_elements(const clconv_problem *p);
+/* The mask's width along axis 0..2 (x, y, z): mask_size[axis] or
+ * mask_width, 1 beyond dims. */
+int clconv_problem_mask_axis(const clconv_problem *p, int axis);
+/* The largest of the mask's widths. */
+int clconv_problem_mask_max(const clconv_problem *p);
+/* The correlation the kernels compute along an axis: output i reads
+ * inputs i - left .. i - left + W - 1, left = W/2 + origin, with the
+ * origin mirrored (-origin, minus 1 for an even W) when p->flip. */
+int clconv_problem_left(const clconv_problem *p, int axis);
+/* Check the problem itself (not the device): dims, sizes, mask widths,
+ * origins, border mode, cval, tile, overflow. CLCONV_EINVAL with the
+ * reason. */
 clconv_status clconv_problem_validate(const clconv_problem *p);
 
 /* A safe choice of strategy and tile for a device when nothing was tuned:

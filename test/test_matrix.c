@@ -9,7 +9,13 @@
  * wide case (x 101, y 7, z 5: interior x spans between border ones even
  * for vector's 32 outputs per work-item in 2D/3D). Each case poisons the
  * output with NaN, uses random data from a printed seed, and compares every
- * element. Unsupported cases are counted and listed with their reason. */
+ * element. Unsupported cases are counted and listed with their reason.
+ *
+ * Then the filter semantics (issue 15): every variant x dims x border mode,
+ * each with a mask class (centred cube, anisotropic, even widths, origins
+ * at the low and the high end, masks wider than the data, convolution)
+ * rotated so that every pair of (variant, mode, dims, mask class) appears,
+ * on sizes 1, 2, a small mixed one, a prime one and a wide one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +101,7 @@ typedef struct matrix_test {
     device_tally *tally;
     const dims_config *cfg;
     clconv_strategy strategy;
+    int border; /* -1: the classic cases; else the semantics cases */
     char name[256];
 } matrix_test;
 
@@ -129,11 +136,18 @@ static int run_case(device_tally *t, const clconv_problem *p,
     clconv_run_verified(t->session, p, data, 0, 0, &res);
     clconv_dataset_destroy(data);
 
-    char knobs[40] = "";
+    char knobs[160] = "";
+    int kn = 0;
     if (p->coarsen || p->group_y)
-        snprintf(knobs, sizeof knobs, " coarsen %d group_y %d", p->coarsen,
-                 p->group_y);
-    char what[200];
+        kn += snprintf(knobs, sizeof knobs, " coarsen %d group_y %d",
+                       p->coarsen, p->group_y);
+    if (p->mask_size[0] || p->border || p->flip || p->cval != 0.0)
+        snprintf(knobs + kn, sizeof knobs - (size_t)kn,
+                 " %s%s cval %g mask %dx%dx%d origin %d,%d,%d",
+                 clconv_border_name(p->border), p->flip ? " convolve" : "",
+                 p->cval, p->mask_size[0], p->mask_size[1], p->mask_size[2],
+                 p->origin[0], p->origin[1], p->origin[2]);
+    char what[400];
     snprintf(what, sizeof what, "%dD %s mask %d tile %d%s size %zux%zux%zu (%s)",
              p->dims, clconv_strategy_name(p->strategy), p->mask_width,
              p->tile, knobs, p->size[0], p->size[1], p->size[2], size_kind);
@@ -238,6 +252,90 @@ static void run_cases(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* The mask classes of the semantics cases, per dims (x first). */
+enum { CLASS_CUBE, CLASS_ANISO, CLASS_EVEN, CLASS_ORIGIN_LOW,
+       CLASS_ORIGIN_HIGH, CLASS_WIDE, CLASS_CONVOLVE, CLASSES };
+static const char *const class_names[CLASSES] = {
+    "cube", "anisotropic", "even", "origin low", "origin high",
+    "wider than the data", "convolve even"};
+static const int class_widths[CLASSES][3][3] = {
+    {{3, 1, 1}, {3, 3, 1}, {3, 3, 3}}, {{5, 1, 1}, {5, 3, 1}, {3, 1, 5}},
+    {{4, 1, 1}, {2, 4, 1}, {4, 2, 3}}, {{6, 1, 1}, {3, 4, 1}, {3, 4, 2}},
+    {{7, 1, 1}, {4, 5, 1}, {2, 3, 4}}, {{9, 1, 1}, {7, 5, 1}, {5, 5, 3}},
+    {{6, 1, 1}, {4, 3, 1}, {2, 3, 4}}};
+/* Sizes of every semantics case (x first): 1, 2, small mixed, prime, wide
+ * (interior spans of every fast variant between border ones). */
+static const size_t sem_sizes[5][3] = {
+    {1, 1, 1}, {2, 2, 2}, {3, 1, 2}, {13, 11, 7}, {203, 71, 37}};
+static const size_t sem_wide_yz[3][3] = {{1, 1, 1}, {71, 19, 1}, {37, 9, 5}};
+
+static void sem_problem(const matrix_test *mt, int cls, int flip_cval,
+                        clconv_problem *p)
+{
+    const int d = mt->cfg->dims;
+    memset(p, 0, sizeof *p);
+    p->dims = d;
+    p->strategy = mt->strategy;
+    p->border = (clconv_border)mt->border;
+    static const int tiles[4] = {0, 16, 4, 2};
+    p->tile = mt->strategy == CLCONV_COARSE || mt->strategy == CLCONV_VECTOR
+                  ? (d == 1 ? 4 : 2)
+                  : tiles[d];
+    if (clconv_strategy_knobs(p->strategy, d)) {
+        p->coarsen = 2;
+        p->group_y = clconv_strategy_knobs(p->strategy, d) &
+                             CLCONV_KNOB_GROUP_Y && d > 1
+                         ? 2
+                         : 0;
+    }
+    for (int a = 0; a < d; ++a) {
+        const int w = class_widths[cls][d - 1][a];
+        p->mask_size[a] = w;
+        if (cls == CLASS_ORIGIN_LOW || (cls == CLASS_WIDE && a == 1))
+            p->origin[a] = -(w / 2);
+        if (cls == CLASS_ORIGIN_HIGH || cls == CLASS_CONVOLVE ||
+            (cls == CLASS_WIDE && a == 0))
+            p->origin[a] = (w - 1) / 2;
+    }
+    p->mask_width = clconv_problem_mask_max(p);
+    p->flip = cls == CLASS_CONVOLVE || flip_cval;
+    if (p->border == CLCONV_BORDER_CONSTANT && flip_cval)
+        p->cval = 0.75;
+}
+
+static long run_semantics_class(matrix_test *mt, int cls, int flip_cval,
+                                uint64_t *case_seed)
+{
+    long failures = 0;
+    char kind[80];
+    for (int k = 0; k < 5; ++k) {
+        clconv_problem p;
+        sem_problem(mt, cls, flip_cval, &p);
+        for (int a = 0; a < p.dims; ++a)
+            p.size[a] = k == 4 ? sem_wide_yz[p.dims - 1][a] : sem_sizes[k][a];
+        snprintf(kind, sizeof kind, "%s", class_names[cls]);
+        failures += run_case(mt->tally, &p, kind, ++*case_seed);
+    }
+    return failures;
+}
+
+/* Two mask classes per (variant, dims, mode), rotated so that every pair
+ * of the four factors appears; convolution and a non-zero cval on
+ * alternate cases. */
+static void run_semantics(void **state)
+{
+    matrix_test *mt = *state;
+    const int v = (int)mt->strategy, m = mt->border, d = mt->cfg->dims;
+    const int c1 = (v + m + d) % CLASSES;
+    int c2 = (v + 2 * m + 3 * d + 3) % CLASSES;
+    if (c2 == c1)
+        c2 = (c2 + 1) % CLASSES;
+    uint64_t case_seed = seed ^ ((uint64_t)(v * 64 + m * 8 + d) << 32);
+    long failures = run_semantics_class(mt, c1, (v + m + d) % 2, &case_seed);
+    failures += run_semantics_class(mt, c2, (v + m + d + 1) % 2, &case_seed);
+    assert_int_equal(failures, 0);
+}
+
 static void print_summary(device_tally *tallies, size_t n)
 {
     printf("\nTest matrix summary (seed %llu):\n", (unsigned long long)seed);
@@ -266,7 +364,8 @@ int main(void)
     const size_t nsel = f.n;
     device_tally *tallies = calloc(nsel, sizeof *tallies);
     const size_t nconfigs = sizeof configs / sizeof configs[0];
-    const size_t ntests = nsel * nconfigs * CLCONV_STRATEGY_COUNT;
+    const size_t ntests =
+        nsel * nconfigs * CLCONV_STRATEGY_COUNT * (1 + CLCONV_BORDER_COUNT);
     matrix_test *mts = calloc(ntests, sizeof *mts);
     struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
     if (!tallies || !mts || !tests)
@@ -277,21 +376,25 @@ int main(void)
         t->dev = support_device(&f, d);
         t->session = f.sessions[d];
         for (size_t c = 0; c < nconfigs; ++c)
-            for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
-                matrix_test *mt = &mts[n];
-                mt->tally = t;
-                mt->cfg = &configs[c];
-                mt->strategy = (clconv_strategy)s;
-                snprintf(mt->name, sizeof mt->name,
-                         "conv%dd_%s_matches_reference_on_%u:%u_%.60s",
-                         configs[c].dims, clconv_strategy_name(mt->strategy),
-                         t->dev->platform_index, t->dev->device_index,
-                         t->dev->name);
-                tests[n].name = mt->name;
-                tests[n].test_func = run_cases;
-                tests[n].initial_state = mt;
-                ++n;
-            }
+            for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+                for (int b = -1; b < CLCONV_BORDER_COUNT; ++b) {
+                    matrix_test *mt = &mts[n];
+                    mt->tally = t;
+                    mt->cfg = &configs[c];
+                    mt->strategy = (clconv_strategy)s;
+                    mt->border = b;
+                    snprintf(mt->name, sizeof mt->name,
+                             "conv%dd_%s%s%s_matches_reference_on_%u:%u_%.60s",
+                             configs[c].dims, clconv_strategy_name(mt->strategy),
+                             b < 0 ? "" : "_mode_",
+                             b < 0 ? "" : clconv_border_name((clconv_border)b),
+                             t->dev->platform_index, t->dev->device_index,
+                             t->dev->name);
+                    tests[n].name = mt->name;
+                    tests[n].test_func = b < 0 ? run_cases : run_semantics;
+                    tests[n].initial_state = mt;
+                    ++n;
+                }
     }
     int failed = _cmocka_run_group_tests("matrix", tests, n, NULL, NULL);
     print_summary(tallies, nsel);

@@ -105,15 +105,77 @@ static void reference_with_unequal_extents_indexes_x_fastest(void **state)
         assert_true(out[i] == 2.0 * n[i]);
 }
 
-static void reference_rejects_an_even_mask(void **state)
+/* scipy.ndimage.correlate1d([1, 2, 3, 4, 5], [1, 2, 3, 4], mode=...):
+ * the even mask centred at W//2 = 2, so output i reads i-2 .. i+1. Values
+ * computed with SciPy 1.10. */
+static void reference_matches_scipy_for_every_mode_with_an_even_mask(
+    void **state)
 {
     (void)state;
-    const float n[4] = {0};
-    const float m[4] = {0};
-    double out[4];
-    clconv_problem p = support_problem(1, 4, 1, 1, 4, 1, CLCONV_NAIVE);
-    assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_EINVAL);
-    assert_non_null(strstr(clconv_last_error(), "odd"));
+    const float n[5] = {1, 2, 3, 4, 5};
+    const float m[4] = {1, 2, 3, 4};
+    static const double want[CLCONV_BORDER_COUNT][5] = {
+        {14, 21, 30, 40, 30}, /* constant, cval 1 */
+        {14, 21, 30, 40, 46}, /* nearest */
+        {15, 21, 30, 40, 46}, /* reflect */
+        {18, 22, 30, 40, 42}, /* mirror */
+        {25, 25, 30, 40, 30}, /* wrap */
+    };
+    for (int b = 0; b < CLCONV_BORDER_COUNT; ++b) {
+        clconv_problem p = support_problem(1, 5, 1, 1, 4, 1, CLCONV_NAIVE);
+        p.border = (clconv_border)b;
+        p.cval = 1.0;
+        double out[5];
+        assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_OK);
+        for (int i = 0; i < 5; ++i)
+            assert_true(out[i] == want[b][i]);
+    }
+}
+
+/* A mask wider than the data: SciPy repeats the folds (correlate1d([1, 2],
+ * ones(7), mode=...) sums 7 folded elements). */
+static void reference_folds_a_mask_wider_than_the_data(void **state)
+{
+    (void)state;
+    const float n[2] = {1, 2};
+    const float m[7] = {1, 1, 1, 1, 1, 1, 1};
+    static const double want[CLCONV_BORDER_COUNT][2] = {
+        {3, 3}, {10, 11}, {11, 10}, {11, 10}, {11, 10}};
+    for (int b = 0; b < CLCONV_BORDER_COUNT; ++b) {
+        clconv_problem p = support_problem(1, 2, 1, 1, 7, 1, CLCONV_NAIVE);
+        p.border = (clconv_border)b;
+        double out[2];
+        assert_int_equal(clconv_reference(&p, n, m, out, NULL), CLCONV_OK);
+        assert_true(out[0] == want[b][0] && out[1] == want[b][1]);
+    }
+}
+
+/* origin shifts the window: SciPy's correlate1d(x, [1, 0, 0], origin=1)
+ * reads i-2 (positive origins move the mask to the left); convolve flips
+ * the mask and mirrors the origin, an even one shifted once more. */
+static void reference_shifts_by_origin_and_convolve_flips(void **state)
+{
+    (void)state;
+    const float n[5] = {1, 2, 3, 4, 5};
+    const float first[3] = {1, 0, 0};
+    clconv_problem p = support_problem(1, 5, 1, 1, 3, 1, CLCONV_NAIVE);
+    p.origin[0] = 1;
+    double out[5];
+    assert_int_equal(clconv_reference(&p, n, first, out, NULL), CLCONV_OK);
+    assert_true(out[0] == 0 && out[1] == 0 && out[2] == 1 && out[3] == 2 &&
+                out[4] == 3);
+    /* SciPy 1.10: convolve1d([1, 2, 3, 4, 5], [1, 2, 3, 4], mode='constant')
+     * is 10 20 30 34 31. */
+    const float m4[4] = {1, 2, 3, 4};
+    clconv_problem c = support_problem(1, 5, 1, 1, 4, 1, CLCONV_NAIVE);
+    c.flip = 1;
+    assert_int_equal(clconv_reference(&c, n, m4, out, NULL), CLCONV_OK);
+    assert_true(out[0] == 10 && out[1] == 20 && out[2] == 30 && out[3] == 34 &&
+                out[4] == 31);
+    /* Out of range: origin 2 for a mask 4 wide (max (4-1)/2 = 1). */
+    c.origin[0] = 2;
+    assert_int_equal(clconv_reference(&c, n, m4, out, NULL), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "origin"));
 }
 
 static void verify_rejects_nan_and_accepts_rounding_within_the_bound(
@@ -166,7 +228,10 @@ int main(void)
         cmocka_unit_test(reference_is_correlation_not_convolution),
         cmocka_unit_test(reference_counts_3d_neighbours_with_a_ones_mask),
         cmocka_unit_test(reference_with_unequal_extents_indexes_x_fastest),
-        cmocka_unit_test(reference_rejects_an_even_mask),
+        cmocka_unit_test(
+            reference_matches_scipy_for_every_mode_with_an_even_mask),
+        cmocka_unit_test(reference_folds_a_mask_wider_than_the_data),
+        cmocka_unit_test(reference_shifts_by_origin_and_convolve_flips),
         cmocka_unit_test(
             verify_rejects_nan_and_accepts_rounding_within_the_bound),
         cmocka_unit_test(

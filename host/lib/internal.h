@@ -178,6 +178,10 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
  * A define that the whole library adds (a problem field every kernel
  * reads) belongs here, once. */
 size_t clc_config_defines(const clc_config *c, char *buf, size_t len);
+/* program.c: the defines of the problem's filter: -D MASK_WIDTH (a
+ * centred cube) or MASK_X/Y/Z, TILE_WIDTH, ORIGIN_*, CLCONV_MODE,
+ * CLCONV_CVAL and VEC_MARCH as needed. Returns the length written. */
+size_t clc_filter_defines(const clconv_problem *p, char *buf, size_t len);
 /* The problem's mask mode on a device: auto resolved (stays auto when dev
  * is NULL). */
 clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,
@@ -193,6 +197,13 @@ int clc_geometry_check(const clconv_device_info *d, int dims,
  * with the reason. */
 clconv_status clc_problem_fits(const clconv_device_info *d,
                                const clconv_problem *p, const clc_geometry *g);
+
+/* ---- problem.c, reference.c: filter semantics ---- */
+/* 1 if the mask has the same width along every axis of the data. */
+int clc_mask_is_cubic(const clconv_problem *p);
+/* The element that index i of an axis of n elements reads under border
+ * mode b (i itself inside; -1 for the constant mode's ghost value). */
+long clc_border_index(long i, long n, clconv_border b);
 
 /* ---- program.c ---- */
 typedef struct clc_program_cache clc_program_cache;
@@ -374,6 +385,11 @@ const clconv_problem *clc_plan_problem(const clconv_plan *pl);
 clconv_session *clc_plan_session(const clconv_plan *pl);
 /* The plan's own device buffers (input, output), made on first use. */
 clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out);
+
+/* The mask as the kernels read it: flipped on every axis for a
+ * convolution (p->flip), else copied; m elements. */
+void clc_mask_oriented(const clconv_problem *p, const float *mask, size_t m,
+                       float *out);
 /* The counters of the last execute: [0] global loads of N, [1] local reads. */
 clconv_status clc_plan_counters(clconv_plan *plan, long long counts[2]);
 #endif

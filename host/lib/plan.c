@@ -105,7 +105,7 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
         pl->baked = malloc(pl->m * sizeof *pl->baked);
         if (!pl->baked)
             return clc_fail(CLCONV_ENOMEM, "out of memory");
-        memcpy(pl->baked, mask, pl->m * sizeof *pl->baked);
+        clc_mask_oriented(&pl->p, mask, pl->m, pl->baked);
     }
     return clc_problem_fits(&s->dev, &pl->p, &pl->g);
 }
@@ -228,16 +228,35 @@ clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
     return CLCONV_OK;
 }
 
+void clc_mask_oriented(const clconv_problem *p, const float *mask, size_t m,
+                       float *out)
+{
+    /* A convolution flips the mask on every axis: the row-major order
+     * reversed. */
+    for (size_t k = 0; k < m; ++k)
+        out[k] = p->flip ? mask[m - 1 - k] : mask[k];
+}
+
 clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
 {
+    float *oriented = malloc(pl->m * sizeof *oriented);
+    if (!oriented)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    clc_mask_oriented(&pl->p, mask, pl->m, oriented);
+    clconv_status st = CLCONV_OK;
+    cl_int err;
     /* Bit-for-bit, so a NaN coefficient equals itself. */
-    if (pl->baked && memcmp(pl->baked, mask, pl->m * sizeof *mask) != 0)
-        return clc_fail(CLCONV_EINVAL,
-                        "this plan's mask is compiled into its program "
-                        "(mask mode baked): make a new plan for another mask");
-    CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, pl->mask, CL_TRUE, 0,
-                                   pl->m * sizeof(float), mask, 0, NULL, NULL));
-    return CLCONV_OK;
+    if (pl->baked && memcmp(pl->baked, oriented, pl->m * sizeof *mask) != 0)
+        st = clc_fail(CLCONV_EINVAL,
+                      "this plan's mask is compiled into its program "
+                      "(mask mode baked): make a new plan for another mask");
+    else if ((err = clEnqueueWriteBuffer(pl->s->queue, pl->mask, CL_TRUE, 0,
+                                         pl->m * sizeof(float), oriented, 0,
+                                         NULL, NULL)) != CL_SUCCESS)
+        st = clc_cl_fail("clEnqueueWriteBuffer(mask)", err, __FILE__,
+                         __LINE__);
+    free(oriented);
+    return st;
 }
 
 clconv_status clconv_plan_poison_output(clconv_plan *pl)

@@ -1,5 +1,7 @@
 /* Validation and sizes of a problem, independent of any device. */
 #include <limits.h>
+#include <math.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -11,12 +13,115 @@ size_t clconv_problem_elements(const clconv_problem *p)
     return n;
 }
 
+int clconv_problem_mask_axis(const clconv_problem *p, int axis)
+{
+    if (axis < 0 || axis >= p->dims || axis >= 3)
+        return 1;
+    return p->mask_size[axis] > 0 ? p->mask_size[axis] : p->mask_width;
+}
+
+int clconv_problem_mask_max(const clconv_problem *p)
+{
+    int w = 1;
+    for (int d = 0; d < p->dims && d < 3; ++d)
+        if (clconv_problem_mask_axis(p, d) > w)
+            w = clconv_problem_mask_axis(p, d);
+    return w;
+}
+
 size_t clconv_problem_mask_elements(const clconv_problem *p)
 {
     size_t n = 1;
     for (int d = 0; d < p->dims && d < 3; ++d)
-        n *= (size_t)p->mask_width;
+        n *= (size_t)clconv_problem_mask_axis(p, d);
     return n;
+}
+
+int clconv_problem_left(const clconv_problem *p, int axis)
+{
+    const int w = clconv_problem_mask_axis(p, axis);
+    if (axis < 0 || axis >= p->dims || axis >= 3)
+        return 0;
+    /* scipy.ndimage.convolve: correlate with the flipped mask and the
+     * origin -origin, minus one more for an even width. */
+    const int o = p->flip ? -p->origin[axis] - (w % 2 == 0) : p->origin[axis];
+    return w / 2 + o;
+}
+
+int clc_mask_is_cubic(const clconv_problem *p)
+{
+    for (int d = 1; d < p->dims; ++d)
+        if (clconv_problem_mask_axis(p, d) != clconv_problem_mask_axis(p, 0))
+            return 0;
+    return 1;
+}
+
+static const char *const border_names[CLCONV_BORDER_COUNT] = {
+    "constant", "nearest", "reflect", "mirror", "wrap"};
+
+const char *clconv_border_name(clconv_border b)
+{
+    return (unsigned)b < CLCONV_BORDER_COUNT ? border_names[b] : "?";
+}
+
+clconv_status clconv_border_parse(const char *name, clconv_border *out)
+{
+    for (int b = 0; b < CLCONV_BORDER_COUNT; ++b)
+        if (strcmp(name, border_names[b]) == 0) {
+            *out = (clconv_border)b;
+            return CLCONV_OK;
+        }
+    return clc_fail(CLCONV_EINVAL,
+                    "unknown border mode '%s' (constant, nearest, reflect, "
+                    "mirror, wrap)",
+                    name);
+}
+
+/* The mask's widths and origins, the border mode and cval. */
+static clconv_status validate_filter(const clconv_problem *p)
+{
+    static const char axis[] = "xyz";
+    if (p->mask_width < 0 || p->mask_width > 1023)
+        return clc_fail(CLCONV_EINVAL, "mask width must be in 1..1023 (got %d)",
+                        p->mask_width);
+    for (int d = 0; d < 3; ++d) {
+        const int given = p->mask_size[d];
+        if (given < 0 || given > 1023)
+            return clc_fail(CLCONV_EINVAL,
+                            "mask width along %c must be in 1..1023 (got %d)",
+                            axis[d], given);
+        if (d >= p->dims && given > 1)
+            return clc_fail(CLCONV_EINVAL,
+                            "the mask has more axes than the %dD data "
+                            "(width %d along %c)",
+                            p->dims, given, axis[d]);
+        if (d >= p->dims && p->origin[d] != 0)
+            return clc_fail(CLCONV_EINVAL,
+                            "origin along %c, an axis the %dD data does not "
+                            "have",
+                            axis[d], p->dims);
+        if (d >= p->dims)
+            continue;
+        const int w = clconv_problem_mask_axis(p, d);
+        if (w < 1)
+            return clc_fail(CLCONV_EINVAL,
+                            "mask width must be >= 1 (got %d along %c)", w,
+                            axis[d]);
+        if (p->origin[d] < -(w / 2) || p->origin[d] > (w - 1) / 2)
+            return clc_fail(CLCONV_EINVAL,
+                            "origin %d along %c is out of range for a mask "
+                            "%d wide (%d..%d)",
+                            p->origin[d], axis[d], w, -(w / 2), (w - 1) / 2);
+    }
+    if ((unsigned)p->border >= CLCONV_BORDER_COUNT)
+        return clc_fail(CLCONV_EINVAL, "unknown border mode %d",
+                        (int)p->border);
+    if (!isfinite(p->cval) || fabs(p->cval) > 3.4e38)
+        return clc_fail(CLCONV_EINVAL, "cval must be a finite float");
+    if (p->flip != 0 && p->flip != 1)
+        return clc_fail(CLCONV_EINVAL, "flip must be 0 or 1 (got %d)",
+                        p->flip);
+    return CLCONV_OK;
 }
 
 clconv_status clconv_problem_validate(const clconv_problem *p)
@@ -25,13 +130,9 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
     if (p->dims < 1 || p->dims > 3)
         return clc_fail(CLCONV_EINVAL, "dims must be 1, 2 or 3 (got %d)",
                         p->dims);
-    if (p->mask_width < 1 || p->mask_width % 2 == 0)
-        return clc_fail(CLCONV_EINVAL,
-                        "mask width must be odd and >= 1 (got %d)",
-                        p->mask_width);
-    if (p->mask_width > 1023)
-        return clc_fail(CLCONV_EINVAL, "mask width %d is absurd (max 1023)",
-                        p->mask_width);
+    clconv_status st = validate_filter(p);
+    if (st != CLCONV_OK)
+        return st;
     if (p->tile < 0 || p->tile > 65536)
         return clc_fail(CLCONV_EINVAL,
                         "tile must be in 1..65536, or 0 for the default "
@@ -47,7 +148,8 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
          p->group_y > 1024))
         return clc_fail(CLCONV_EINVAL,
                         "coarsen must be in 0..64 and group_y in 0..1024");
-    /* Kernels index with int: every element count must fit. */
+    /* Kernels index with int: every element count must fit (and twice an
+     * extent, the period of the reflect and mirror folds). */
     size_t n = 1;
     for (int d = 0; d < p->dims; ++d) {
         if (p->size[d] == 0)
@@ -56,14 +158,22 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
         if (p->size[d] > (size_t)INT_MAX || n > (size_t)INT_MAX / p->size[d])
             return clc_fail(CLCONV_EINVAL,
                             "size too large: more than %d elements", INT_MAX);
+        if (p->size[d] > (size_t)INT_MAX / 2 &&
+            (p->border == CLCONV_BORDER_REFLECT ||
+             p->border == CLCONV_BORDER_MIRROR))
+            return clc_fail(CLCONV_EINVAL,
+                            "size along %c too large for mode %s: at most %d",
+                            axis[d], clconv_border_name(p->border),
+                            INT_MAX / 2);
         n *= p->size[d];
     }
     size_t m = 1;
     for (int d = 0; d < p->dims; ++d) {
-        if (m > (size_t)INT_MAX / (size_t)p->mask_width)
-            return clc_fail(CLCONV_EINVAL, "mask of %d^%d elements is absurd",
-                            p->mask_width, p->dims);
-        m *= (size_t)p->mask_width;
+        const size_t w = (size_t)clconv_problem_mask_axis(p, d);
+        if (m > (size_t)INT_MAX / w)
+            return clc_fail(CLCONV_EINVAL, "a mask of more than %d elements "
+                            "is absurd", INT_MAX);
+        m *= w;
     }
     return CLCONV_OK;
 }

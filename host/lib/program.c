@@ -52,13 +52,53 @@ static int mask_literal(float v, char *buf, size_t len)
     return snprintf(buf, len, "%.9ef", (double)v);
 }
 
+/* The mask's widths and origins, the border mode and cval: -D MASK_WIDTH
+ * for a centred cube (the notes' kernels, today's options), per-axis
+ * defines otherwise; then TILE_WIDTH. Returns the length written. */
+size_t clc_filter_defines(const clconv_problem *p, char *buf, size_t len)
+{
+    static const char axis[] = "XYZ";
+    static const char *const modes[CLCONV_BORDER_COUNT] = {
+        "CONSTANT", "NEAREST", "REFLECT", "MIRROR", "WRAP"};
+    size_t n = 0;
+    if (clc_mask_is_cubic(p))
+        n += (size_t)snprintf(buf + n, len - n, "-D MASK_WIDTH=%d",
+                              clconv_problem_mask_axis(p, 0));
+    else
+        for (int d = 0; d < p->dims; ++d)
+            n += (size_t)snprintf(buf + n, len - n, "%s-D MASK_%c=%d",
+                                  d ? " " : "", axis[d],
+                                  clconv_problem_mask_axis(p, d));
+    n += (size_t)snprintf(buf + n, len - n, " -D TILE_WIDTH=%d", p->tile);
+    for (int d = 0; d < p->dims; ++d) {
+        /* The kernels' origin: the correlation's (mirrored for a flip). */
+        const int o = clconv_problem_left(p, d) -
+                      clconv_problem_mask_axis(p, d) / 2;
+        if (o)
+            n += (size_t)snprintf(buf + n, len - n, " -D ORIGIN_%c=%d",
+                                  axis[d], o);
+    }
+    if (p->border != CLCONV_BORDER_CONSTANT)
+        n += (size_t)snprintf(buf + n, len - n,
+                              " -D CLCONV_MODE=CLCONV_MODE_%s",
+                              modes[p->border]);
+    else if ((float)p->cval != 0.0f) {
+        n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_CVAL=");
+        n += (size_t)mask_literal((float)p->cval, buf + n, len - n);
+    }
+    if (p->strategy == CLCONV_VECTOR && p->dims >= 2 && !clc_mask_is_cubic(p))
+        n += (size_t)snprintf(buf + n, len - n, " -D VEC_MARCH=%d",
+                              clconv_problem_mask_axis(p, p->dims - 1));
+    return n;
+}
+
 char *clc_build_options(const clc_config *c, int count_loads,
                         const float *mask)
 {
     const clconv_problem *p = &c->p;
     const int baked = mask && p->mask_mode == CLCONV_MASK_BAKED;
     const size_t m = baked ? clconv_problem_mask_elements(p) : 0;
-    const size_t len = 256 + m * 24; /* a literal is at most 17 */
+    const size_t len = 512 + m * 24; /* a literal is at most 17 */
     char *buf = malloc(len);
     if (!buf) {
         clc_fail(CLCONV_ENOMEM, "out of memory");

@@ -1,15 +1,90 @@
-/* The double-precision CPU reference (correlation, ghost cells 0). */
+/* The double-precision CPU reference: scipy.ndimage.correlate (or, with
+ * flip, convolve) with every border mode, per-axis widths and origins. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
-/* The range of mask taps j in [lo, hi) whose input index i - r + j lies in
- * [0, n). */
-static void tap_range(long i, long r, long w, long n, long *lo, long *hi)
+long clc_border_index(long i, long n, clconv_border b)
 {
-    long a = r - i, b = n - i + r;
-    *lo = a > 0 ? a : 0;
-    *hi = b < w ? b : w;
+    if (i >= 0 && i < n)
+        return i;
+    long p, k;
+    switch (b) {
+    case CLCONV_BORDER_NEAREST:
+        return i < 0 ? 0 : n - 1;
+    case CLCONV_BORDER_WRAP:
+        k = i % n;
+        return k < 0 ? k + n : k;
+    case CLCONV_BORDER_REFLECT: /* period 2n: d c b a | a b c d | d c b a */
+        p = 2 * n;
+        k = i % p;
+        k = k < 0 ? k + p : k;
+        return k < n ? k : p - 1 - k;
+    case CLCONV_BORDER_MIRROR: /* period 2n-2: d c b | a b c d | c b a */
+        if (n == 1)
+            return 0;
+        p = 2 * n - 2;
+        k = i % p;
+        k = k < 0 ? k + p : k;
+        return k < n ? k : p - k;
+    default:
+        return -1; /* constant: the ghost value */
+    }
+}
+
+/* Per axis, the input index that output i's tap j reads is t[i + j]
+ * (-1: the constant mode's ghost value): n + w - 1 entries. */
+static long *axis_table(const clconv_problem *p, int axis)
+{
+    const long n = axis < p->dims ? (long)p->size[axis] : 1;
+    const long w = clconv_problem_mask_axis(p, axis);
+    const long left = clconv_problem_left(p, axis);
+    long *t = malloc((size_t)(n + w - 1) * sizeof *t);
+    if (t)
+        for (long k = 0; k < n + w - 1; ++k)
+            t[k] = clc_border_index(k - left, n, p->border);
+    return t;
+}
+
+typedef struct ref_ctx {
+    const float *in, *mask; /* mask: flipped already for a convolution */
+    long n[3], w[3];
+    const long *t[3];
+    double cval; /* the ghost value (constant mode) */
+} ref_ctx;
+
+static void ref_one(const ref_ctx *c, long x, long y, long z, double *acc,
+                    double *mag)
+{
+    double a = 0.0, g = 0.0;
+    for (long jz = 0; jz < c->w[2]; ++jz) {
+        const long iz = c->t[2][z + jz];
+        for (long jy = 0; jy < c->w[1]; ++jy) {
+            const long iy = c->t[1][y + jy];
+            const float *m = c->mask + (jz * c->w[1] + jy) * c->w[0];
+            const float *row =
+                iz < 0 || iy < 0 ? NULL
+                                 : c->in + (iz * c->n[1] + iy) * c->n[0];
+            for (long jx = 0; jx < c->w[0]; ++jx) {
+                const long ix = c->t[0][x + jx];
+                double prod;
+                if (!row || ix < 0) {
+                    /* A ghost: 0 is skipped (so an infinite coefficient
+                     * meets no 0 there), as the kernels do. */
+                    if (c->cval == 0.0)
+                        continue;
+                    prod = c->cval * (double)m[jx];
+                } else {
+                    prod = (double)row[ix] * (double)m[jx];
+                }
+                a += prod;
+                g += prod < 0 ? -prod : prod;
+            }
+        }
+    }
+    *acc = a;
+    *mag = g;
 }
 
 clconv_status clconv_reference(const clconv_problem *p, const float *in,
@@ -19,42 +94,42 @@ clconv_status clconv_reference(const clconv_problem *p, const float *in,
     clconv_status st = clconv_problem_validate(p);
     if (st != CLCONV_OK)
         return st;
-    const long w = p->mask_width, r = w / 2;
-    const long nx = (long)p->size[0];
-    const long ny = p->dims > 1 ? (long)p->size[1] : 1;
-    const long nz = p->dims > 2 ? (long)p->size[2] : 1;
-    const long wy = p->dims > 1 ? w : 1, wz = p->dims > 2 ? w : 1;
-    const long ry = p->dims > 1 ? r : 0, rz = p->dims > 2 ? r : 0;
-
+    ref_ctx c;
+    memset(&c, 0, sizeof c);
+    const size_t m = clconv_problem_mask_elements(p);
+    float *flipped = p->flip ? malloc(m * sizeof *flipped) : NULL;
+    if (flipped) /* every axis reversed: the row-major order reversed */
+        for (size_t k = 0; k < m; ++k)
+            flipped[k] = mask[m - 1 - k];
+    c.in = in;
+    c.mask = p->flip ? flipped : mask;
+    c.cval = p->border == CLCONV_BORDER_CONSTANT ? (double)(float)p->cval : 0;
+    for (int d = 0; d < 3; ++d) {
+        c.n[d] = d < p->dims ? (long)p->size[d] : 1;
+        c.w[d] = clconv_problem_mask_axis(p, d);
+        c.t[d] = axis_table(p, d);
+    }
+    if ((p->flip && !flipped) || !c.t[0] || !c.t[1] || !c.t[2]) {
+        st = clc_fail(CLCONV_ENOMEM, "out of memory");
+        goto out;
+    }
+    const long nx = c.n[0], ny = c.n[1], nz = c.n[2];
 #if defined(_OPENMP)
 #pragma omp parallel for collapse(2) schedule(static)
 #endif
     for (long z = 0; z < nz; ++z)
-        for (long y = 0; y < ny; ++y) {
-            long z0, z1, y0, y1;
-            tap_range(z, rz, wz, nz, &z0, &z1);
-            tap_range(y, ry, wy, ny, &y0, &y1);
+        for (long y = 0; y < ny; ++y)
             for (long x = 0; x < nx; ++x) {
-                long x0, x1;
-                tap_range(x, r, w, nx, &x0, &x1);
-                double acc = 0.0, mag = 0.0;
-                for (long jz = z0; jz < z1; ++jz)
-                    for (long jy = y0; jy < y1; ++jy) {
-                        const float *row =
-                            in + ((z - rz + jz) * ny + (y - ry + jy)) * nx +
-                            (x - r);
-                        const float *m = mask + (jz * wy + jy) * w;
-                        for (long jx = x0; jx < x1; ++jx) {
-                            double prod = (double)row[jx] * (double)m[jx];
-                            acc += prod;
-                            mag += prod < 0 ? -prod : prod;
-                        }
-                    }
                 const long o = (z * ny + y) * nx + x;
+                double acc, mag;
+                ref_one(&c, x, y, z, &acc, &mag);
                 out[o] = acc;
                 if (abs_sum)
                     abs_sum[o] = mag;
             }
-        }
-    return CLCONV_OK;
+out:
+    for (int d = 0; d < 3; ++d)
+        free((void *)c.t[d]);
+    free(flipped);
+    return st;
 }

@@ -66,12 +66,15 @@ clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
     return CLCONV_OK;
 }
 
+/* The same data, mask and filter (the reference depends on all of it). */
 static int same_shape(const clconv_problem *a, const clconv_problem *b)
 {
-    if (a->dims != b->dims || a->mask_width != b->mask_width)
+    if (a->dims != b->dims || a->border != b->border || a->flip != b->flip ||
+        (a->border == CLCONV_BORDER_CONSTANT && a->cval != b->cval))
         return 0;
     for (int k = 0; k < a->dims; ++k)
-        if (a->size[k] != b->size[k])
+        if (a->size[k] != b->size[k] || a->origin[k] != b->origin[k] ||
+            clconv_problem_mask_axis(a, k) != clconv_problem_mask_axis(b, k))
             return 0;
     return 1;
 }

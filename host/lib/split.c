@@ -30,9 +30,13 @@ static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
                                 "%zu and %zu): a session serves one thread",
                                 k, i);
         const clconv_problem *a = &problems[0], *b = &problems[i];
-        int same = a->dims == b->dims && a->mask_width == b->mask_width;
+        int same = a->dims == b->dims && a->border == b->border &&
+                   a->flip == b->flip && a->cval == b->cval;
         for (int d = 0; d < a->dims; ++d)
-            same = same && a->size[d] == b->size[d];
+            same = same && a->size[d] == b->size[d] &&
+                   a->origin[d] == b->origin[d] &&
+                   clconv_problem_mask_axis(a, d) ==
+                       clconv_problem_mask_axis(b, d);
         if (!same)
             return clc_fail(CLCONV_EINVAL,
                             "the problems of a split differ in shape (device "

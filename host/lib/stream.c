@@ -24,11 +24,27 @@ typedef struct job {
     int host_ptr;      /* bind the caller's input in place (CPU devices) */
 } job;
 
-/* Rows of input the mask reaches before and after an output row. */
+/* Rows of input the mask reaches before and after an output row (its
+ * width and origin along the slowest axis). */
 static void halo_of(const clconv_problem *p, size_t *lo, size_t *hi)
 {
-    *lo = (size_t)(p->mask_width / 2);
-    *hi = (size_t)(p->mask_width - 1) - *lo;
+    const int axis = p->dims - 1;
+    *lo = (size_t)clconv_problem_left(p, axis);
+    *hi = (size_t)(clconv_problem_mask_axis(p, axis) - 1) - *lo;
+}
+
+/* Can the slowest axis be cut into slabs? A slab's kernel folds indices
+ * past the data's ends within the slab: right for the constant and
+ * nearest modes, and for reflect and mirror when a slab holds the mask's
+ * reach; wrap reads the far end of the axis, which another slab holds. */
+static int slabs_allowed(const job *j, size_t rows_per_slab)
+{
+    if (j->p.border == CLCONV_BORDER_CONSTANT ||
+        j->p.border == CLCONV_BORDER_NEAREST)
+        return 1;
+    if (j->p.border == CLCONV_BORDER_WRAP)
+        return 0;
+    return rows_per_slab > j->lo + j->hi;
 }
 
 static void job_init(job *j, clconv_session *s, const clconv_problem *p,
@@ -288,6 +304,12 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
         return clc_fail(CLCONV_EINVAL, "rows %zu to %zu of %zu", begin, end,
                         j.rows);
     clconv_status st = slab_rows(&j, end - begin, nslabs_min, &rows);
+    if (st == CLCONV_OK && (begin > 0 || end < j.rows || rows < end - begin) &&
+        !slabs_allowed(&j, rows))
+        st = clc_fail(CLCONV_EUNSUPPORTED,
+                      "border mode %s needs the whole slowest axis in one "
+                      "launch; it does not fit the device in one piece",
+                      clconv_border_name(p->border));
     if (st == CLCONV_OK)
         st = queues(s);
     if (st != CLCONV_OK)
@@ -335,6 +357,8 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
     const int fits = bytes <= s->alloc_limit &&
                      2 * bytes <= s->dev.global_mem_bytes / 10 * 8;
     size_t want = overlap_slabs(s, bytes);
+    if (!slabs_allowed(&j, j.rows / (want ? want : 1)))
+        want = 1; /* overlap is an optimisation: one launch instead */
     if (fits && want == 1) {
         clconv_plan *plan;
         st = clc_plan_cache_get(s, &j.p, mask, &plan);

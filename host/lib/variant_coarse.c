@@ -15,7 +15,7 @@ static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
     (void)dev;
-    const int w = c->p.mask_width, dims = c->p.dims;
+    const int w = clconv_problem_mask_max(&c->p), dims = c->p.dims;
     int *k = c->knob;
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 4 : 8)
@@ -47,7 +47,8 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
     if (p->dims == 1) {
         /* A work-group computes t * c outputs from a local tile. */
         g->global[0] = ceil_div(p->size[0], t * c) * t;
-        g->local_floats = padded(t * c + (size_t)p->mask_width - 1);
+        g->local_floats =
+            padded(t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1);
     } else if (p->dims == 2) {
         /* t x gy work-items, each c rows. */
         g->local[1] = gy;

@@ -5,41 +5,52 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* One work-group of `group` work-items per dimension for each output
- * tile, `lw`^dims local floats. */
-static void tiled(const clconv_problem *p, clc_geometry *g, size_t group,
-                  size_t lw)
+/* The input tile's extent along axis d: TILE_WIDTH plus the mask's halos
+ * along d. */
+static size_t in_tile(const clconv_problem *p, int d)
 {
-    g->local_floats = lw ? 1 : 0;
-    for (int d = 0; d < 3; ++d) {
-        g->local[d] = d < p->dims ? group : 1;
-        g->global[d] =
-            d < p->dims ? ceil_div(p->size[d], (size_t)p->tile) * group : 1;
-        if (d < p->dims)
-            g->local_floats *= lw;
-    }
+    return (size_t)p->tile + (size_t)clconv_problem_mask_axis(p, d) - 1;
 }
 
-static size_t in_tile(const clconv_problem *p)
+/* What a work-group or local tile spans per axis. */
+enum extent { NONE, TILE, IN_TILE };
+
+static size_t extent_of(const clconv_problem *p, int d, enum extent e)
 {
-    return (size_t)p->tile + (size_t)p->mask_width - 1;
+    return e == IN_TILE ? in_tile(p, d) : (size_t)p->tile;
+}
+
+/* One work-group (of `group` extents) for each TILE_WIDTH^dims output
+ * tile, a local tile of `lw` extents. */
+static void tiled(const clconv_problem *p, clc_geometry *g, enum extent group,
+                  enum extent lw)
+{
+    g->local_floats = lw != NONE ? 1 : 0;
+    for (int d = 0; d < 3; ++d) {
+        const size_t n = extent_of(p, d, group);
+        g->local[d] = d < p->dims ? n : 1;
+        g->global[d] =
+            d < p->dims ? ceil_div(p->size[d], (size_t)p->tile) * n : 1;
+        if (d < p->dims && lw != NONE)
+            g->local_floats *= extent_of(p, d, lw);
+    }
 }
 
 static void geo_naive(const clc_config *c, clc_geometry *g)
 {
-    tiled(&c->p, g, (size_t)c->p.tile, 0);
+    tiled(&c->p, g, TILE, NONE);
 }
 static void geo_output_tile(const clc_config *c, clc_geometry *g)
 {
-    tiled(&c->p, g, (size_t)c->p.tile, in_tile(&c->p));
+    tiled(&c->p, g, TILE, IN_TILE);
 }
 static void geo_input_tile(const clc_config *c, clc_geometry *g)
 {
-    tiled(&c->p, g, in_tile(&c->p), in_tile(&c->p));
+    tiled(&c->p, g, IN_TILE, IN_TILE);
 }
 static void geo_cached_halo(const clc_config *c, clc_geometry *g)
 {
-    tiled(&c->p, g, (size_t)c->p.tile, (size_t)c->p.tile);
+    tiled(&c->p, g, TILE, TILE);
 }
 
 static void no_defaults(const clconv_device_info *dev, const clc_overrides *ov,

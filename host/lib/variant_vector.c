@@ -50,7 +50,7 @@ static int blocks_default(const clconv_device_info *dev, int mask_width)
 static void vector_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
-    const int w = c->p.mask_width, dims = c->p.dims;
+    const int w = clconv_problem_mask_max(&c->p), dims = c->p.dims;
     int *k = c->knob;
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 1 : 8)

@@ -193,9 +193,9 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g)
 size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
 {
     const clc_variant_dims *r = dims_row(c->p.strategy, c->p.dims);
-    int m0 = snprintf(buf, len, "-D MASK_WIDTH=%d -D TILE_WIDTH=%d",
-                      c->p.mask_width, c->p.tile);
-    size_t n = m0 > 0 ? (size_t)m0 : 0;
+    /* The filter's defines (MASK_WIDTH and TILE_WIDTH first, as ever),
+     * then the variant's knobs. */
+    size_t n = clc_filter_defines(&c->p, buf, len);
     for (int k = 0; r && k < CLC_KNOB_COUNT; ++k) {
         if (!r->knob[k].define || n >= len)
             continue;
