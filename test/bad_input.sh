@@ -65,7 +65,17 @@ check_unsupported() {
 R="$CLI run --reps 0 --seed 1"
 
 # --- masks -----------------------------------------------------------------
-check "even mask width" 2 'odd' $R --dims 1 --size 100 --mask 4
+check "mask with more axes than the data" 2 'mask.*more axes' $R --dims 1 --size 100 --mask 3x3
+check "mask widths do not match the dims" 2 'mask.*3 widths' $R --dims 2 --size 100 --mask 3x3x3
+check "zero-width mask axis" 2 'mask.*0.*range' $R --dims 2 --size 100 --mask 3x0
+check "origin out of range" 2 'origin.*range' $R --dims 2 --size 100 --mask 4x3 --origin 2,0
+check "origin out of range below" 2 'origin.*range' $R --dims 1 --size 100 --mask 4 --origin -3
+check "origin for more axes than the data" 2 'origin.*3 values' $R --dims 2 --size 100 --mask 3 --origin 0,0,0
+check "origin needs --dims" 2 'origin.*--dims' $R --origin 1
+check "unknown border mode" 2 'mode.*unknown border mode' $R --dims 1 --size 100 --mode reflect101
+check "non-finite cval" 2 'cval.*finite' $R --dims 1 --size 100 --cval inf
+check "cval nan" 2 'cval.*finite' $R --dims 1 --size 100 --cval nan
+check "cval not a number" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 1.5x
 check "zero mask width" 2 'mask.*(0|range)' $R --dims 1 --size 100 --mask 0
 check "negative mask width" 2 'mask.*-3' $R --dims 1 --size 100 --mask -3
 check "absurd mask width 1025" 2 'mask.*(range|absurd)' $R --dims 1 --size 100 --mask 1025

@@ -30,7 +30,7 @@ grep -q 'ok' "$tmp/out" || { echo "FAIL run: no ok line"; fails=$((fails + 1)); 
 grep -q 'seed 7' "$tmp/err" || { echo "FAIL run: seed not printed"; fails=$((fails + 1)); }
 
 check "run --json prints every key" 0 "$CLI" run --dims 3 --size 9x7x5 --mask 3 --tile 4 --device 0:0 --reps 1 --json
-for key in device strategy dims size mask tile status max_err ms gbs; do
+for key in device strategy dims size mask tile status max_err ms gbs mode cval mask_size origin convolve; do
     grep -q "\"$key\":" "$tmp/out" || { echo "FAIL json: key $key missing"; fails=$((fails + 1)); }
 done
 if command -v /usr/bin/python3 >/dev/null 2>&1; then
@@ -38,8 +38,14 @@ if command -v /usr/bin/python3 >/dev/null 2>&1; then
         || { echo "FAIL json: not valid or not all ok"; fails=$((fails + 1)); }
 fi
 
-check "even mask is a usage error" 2 "$CLI" run --dims 1 --size 100 --mask 4
-grep -q 'odd' "$tmp/err" || { echo "FAIL even mask: message does not say odd"; fails=$((fails + 1)); }
+check "an even mask runs (SciPy's centring)" 0 "$CLI" run --dims 1 --size 100 --mask 4 --strategy naive --device 0:0 --reps 0
+check "run --json carries the filter" 0 "$CLI" run --dims 2 --size 19x7 --mask 5x2 --origin 1,-1 --mode reflect,wrap --convolve --strategy naive --device 0:0 --reps 0 --json
+for key in mode cval mask_size origin convolve; do
+    grep -q "\"$key\":" "$tmp/out" || { echo "FAIL json: key $key missing"; fails=$((fails + 1)); }
+done
+grep -q '"mode": "wrap"' "$tmp/out" && grep -q '"mask_size": "5x2"' "$tmp/out" &&
+    grep -q '"origin": "1,-1"' "$tmp/out" ||
+    { echo "FAIL json: mode rows or per-axis values missing"; fails=$((fails + 1)); }
 check "zero size is a usage error" 2 "$CLI" run --dims 2 --size 0x5
 check "unknown strategy is a usage error" 2 "$CLI" run --dims 1 --strategy fastest
 check "unknown device is a usage error" 2 "$CLI" run --dims 1 --device no-such-device-xyz

@@ -18,7 +18,8 @@ void cli_bench_usage(FILE *f)
         "usage: clconv bench [--suite full|quick | --dims D --size X[xY[xZ]]\n"
         "                    --mask W] [--device SEL] [--strategy S|all]\n"
         "                    [--mask-mode M] [--tiles all|default|gpu]\n"
-        "                    [--reps N] [--warmup N]\n"
+        "                    [--reps N] [--warmup N] [--mode M] [--cval V]\n"
+        "                    [--origin O[,O..]] [--convolve]\n"
         "                    [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
         "                    [--end-to-end]\n"
         "Measure each device's copy bandwidth and FP32 FMA peak, then run\n"
@@ -29,7 +30,13 @@ void cli_bench_usage(FILE *f)
         "  --suite NAME    full (1D 2^26, 2D 8192^2, 3D 512^3; the default when\n"
         "                  a GPU is selected) or quick (1D 2^22, 2D 1024^2,\n"
         "                  3D 128^3; the default on CPUs only)\n"
-        "  --dims D --size X[xY[xZ]] --mask W   one custom problem instead\n"
+        "  --dims D --size X[xY[xZ]] --mask W|WxH[xD]   one custom problem\n"
+        "                  instead (WxH[xD]: one width per axis, x first)\n"
+        "  --mode M        border mode of every row: constant (default),\n"
+        "                  nearest, reflect, mirror, wrap (a mode column in\n"
+        "                  JSON and CSV); --cval V the constant mode's value\n"
+        "  --origin O      SciPy's origin, one value or one per axis, x first\n"
+        "  --convolve      convolution (the mask flipped) instead of correlation\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --strategy S    %s\n"
@@ -77,6 +84,8 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
     const char *v = NULL;
     int r;
     if ((r = cli_parse_suite(argc, argv, i, &o->suite)) ||
+        (r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
+                                     &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)) ||
         (r = cli_parse_run_option(argc, argv, i, 10, &o->device, &o->reps,
@@ -120,6 +129,13 @@ static int parse(int argc, char **argv, bench_options *o)
             return -1;
     if (cli_outputs_check(&o->out))
         return -1;
+    for (int a = 0; a < o->filter.nmask_size; ++a) /* the largest width */
+        if (o->filter.mask_size[a] > o->mask)
+            o->mask = o->filter.mask_size[a];
+    if ((o->filter.nmask_size || o->filter.norigin) && !o->dims) {
+        cli_error("bench: --mask WxH[xD] and --origin need --dims");
+        return -1;
+    }
     if ((o->dims || size || o->mask) && o->suite) {
         cli_error("bench: --suite and --dims/--size/--mask are exclusive");
         return -1;
@@ -151,6 +167,7 @@ static int run_variant(const bench_options *o, clconv_bench_report *r,
     w.device = d;
     w.problem = p;
     clconv_bench_shape(b, &w.p);
+    cli_filter_apply(&o->filter, 0, &w.p); /* checked with the problems */
     w.p.tile = tile;
     w.p.strategy = strat;
     w.p.mask_mode = o->mask_mode;
@@ -270,6 +287,7 @@ static int bench_all(const bench_options *o, const cli_devices *devs,
     for (size_t p = 0; p < r->nproblems; ++p) {
         clconv_problem shape;
         clconv_bench_shape(&r->problems[p], &shape);
+        cli_filter_apply(&o->filter, 0, &shape);
         clconv_dataset *data = NULL;
         clconv_status st = clconv_dataset_create(&shape, o->seed, &data);
         if (st != CLCONV_OK) {

@@ -21,6 +21,7 @@ typedef struct bench_options {
     cli_outputs out;    /* --json FILE, --csv FILE ("-": stdout) */
     int quiet;
     int end_to_end;     /* --end-to-end: whole host-to-host calls */
+    cli_filter filter;  /* --mode, --cval, --mask WxH[xD], --origin, ... */
 } bench_options;
 
 /* --end-to-end (bench_e2e.c): the exit code. */

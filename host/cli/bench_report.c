@@ -144,6 +144,8 @@ int bench_choose_problems(const bench_options *o, const cli_devices *devs,
     for (size_t p = 0; p < r->nproblems; ++p) {
         clconv_problem shape;
         clconv_bench_shape(&r->problems[p], &shape);
+        if (cli_filter_apply(&o->filter, 0, &shape))
+            return CLI_EXIT_USAGE;
         if (clconv_problem_validate(&shape) != CLCONV_OK) {
             cli_error("bench: %s", clconv_last_error());
             return CLI_EXIT_USAGE;

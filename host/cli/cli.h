@@ -91,7 +91,7 @@ int cli_parse_run_option(int argc, char **argv, int *i, int reps_min,
  * argv[*i] was one of them, 0 if another option, -1 (error printed). */
 int cli_parse_problem_option(int argc, char **argv, int *i, int *dims,
                              const char **size, int *mask);
-/* --mask: an odd width in 1..1023, or an error line and -1. */
+/* --mask: a width in 1..1023 (odd or even), or an error line and -1. */
 int cli_parse_mask_width(const char *s, int *out);
 /* --strategy: a strategy name, "all" (CLI_STRATEGY_ALL) or, with
  * allow_auto, "auto" (CLI_STRATEGY_AUTO); an error line and -1 else. */
@@ -220,5 +220,42 @@ int cli_emit(const cli_outputs *outs, const void *items, size_t n,
 void cli_put_device(cli_rows *t, const char *key,
                     const clconv_device_info *dev);
 void cli_put_size(cli_rows *t, const char *key, const clconv_problem *p);
+
+/* The filter's semantics (issue 15), shared by run, bench, apply, tune:
+ * --mode M[,M..], --cval V, --mask WxH[xD] (per-axis widths; a plain
+ * --mask W stays with cli_parse_problem_option or apply's mask spec),
+ * --origin O[,O..], --convolve. Per-axis lists are kept in the order
+ * given: x first for run/bench/tune, NumPy's order for apply
+ * (cli_filter_apply's numpy_order). */
+typedef struct cli_filter {
+    int mask_size[3], nmask_size;
+    int origin[3], norigin;
+    int modes[CLCONV_BORDER_COUNT], nmodes;
+    double cval;
+    int convolve;
+} cli_filter;
+enum {
+    CLI_FILTER_MASK_AXES = 1, /* --mask WxH[xD] is this command's */
+    CLI_FILTER_MODE_LIST = 2  /* --mode takes a list (rows per mode) */
+};
+/* 1 if argv[*i] was one of the filter's options (value stored), 0 if it
+ * is another option, -1 (error printed) on a bad value. Call it before
+ * cli_parse_problem_option, which takes a plain --mask W. */
+int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
+                            cli_filter *f);
+/* Set p's mask widths, origins, cval and flip from f, and its border mode
+ * to f's first; p->dims must be known. 0, or -1 with one line naming the
+ * flag (a mask with more axes than the data, an origin out of range). */
+int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p);
+/* The filter of a row as text (empty for the notes' default), e.g.
+ * " reflect mask=5x3 origin=1,0 convolve" (per-axis values x first, or in
+ * NumPy's order), and as a row's fields: mode, cval, mask_size ("5x3")
+ * and origin ("1,0") x first, convolve. */
+void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
+                         size_t len);
+void cli_put_filter(cli_rows *t, const clconv_problem *p);
+int cli_parse_modes(const char *s, int *modes, int *n);
+int cli_parse_cval(const char *s, double *out);
+int cli_parse_mask_axes(const char *s, int widths[3], int *n);
 
 #endif

@@ -149,10 +149,6 @@ int cli_parse_mask_width(const char *s, int *out)
     long x;
     if (cli_parse_int("--mask", s, 1, 1023, &x))
         return -1;
-    if (x % 2 == 0) {
-        cli_error("--mask: width must be odd (got %ld)", x);
-        return -1;
-    }
     *out = (int)x;
     return 0;
 }

@@ -8,7 +8,9 @@
 void cli_run_usage(FILE *f)
 {
     fprintf(f,
-        "usage: clconv run [--dims D --size X[xY[xZ]] --mask W --tile T]\n"
+        "usage: clconv run [--dims D --size X[xY[xZ]] --mask W|WxH[xD] --tile T]\n"
+        "                  [--mode M[,M..]] [--cval V] [--origin O[,O..]]\n"
+        "                  [--convolve]\n"
         "                  [--strategy S|all] [--coarsen C] [--group-y G]\n"
         "                  [--mask-mode M] [--device SEL] [--reps N]\n"
         "                  [--warmup N] [--seed S] [--json [F]] [--csv [F]]\n"
@@ -20,7 +22,14 @@ void cli_run_usage(FILE *f)
         "side-by-side table.\n"
         "  --dims D        1, 2 or 3\n"
         "  --size X[xY[xZ]] extents (one extent: a square/cube)\n"
-        "  --mask W        odd mask width (default 9, 5, 3 for 1D, 2D, 3D)\n"
+        "  --mask W        mask width, odd or even (default 9, 5, 3 for 1D, 2D,\n"
+        "                  3D); WxH[xD]: one width per axis, x first\n"
+        "  --mode M        border mode: constant (default), nearest, reflect,\n"
+        "                  mirror, wrap (scipy.ndimage's); a comma list runs\n"
+        "                  each mode on the same problem\n"
+        "  --cval V        the constant mode's value outside (default 0)\n"
+        "  --origin O      SciPy's origin, one value or one per axis, x first\n"
+        "  --convolve      convolution (the mask flipped) instead of correlation\n"
         "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
         "  --strategy S    %s\n"
         "                  or all (default); auto: the device's tuning from\n"
@@ -96,7 +105,11 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
 {
     const char *v = NULL;
     int r;
-    if ((r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+    if ((r = cli_parse_filter_option(argc, argv, i,
+                                     CLI_FILTER_MASK_AXES |
+                                         CLI_FILTER_MODE_LIST,
+                                     &o->filter)) ||
+        (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)))
         return r < 0 ? -1 : 0;
     if ((r = cli_opt_value(argc, argv, i, "--tile", &v)))
@@ -158,8 +171,9 @@ static int parse(int argc, char **argv, run_options *o)
                   "for side-by-side runs");
         return -1;
     }
-    if (!o->dims && (size || o->mask || o->ntile)) {
-        cli_error("run: --size, --mask and --tile need --dims");
+    if (!o->dims && (size || o->mask || o->ntile || o->filter.nmask_size ||
+                     o->filter.norigin)) {
+        cli_error("run: --size, --mask, --origin and --tile need --dims");
         return -1;
     }
     if (size && cli_parse_size(size, o->dims, o->size))
@@ -171,19 +185,30 @@ static int parse(int argc, char **argv, run_options *o)
     return 0;
 }
 
-/* The problems to run, each with strategy naive (set per run later). */
+/* At most one problem per dims and --mode. */
+#define RUN_MAX_PROBLEMS (3 * CLCONV_BORDER_COUNT)
+
+/* The problems to run (one per dims and --mode), each with strategy
+ * naive (set per run later); -1 (error printed) on a bad filter. */
 static int problems_of(const run_options *o, clconv_problem *ps)
 {
     int n = 0;
+    const int nmodes = o->filter.nmodes ? o->filter.nmodes : 1;
     for (int dims = 1; dims <= 3; ++dims) {
         if (o->dims && dims != o->dims)
             continue;
-        clconv_problem *p = &ps[n++];
-        cli_default_problem(dims, p);
-        if (o->have_size)
-            memcpy(p->size, o->size, sizeof p->size);
-        if (o->mask)
-            p->mask_width = o->mask;
+        for (int m = 0; m < nmodes; ++m) {
+            clconv_problem *p = &ps[n++];
+            cli_default_problem(dims, p);
+            if (o->have_size)
+                memcpy(p->size, o->size, sizeof p->size);
+            if (o->mask)
+                p->mask_width = o->mask;
+            if (cli_filter_apply(&o->filter, 0, p))
+                return -1;
+            if (o->filter.nmodes)
+                p->border = (clconv_border)o->filter.modes[m];
+        }
     }
     return n;
 }
@@ -335,7 +360,7 @@ static int run_split(const run_options *o, const clconv_problem *base,
 static int run_all(const run_options *o, const cli_devices *devs,
                    run_rows *rows)
 {
-    clconv_problem problems[3];
+    clconv_problem problems[RUN_MAX_PROBLEMS];
     const int np = problems_of(o, problems);
     int code = CLI_EXIT_OK;
     for (int k = 0; k < np && code >= 0; ++k) {
@@ -356,8 +381,10 @@ static int run_all(const run_options *o, const cli_devices *devs,
 
 static int validate_problems(const run_options *o)
 {
-    clconv_problem problems[3];
+    clconv_problem problems[RUN_MAX_PROBLEMS];
     const int np = problems_of(o, problems);
+    if (np < 0)
+        return -1;
     return cli_validate_problems("run", problems, (size_t)np);
 }
 

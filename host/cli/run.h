@@ -24,6 +24,7 @@ typedef struct run_options {
     int table;         /* the side-by-side table on stdout */
     int lines;         /* one line per row on stdout, as it runs */
     int split;         /* --split: one problem shared by the devices */
+    cli_filter filter; /* --mode (a list: rows per mode), --cval, ... */
 } run_options;
 
 typedef struct run_row {

@@ -31,14 +31,16 @@ void run_print_line(const run_row *r)
 {
     char size[64];
     cli_format_size(r->p.size, r->p.dims, size, sizeof size);
+    char filter[160];
+    cli_filter_describe(&r->p, 0, filter, sizeof filter);
     if (r->info.devices > 1)
         printf("%-33.33s ", r->devices);
     else
         printf("%u:%u %-28.28s ", r->dev->platform_index,
                r->dev->device_index, r->dev->name);
-    printf("%-12s %dD %-14s W=%-3d T=%-4d ",
+    printf("%-12s %dD %-14s W=%-3d T=%-4d%s ",
            clconv_strategy_name(r->p.strategy), r->p.dims, size,
-           r->p.mask_width, r->p.tile);
+           r->p.mask_width, r->p.tile, filter);
     const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
     if (knobs & CLCONV_KNOB_GROUP_Y)
         printf("C=%-2d G=%-2d ", r->p.coarsen, r->p.group_y);
@@ -81,6 +83,7 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
     cli_put_int(t, "tile", r->p.tile);
     cli_put_str(t, "status", status_word(r));
     cli_put_str(t, "mask_mode", clconv_mask_mode_name(r->p.mask_mode));
+    cli_put_filter(t, &r->p);
     const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
     if (knobs & CLCONV_KNOB_COARSEN)
         cli_put_int(t, "coarsen", r->p.coarsen);
@@ -155,8 +158,10 @@ static void table_head(const clconv_problem *p, const cli_devices *devs)
 {
     char size[64];
     cli_format_size(p->size, p->dims, size, sizeof size);
-    printf("\n%dD %s, mask %d (variant/tile: median ms, GB/s)\n", p->dims,
-           size, p->mask_width);
+    char filter[160];
+    cli_filter_describe(p, 0, filter, sizeof filter);
+    printf("\n%dD %s, mask %d%s (variant/tile: median ms, GB/s)\n", p->dims,
+           size, p->mask_width, filter);
     printf("%-16s", "variant/tile");
     for (size_t d = 0; d < devs->n; ++d) {
         char head[40];
@@ -200,7 +205,8 @@ static void table_block(const run_row *rows, size_t i, size_t j,
 static int same_problem(const clconv_problem *a, const clconv_problem *b)
 {
     return memcmp(a->size, b->size, sizeof a->size) == 0 &&
-           a->dims == b->dims && a->mask_width == b->mask_width;
+           a->dims == b->dims && a->mask_width == b->mask_width &&
+           a->border == b->border;
 }
 
 void run_print_table(const run_rows *rows, const cli_devices *devs)

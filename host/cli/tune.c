@@ -36,6 +36,9 @@ void cli_tune_usage(FILE *f)
         "                  lines (no FILE, or -), or written to FILE atomically\n"
         "  --csv [FILE]    the results as CSV with a header, the same way\n"
         "  --quiet         no line per candidate on stderr\n"
+        "  --mode M, --cval V, --origin O[,O..], --convolve, --mask WxH[xD]\n"
+        "                  the filter, as for clconv run (the tuning cache\n"
+        "                  keeps one entry per dims, mask and size class)\n"
         "Exit: 0 ok, 1 a candidate failed verification (never chosen),\n"
         "      2 usage error, 3 a candidate hit an OpenCL or build error, or\n"
         "      the tuning cache could not be written.\n",
@@ -49,7 +52,9 @@ static int parse_one(int argc, char **argv, int *i, tune_options *o,
     const char *v = NULL;
     long x;
     int r;
-    if ((r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+    if ((r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
+                                     &o->filter)) ||
+        (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)) ||
         (r = cli_parse_suite(argc, argv, i, &o->suite)) ||
         (r = cli_parse_run_option(argc, argv, i, 1, &o->device, &o->reps,
@@ -87,8 +92,9 @@ static int parse(int argc, char **argv, tune_options *o)
         cli_error("tune: --suite and --dims are exclusive");
         return -1;
     }
-    if (!o->dims && (size || o->mask)) {
-        cli_error("tune: --size and --mask need --dims");
+    if (!o->dims && (size || o->mask || o->filter.nmask_size ||
+                     o->filter.norigin)) {
+        cli_error("tune: --size, --mask and --origin need --dims");
         return -1;
     }
     if (size && cli_parse_size(size, o->dims, o->size))
@@ -118,6 +124,11 @@ static clconv_problem *problems_of(const tune_options *o, size_t *n)
             clconv_bench_shape(&bp[k], &ps[k]);
         }
         ps[k].tile = 1;
+        if (cli_filter_apply(&o->filter, 0, &ps[k])) {
+            free(ps);
+            *n = 0;
+            return NULL;
+        }
     }
     *n = nb;
     return ps;
@@ -241,6 +252,8 @@ int cli_tune_main(int argc, char **argv)
         return CLI_EXIT_UNSUPPORTED;
     size_t np = 0;
     clconv_problem *problems = problems_of(&o, &np);
+    if (!problems && (o.filter.nmask_size || o.filter.norigin))
+        return CLI_EXIT_USAGE; /* the filter's error is printed */
     if (!problems) {
         cli_error("out of memory");
         return CLI_EXIT_UNSUPPORTED;

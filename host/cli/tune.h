@@ -17,6 +17,7 @@ typedef struct tune_options {
     uint64_t seed;
     cli_outputs out;
     int quiet;
+    cli_filter filter; /* --mode, --cval, --mask WxH[xD], --origin, ... */
 } tune_options;
 
 /* What the progress callback needs to name the pair it reports on. */

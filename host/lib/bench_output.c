@@ -25,6 +25,31 @@ void clconv_json_string(FILE *f, const char *s)
 }
 
 /* A number, or null when it is not a finite positive measurement. */
+/* The row's filter (issue 15): border mode, cval, per-axis mask widths
+ * and origins (x first), convolution. */
+static void filter_json(FILE *f, const clconv_problem *p)
+{
+    fprintf(f, ", \"mode\": \"%s\", \"cval\": %.9g, \"mask_size\": [",
+            clconv_border_name(p->border), p->cval);
+    for (int a = 0; a < p->dims; ++a)
+        fprintf(f, "%s%d", a ? ", " : "", clconv_problem_mask_axis(p, a));
+    fputs("], \"origin\": [", f);
+    for (int a = 0; a < p->dims; ++a)
+        fprintf(f, "%s%d", a ? ", " : "", p->origin[a]);
+    fprintf(f, "], \"convolve\": %s", p->flip ? "true" : "false");
+}
+
+static void filter_csv(FILE *f, const clconv_problem *p)
+{
+    fprintf(f, ",%s,%.9g,", clconv_border_name(p->border), p->cval);
+    for (int a = 0; a < p->dims; ++a)
+        fprintf(f, "%s%d", a ? "x" : "", clconv_problem_mask_axis(p, a));
+    fputc(',', f);
+    for (int a = 0; a < p->dims; ++a)
+        fprintf(f, "%s%d", a ? " " : "", p->origin[a]);
+    fprintf(f, ",%d", p->flip);
+}
+
 static void json_number(FILE *f, double x, int valid)
 {
     if (valid && isfinite(x))
@@ -103,6 +128,7 @@ static void json_row(FILE *f, const clconv_bench_row *w)
     fputs(", \"model_reduction\": ", f);
     json_number(f, w->model_reduction, w->model_reduction > 0);
     fprintf(f, ", \"mask_mode\": \"%s\"", clconv_mask_mode_name(w->p.mask_mode));
+    filter_json(f, &w->p);
     const int knobs = clconv_strategy_knobs(w->p.strategy, w->p.dims);
     if (knobs & CLCONV_KNOB_COARSEN)
         fprintf(f, ", \"coarsen\": %d", w->p.coarsen);
@@ -188,7 +214,8 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
     fputs("clconv_version,date,device,device_name,driver,copy_gbs,"
           "fp32_gflops,dims,nx,ny,nz,mask,implementation,variant,tile,status,"
           "max_err,reps,median_ms,min_ms,max_ms,gbs,gflops,floor_ms,"
-          "roofline_pct,model_reduction,reason,mask_mode\n",
+          "roofline_pct,model_reduction,reason,mask_mode,mode,cval,mask_size,"
+          "origin,convolve\n",
           f);
     for (size_t i = 0; i < r->nrows; ++i) {
         const clconv_bench_row *w = &r->rows[i];
@@ -233,6 +260,7 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
                       : ran                    ? "verification failed"
                                                : w->res.reason);
         fprintf(f, ",%s", clconv_mask_mode_name(w->p.mask_mode));
+        filter_csv(f, &w->p);
         fputc('\n', f);
     }
     if (fflush(f) != 0 || ferror(f))

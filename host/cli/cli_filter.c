@@ -1,0 +1,241 @@
+/* The filter's semantics on the command line (issue 15): --mode, --cval,
+ * --mask WxH[xD], --origin, --convolve; shared by run, bench, apply and
+ * tune (the parsing of cli_args.c, in a file of its own). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* A comma list of integers: at most max of them, each in lo..hi. */
+static int parse_int_list(const char *flag, const char *s, long lo, long hi,
+                          int *out, int max, int *n)
+{
+    char buf[256];
+    *n = 0;
+    if (strlen(s) >= sizeof buf || !*s) {
+        cli_error("%s: '%s' is not a comma list of integers", flag, s);
+        return -1;
+    }
+    strcpy(buf, s);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long x;
+        if (*n == max) {
+            cli_error("%s: at most %d values (got '%s')", flag, max, s);
+            return -1;
+        }
+        if (cli_parse_int(flag, t, lo, hi, &x))
+            return -1;
+        out[(*n)++] = (int)x;
+    }
+    return 0;
+}
+
+int cli_parse_modes(const char *s, int *modes, int *n)
+{
+    char buf[128];
+    *n = 0;
+    if (strlen(s) >= sizeof buf) {
+        cli_error("--mode: '%s' is too long", s);
+        return -1;
+    }
+    strcpy(buf, s);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        clconv_border b;
+        if (*n == CLCONV_BORDER_COUNT) {
+            cli_error("--mode: at most %d modes", CLCONV_BORDER_COUNT);
+            return -1;
+        }
+        if (clconv_border_parse(t, &b) != CLCONV_OK) {
+            cli_error("--mode: %s", clconv_last_error());
+            return -1;
+        }
+        modes[(*n)++] = (int)b;
+    }
+    if (*n == 0) {
+        cli_error("--mode: empty list");
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_cval(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || isspace((unsigned char)*s) || *end) {
+        cli_error("--cval: '%s' is not a number", s);
+        return -1;
+    }
+    if (!isfinite(v) || fabs(v) > 3.4e38) {
+        cli_error("--cval: '%s' is not a finite float", s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* --mask given as WxH[xD] (per-axis widths), not a plain width? */
+static int mask_has_axes(int argc, char **argv, int i)
+{
+    const char *a = argv[i];
+    if (strncmp(a, "--mask=", 7) == 0)
+        return strpbrk(a + 7, "xX") != NULL;
+    return strcmp(a, "--mask") == 0 && i + 1 < argc &&
+           strpbrk(argv[i + 1], "xX") != NULL;
+}
+
+int cli_parse_mask_axes(const char *s, int widths[3], int *n)
+{
+    char buf[64];
+    if (strlen(s) >= sizeof buf) {
+        cli_error("--mask: '%s' is too long", s);
+        return -1;
+    }
+    strcpy(buf, s);
+    for (char *c = buf; *c; ++c)
+        if (*c == 'X')
+            *c = 'x';
+    *n = 0;
+    char *p = buf;
+    for (;;) {
+        char *x = strchr(p, 'x');
+        if (x)
+            *x = '\0';
+        long w;
+        if (*n == 3) {
+            cli_error("--mask: '%s' has more than 3 widths", s);
+            return -1;
+        }
+        if (cli_parse_int("--mask", p, 1, 1023, &w))
+            return -1;
+        widths[(*n)++] = (int)w;
+        if (!x)
+            break;
+        p = x + 1;
+    }
+    return 0;
+}
+
+int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
+                            cli_filter *f)
+{
+    const char *v = NULL;
+    int r;
+    if ((flags & CLI_FILTER_MASK_AXES) && mask_has_axes(argc, argv, *i)) {
+        r = cli_opt_value(argc, argv, i, "--mask", &v);
+        if (r > 0 && cli_parse_mask_axes(v, f->mask_size, &f->nmask_size))
+            r = -1;
+    } else if ((r = cli_opt_value(argc, argv, i, "--mode", &v))) {
+        if (r > 0 && cli_parse_modes(v, f->modes, &f->nmodes))
+            r = -1;
+        if (r > 0 && f->nmodes > 1 && !(flags & CLI_FILTER_MODE_LIST)) {
+            cli_error("--mode: one mode here (got '%s')", v);
+            r = -1;
+        }
+    } else if ((r = cli_opt_value(argc, argv, i, "--cval", &v))) {
+        if (r > 0 && cli_parse_cval(v, &f->cval))
+            r = -1;
+    } else if ((r = cli_opt_value(argc, argv, i, "--origin", &v))) {
+        if (r > 0 && parse_int_list("--origin", v, -1023, 1023, f->origin, 3,
+                                    &f->norigin))
+            r = -1;
+    } else if (cli_opt_flag(argv, *i, "--convolve")) {
+        f->convolve = 1;
+        r = 1;
+    }
+    return r;
+}
+
+int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p)
+{
+    static const char axis[] = "xyz";
+    const int d = p->dims;
+    if (f->nmask_size) {
+        if (f->nmask_size > d) {
+            cli_error("--mask: %d widths for %dD data (a mask with more axes "
+                      "than the data)", f->nmask_size, d);
+            return -1;
+        }
+        if (f->nmask_size != d) {
+            cli_error("--mask: %d widths for %dD data (give one width, or "
+                      "one per axis)", f->nmask_size, d);
+            return -1;
+        }
+        for (int a = 0; a < d; ++a)
+            p->mask_size[a] = f->mask_size[numpy_order ? d - 1 - a : a];
+        p->mask_width = clconv_problem_mask_max(p);
+    }
+    if (f->norigin) {
+        if (f->norigin != 1 && f->norigin != d) {
+            cli_error("--origin: %d values for %dD data (one, or one per "
+                      "axis)", f->norigin, d);
+            return -1;
+        }
+        for (int a = 0; a < d; ++a)
+            p->origin[a] = f->norigin == 1
+                               ? f->origin[0]
+                               : f->origin[numpy_order ? d - 1 - a : a];
+        for (int a = 0; a < d; ++a) {
+            const int w = clconv_problem_mask_axis(p, a);
+            if (p->origin[a] < -(w / 2) || p->origin[a] > (w - 1) / 2) {
+                cli_error("--origin: %d along %c is out of range for a mask "
+                          "%d wide (%d..%d)", p->origin[a], axis[a], w,
+                          -(w / 2), (w - 1) / 2);
+                return -1;
+            }
+        }
+    }
+    p->border = f->nmodes ? (clconv_border)f->modes[0] : CLCONV_BORDER_CONSTANT;
+    p->cval = f->cval;
+    p->flip = f->convolve;
+    return 0;
+}
+
+void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
+                         size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (p->border != CLCONV_BORDER_CONSTANT || p->cval != 0.0)
+        n += (size_t)snprintf(buf + n, len - n, " %s",
+                              clconv_border_name(p->border));
+    if (p->border == CLCONV_BORDER_CONSTANT && p->cval != 0.0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " cval=%g", p->cval);
+    int shaped = 0, shifted = 0;
+    for (int a = 0; a < p->dims; ++a) {
+        shaped |= clconv_problem_mask_axis(p, a) != p->mask_width;
+        shifted |= p->origin[a] != 0;
+    }
+    for (int k = 0; shaped && k < p->dims && n < len; ++k)
+        n += (size_t)snprintf(
+            buf + n, len - n, "%s%d", k ? "x" : " mask=",
+            clconv_problem_mask_axis(p, numpy_order ? p->dims - 1 - k : k));
+    for (int k = 0; shifted && k < p->dims && n < len; ++k)
+        n += (size_t)snprintf(buf + n, len - n, "%s%d", k ? "," : " origin=",
+                              p->origin[numpy_order ? p->dims - 1 - k : k]);
+    if (p->flip && n < len)
+        snprintf(buf + n, len - n, " convolve");
+}
+
+void cli_put_filter(cli_rows *t, const clconv_problem *p)
+{
+    char sizes[48] = "", origins[48] = "";
+    size_t ns = 0, no = 0;
+    for (int a = 0; a < p->dims; ++a) {
+        ns += (size_t)snprintf(sizes + ns, sizeof sizes - ns, "%s%d",
+                               a ? "x" : "", clconv_problem_mask_axis(p, a));
+        no += (size_t)snprintf(origins + no, sizeof origins - no, "%s%d",
+                               a ? "," : "", p->origin[a]);
+    }
+    cli_put_str(t, "mode", clconv_border_name(p->border));
+    cli_put_num(t, "cval", "%.9g", p->cval);
+    cli_put_str(t, "mask_size", sizes);
+    cli_put_str(t, "origin", origins);
+    cli_put_bool(t, "convolve", p->flip);
+}
