@@ -131,23 +131,28 @@ void clconv_image_free(clconv_image *img);
 
 /* ---- masks -------------------------------------------------------------- */
 
-/* A mask of width^dims floats, x fastest (as clconv_convolve takes it). */
+/* A mask of size[0] * size[1] * size[2] floats, x fastest (as
+ * clconv_convolve takes it; size[] x first, 1 beyond dims); width is the
+ * largest of them (the width of a square or cubic mask). */
 typedef struct clconv_mask {
     int dims;
     int width;
     float *values;
+    int size[3];
 } clconv_mask;
 
 /* Parse a mask for data of dims dimensions from a spec string:
  *   named:  box:W, gaussian:W[:sigma], sobel-x, sobel-y, sobel-z,
  *           laplacian, sharpen, emboss (3 wide; defined for any dims the
- *           axis exists in);
- *   inline: W^dims numbers separated by ',' (and optionally ';' between
- *           rows, each row W numbers), W odd.
+ *           axis exists in); box and gaussian also take one width per
+ *           axis in NumPy's order, box:5x3 being np.ones((5, 3)) / 15
+ *           (5 rows of 3); widths odd or even, gaussian's odd;
+ *   inline: W^dims numbers separated by ',' (any W >= 1), or in 2D rows
+ *           separated by ';' (R rows of C numbers: an R x C mask).
  * A spec naming a .npy file is not handled here (see clconv_mask_load). */
 clconv_status clconv_mask_spec_parse(const char *spec, int dims,
                                      clconv_mask *out);
-/* A mask from an array: shape W, WxW or WxWxW with W odd, and as many
+/* A mask from an array of any shape (each extent 1..1023) with as many
  * dimensions as the data (dims). */
 clconv_status clconv_mask_from_array(const clconv_array *a, int dims,
                                      clconv_mask *out);

@@ -107,10 +107,14 @@ done
 # --- bad masks and arguments ---------------------------------------------
 npy_u1 "$tmp/m1d.npy" "(3,)" '\001\002\001'
 npy_u1 "$tmp/m22.npy" "(2, 2)" '\001\001\001\001'
-check_error "an even inline mask" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask 1,1
+check_error "a 2D list for 1D data" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask "1,1;1,1"
 check_error "a 1D list for 2D data" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1,2,1
 check_error "a 1D .npy mask for 2D data" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/m1d.npy"
-check_error "an even 2x2 .npy mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/m22.npy"
+check_error "an origin out of range" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/m22.npy" --origin 1
+check_error "an unknown border mode" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1 --mode reflect_101
+check_error "a cval that is not finite" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1 --cval -inf
+check_error "a channel axis out of range" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1 --channel-axis 2
+check_error "a channel axis on an image" "$tmp/never.pgm" "$CLI" apply "$tmp/flat.pgm" "$tmp/never.pgm" --mask 1 --channel-axis 0
 check_error "a missing mask file" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/nope.npy"
 check_error "an unknown named mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask blur
 check_error "sobel-y on 1D data" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask sobel-y

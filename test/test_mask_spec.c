@@ -141,10 +141,7 @@ typedef struct bad_spec {
 } bad_spec;
 
 static const bad_spec bad_specs[] = {
-    {"1,1", 1, "must be odd"},
     {"1,2,1", 2, "square mask"},
-    {"1,1,1,1", 2, "must be odd"},
-    {"1,2,3,4,5,6,7,8", 3, "is 2 wide (8 values); the width must be odd"},
     {"1,2,3,4,5,6,7,8,9,10", 3, "cubic mask"},
     {"1,2;3,4,5;6,7,8", 2, "different lengths"},
     {"1,2,3,4,5,6,7,8,9;", 2, "not a finite number"},
@@ -159,12 +156,15 @@ static const bad_spec bad_specs[] = {
     {"sobel-z", 2, "along z"},
     {"blur", 2, "unknown mask"},
     {"box", 2, "needs a width"},
-    {"box:4", 2, "even"},
-    {"box:0", 2, "odd integer"},
-    {"box:-3", 2, "odd integer"},
-    {"box:3x", 2, "odd integer"},
+    {"gaussian:4", 2, "even"},
+    {"gaussian:5x4", 2, "even"},
+    {"box:0", 2, "integer in 1..1023"},
+    {"box:-3", 2, "integer in 1..1023"},
+    {"box:3x", 2, "integer in 1..1023"},
+    {"box:3x0", 2, "integer in 1..1023"},
+    {"box:3x3x3", 2, "3 widths for 2D"},
     {"box:3:1", 2, "only a width"},
-    {"box:1025", 1, "odd integer"},
+    {"box:1025", 1, "integer in 1..1023"},
     {"box:301", 3, "too large"},
     {"gaussian:5:0", 2, "positive"},
     {"gaussian:5:-1", 2, "positive"},
@@ -191,7 +191,37 @@ static void malformed_specs_are_refused_with_their_reason(void **state)
     }
 }
 
-static void array_masks_must_be_odd_square_and_match_the_data(void **state)
+/* SciPy takes any mask shape: even widths, anisotropic masks, inline
+ * rows of any length, named masks per axis in NumPy's order. */
+static void masks_take_any_shape_in_numpy_order(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec;
+        int dims, size[3]; /* x first */
+    } ok[] = {
+        {"1,1", 1, {2, 1, 1}},          {"1,1,1,1", 2, {2, 2, 1}},
+        {"1,2,3,4,5,6,7,8", 3, {2, 2, 2}}, {"1,2,3;4,5,6", 2, {3, 2, 1}},
+        {"box:4", 2, {4, 4, 1}},        {"box:5x3", 2, {3, 5, 1}},
+        {"box:5x3x2", 3, {2, 3, 5}},    {"gaussian:7x3", 2, {3, 7, 1}},
+    };
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; ++k) {
+        clconv_mask m;
+        if (clconv_mask_spec_parse(ok[k].spec, ok[k].dims, &m) != CLCONV_OK)
+            fail_msg("'%s': %s", ok[k].spec, clconv_last_error());
+        for (int d = 0; d < 3; ++d)
+            assert_int_equal(m.size[d], ok[k].size[d]);
+        clconv_mask_free(&m);
+    }
+    /* box:5x3 is np.ones((5, 3)) / 15. */
+    clconv_mask b;
+    assert_int_equal(clconv_mask_spec_parse("box:5x3", 2, &b), CLCONV_OK);
+    for (int i = 0; i < 15; ++i)
+        assert_float_equal(b.values[i], 1.0f / 15.0f, 1e-7);
+    clconv_mask_free(&b);
+}
+
+static void array_masks_must_match_the_data(void **state)
 {
     (void)state;
     struct {
@@ -203,9 +233,10 @@ static void array_masks_must_be_odd_square_and_match_the_data(void **state)
         {2, {3, 3, 1}, 2, NULL},
         {3, {5, 5, 5}, 3, NULL},
         {1, {3, 1, 1}, 2, "is 1D but the data is 2D"},
-        {2, {3, 5, 1}, 2, "not square"},
-        {3, {3, 3, 5}, 3, "not cubic"},
-        {2, {4, 4, 1}, 2, "must be odd"},
+        {2, {3, 5, 1}, 2, NULL},
+        {3, {3, 3, 4}, 3, NULL},
+        {2, {4, 4, 1}, 2, NULL},
+        {2, {3, 1025, 1}, 2, "at most 1023"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         clconv_array a;
@@ -218,7 +249,9 @@ static void array_masks_must_be_odd_square_and_match_the_data(void **state)
         clconv_status st = clconv_mask_from_array(&a, cases[k].data_dims, &m);
         if (!cases[k].expect) {
             assert_int_equal(st, CLCONV_OK);
-            assert_int_equal(m.width, (int)cases[k].shape[0]);
+            for (int d = 0; d < cases[k].dims; ++d) /* x first */
+                assert_int_equal(m.size[d],
+                                 (int)cases[k].shape[cases[k].dims - 1 - d]);
             /* C order is x fastest already: copied as is. */
             assert_memory_equal(m.values, a.data, n * sizeof(float));
         } else if (st != CLCONV_EINVAL ||
@@ -238,7 +271,8 @@ int main(void)
         cmocka_unit_test(gaussian_masks_are_normalised_symmetric_and_peaked),
         cmocka_unit_test(extreme_sigmas_give_the_identity_or_the_box),
         cmocka_unit_test(malformed_specs_are_refused_with_their_reason),
-        cmocka_unit_test(array_masks_must_be_odd_square_and_match_the_data),
+        cmocka_unit_test(masks_take_any_shape_in_numpy_order),
+        cmocka_unit_test(array_masks_must_match_the_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

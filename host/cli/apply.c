@@ -10,18 +10,29 @@ void cli_apply_usage(FILE *f)
     fprintf(f,
         "usage: clconv apply IN OUT --mask SPEC [--device SEL]\n"
         "                    [--strategy S|auto] [--tile T] [--verify]\n"
-        "                    [--float OUT.npy]\n"
-        "Convolve (correlate, zeros outside) a NumPy .npy array of 1 to 3\n"
-        "dimensions or a PNG/PGM/PPM image with a mask, on one OpenCL device.\n"
+        "                    [--float OUT.npy] [--mode M] [--cval V]\n"
+        "                    [--origin O[,O..]] [--convolve]\n"
+        "                    [--channel-axis N | --dims 3]\n"
+        "Correlate (scipy.ndimage.correlate; zeros outside by default) a .npy\n"
+        "array of 1 to 3 dimensions or a PNG/PGM/PPM image with a mask.\n"
         "  IN              .npy (float32/64, int8/16/32, uint8/16/32, either\n"
         "                  byte order, versions 1.0-3.0, C order) or an image\n"
         "  OUT             .npy input: float32 .npy of the same shape;\n"
         "                  image input: same format and depth, rounded and\n"
         "                  clamped, colour channels convolved, alpha kept\n"
         "  --mask SPEC     box:W, gaussian:W[:sigma], sobel-x, sobel-y,\n"
-        "                  sobel-z, laplacian, sharpen, emboss; a list of\n"
-        "                  W^dims numbers (1,2,1 or 0,1,0;1,-4,1;0,1,0);\n"
-        "                  or a .npy file of shape W, WxW or WxWxW (W odd)\n"
+        "                  sobel-z, laplacian, sharpen, emboss; box and\n"
+        "                  gaussian take one width per axis (box:5x3 is\n"
+        "                  np.ones((5, 3))/15); a list of W^dims numbers\n"
+        "                  (1,2,1 or 0,1,0;1,-4,1;0,1,0; in 2D R rows of C);\n"
+        "                  or a .npy of any shape with the data's dimensions\n"
+        "  --mode M        constant (default), nearest, reflect, mirror or wrap\n"
+        "  --cval V        the constant mode's value outside (default 0)\n"
+        "  --origin O      SciPy's origin: one, or one per axis (NumPy's order)\n"
+        "  --convolve      scipy.ndimage.convolve (the mask flipped)\n"
+        "  --channel-axis N  filter each slice along .npy axis N on its own\n"
+        "  --dims 3        a 3D .npy is a volume ((H, W, 3|4) floats need this\n"
+        "                  or --channel-axis)\n"
         "  --device SEL    P:D, cpu, gpu or a name substring; the first match\n"
         "                  runs (default $CLCONV_DEVICE, else the first device)\n"
         "  --strategy S    %s\n"
@@ -44,13 +55,25 @@ int apply_parse(int argc, char **argv, apply_options *o)
 {
     memset(o, 0, sizeof *o);
     o->strategy = -1;
+    o->channel_axis = CLI_NO_CHANNEL_AXIS;
     o->device = getenv("CLCONV_DEVICE");
     int npos = 0;
     for (int i = 1; i < argc; ++i) {
         const char *v = NULL;
         long x;
         int r;
-        if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
+        if ((r = cli_parse_filter_option(argc, argv, &i, 0, &o->filter))) {
+            if (r < 0)
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--channel-axis", &v))) {
+            if (r < 0 || cli_parse_int("--channel-axis", v, -3, 2, &x))
+                return -1;
+            o->channel_axis = (int)x;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--dims", &v))) {
+            if (r < 0 || cli_parse_int("--dims", v, 3, 3, &x))
+                return -1;
+            o->dims3 = 1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--mask", &v))) {
             if (r < 0)
                 return -1;
             o->mask = v;
@@ -98,6 +121,10 @@ int apply_parse(int argc, char **argv, apply_options *o)
     }
     if (!o->mask) {
         cli_error("apply: needs --mask SPEC (e.g. --mask gaussian:5)");
+        return -1;
+    }
+    if (o->dims3 && o->channel_axis != CLI_NO_CHANNEL_AXIS) {
+        cli_error("apply: --dims 3 and --channel-axis are exclusive");
         return -1;
     }
     return 0;
@@ -206,9 +233,13 @@ static void print_summary(const apply_options *o, const apply_data *d,
     if (d->is_image)
         fprintf(f, " %s %d channel(s)",
                 clconv_image_format_name(d->image.format), d->image.channels);
-    fprintf(f, ", mask %s (%d^%d), %s T=%d on %u:%u %s: %.3f ms", o->mask,
-            m->width, m->dims, clconv_strategy_name(p->strategy), p->tile,
-            dev->platform_index, dev->device_index, dev->name, r->ms);
+    char filter[160];
+    cli_filter_describe(p, 1, filter, sizeof filter);
+    if (d->planes > 1 && !d->is_image)
+        fprintf(f, " x %d channels", d->planes);
+    fprintf(f, ", mask %s (%d^%d)%s, %s T=%d on %u:%u %s: %.3f ms", o->mask,
+            m->width, m->dims, filter, clconv_strategy_name(p->strategy),
+            p->tile, dev->platform_index, dev->device_index, dev->name, r->ms);
     if (o->verify)
         fprintf(f, ", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
                 r->worst.max_err);
@@ -236,7 +267,11 @@ static int load_mask(const apply_options *o, const apply_data *d,
     }
     *p = d->shape;
     p->mask_width = mask->width;
+    for (int a = 0; a < p->dims; ++a)
+        p->mask_size[a] = mask->size[a];
     p->tile = 1;
+    if (cli_filter_apply(&o->filter, 1, p))
+        return CLI_EXIT_USAGE;
     if (clconv_problem_validate(p) != CLCONV_OK) {
         cli_error("%s: %s", o->in, clconv_last_error());
         return CLI_EXIT_USAGE;
@@ -274,7 +309,13 @@ int cli_apply_main(int argc, char **argv)
     apply_data d;
     if (apply_parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
-    int large = o.float_out ? 0 : apply_large_wanted(&o);
+    /* The chunked path of large arrays filters with the notes' defaults:
+     * any other filter, axes or channels take the in-memory path. */
+    const cli_filter *fl = &o.filter;
+    const int plain = !fl->nmodes && fl->cval == 0 && !fl->norigin &&
+                      !fl->convolve &&
+                      o.channel_axis == CLI_NO_CHANNEL_AXIS && !o.dims3;
+    int large = o.float_out || !plain ? 0 : apply_large_wanted(&o);
     if (large < 0)
         return CLI_EXIT_USAGE;
     if (large) {
@@ -284,7 +325,7 @@ int cli_apply_main(int argc, char **argv)
     }
     if (apply_load_input(&o, &d))
         return CLI_EXIT_USAGE;
-    clconv_mask mask = {0, 0, NULL};
+    clconv_mask mask = {0, 0, NULL, {0, 0, 0}};
     cli_devices devs = {{NULL, 0}, NULL, 0, NULL};
     clconv_session *session = NULL;
     clconv_plan *plan = NULL;

@@ -7,6 +7,8 @@
 #include "clconv_io.h"
 #include "cli.h"
 
+enum { CLI_NO_CHANNEL_AXIS = -1000 };
+
 typedef struct apply_options {
     const char *in, *out, *float_out;
     const char *mask;
@@ -14,6 +16,10 @@ typedef struct apply_options {
     int strategy; /* -1: auto */
     int tile;     /* 0: the strategy's default */
     int verify;
+    cli_filter filter; /* --mode, --cval, --origin (NumPy's order), ... */
+    int channel_axis;  /* --channel-axis N (NumPy's axis, negative from
+                          the end), CLI_NO_CHANNEL_AXIS: none */
+    int dims3;         /* --dims 3: a 3-dimensional array is a volume */
 } apply_options;
 
 /* The data as planes of one problem: an array is one plane; an image has
@@ -25,6 +31,10 @@ typedef struct apply_data {
     clconv_problem shape;
     int planes;       /* convolved planes */
     int plane_of[4];  /* image channel of each plane */
+    /* --channel-axis: the array's planes are its slices along that axis:
+     * element i of plane c at data[(i / inner * planes + c) * inner +
+     * i % inner]. */
+    size_t inner;
 } apply_data;
 
 /* apply_output.c: outputs that can be written and name the right kind of
@@ -37,7 +47,8 @@ int apply_write_outputs(const apply_options *o, apply_data *d);
 /* Parse apply's arguments (argv[0] is "apply"). 0, or -1 (error
  * printed). */
 int apply_parse(int argc, char **argv, apply_options *o);
-/* Read IN (.npy or image) into d. 0, or -1 (error printed). */
+/* Read IN (.npy or image) into d: an array's channel axis split off as
+ * planes, an image's colour channels. 0, or -1 (error printed). */
 int apply_load_input(const apply_options *o, apply_data *d);
 /* Copy plane k of the data into/out of a contiguous float plane. */
 void apply_plane_get(const apply_data *d, int k, float *dst, size_t n);

@@ -145,6 +145,8 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
         const clconv_device_info *dev = cli_device(&r->devs, d);
         r->ps[d] = b->p;
         r->ps[d].mask_width = r->mask.width;
+        for (int a = 0; a < r->ps[d].dims; ++a)
+            r->ps[d].mask_size[a] = r->mask.size[a];
         if (o->strategy >= 0) {
             r->ps[d].strategy = (clconv_strategy)o->strategy;
             r->ps[d].tile = o->tile;
@@ -295,8 +297,9 @@ int apply_large_main(const apply_options *o)
         goto out;
     r.rows = b.p.size[b.p.dims - 1];
     r.row = clconv_problem_elements(&b.p) / r.rows;
-    r.lo = (size_t)(r.mask.width / 2);
-    r.hi = (size_t)(r.mask.width - 1) - r.lo;
+    /* The halo along the slowest axis (the mask's width there). */
+    r.lo = (size_t)(r.mask.size[b.p.dims - 1] / 2);
+    r.hi = (size_t)(r.mask.size[b.p.dims - 1] - 1) - r.lo;
     st = clconv_output_open(o->out, &out);
     if (st == CLCONV_OK)
         st = run_chunks(o, &b, &r, out);

@@ -351,7 +351,8 @@ clconv_status clc_session_init(clconv_session *s);
 /* Bounds that keep a mask sane and its allocation small. */
 #define CLC_MASK_MAX_WIDTH 1023
 #define CLC_MASK_MAX_ELEMENTS (1u << 24)
-clconv_status clc_mask_alloc(clconv_mask *m, int dims, int width);
+/* Allocate m's values for widths size[0..dims-1] (x first). */
+clconv_status clc_mask_alloc(clconv_mask *m, int dims, const int size[3]);
 /* Every value finite; if normalized, raw_sum (the sum the values were
  * divided by) finite and non-zero. */
 clconv_status clc_mask_check(const char *spec, const clconv_mask *m,

@@ -11,9 +11,9 @@
 #include "internal.h"
 
 typedef struct mask_params {
-    int dims, width;
-    double sigma;
-    int axis; /* of a derivative */
+    int dims, size[3]; /* widths, x first */
+    double sigma[3];   /* gaussian's, per axis */
+    int axis;          /* of a derivative */
 } mask_params;
 
 /* The value at offsets off[0..dims-1] in -r..r, x first. */
@@ -32,13 +32,14 @@ static double box_value(const int off[3], const mask_params *p)
  * gives the identity and a huge one a box. */
 static double gaussian_value(const int off[3], const mask_params *p)
 {
-    double r2 = 0;
-    for (int d = 0; d < p->dims; ++d)
-        r2 += (double)off[d] * off[d];
-    if (r2 == 0)
-        return 1.0;
-    const double t = sqrt(r2) / p->sigma; /* may be inf: exp gives 0 */
-    return exp(-0.5 * t * t);
+    double t2 = 0;
+    int centre = 1;
+    for (int d = 0; d < p->dims; ++d) {
+        const double t = off[d] / p->sigma[d]; /* may be inf: exp gives 0 */
+        t2 += off[d] ? t * t : 0.0;
+        centre &= off[d] == 0;
+    }
+    return centre ? 1.0 : exp(-0.5 * t2);
 }
 
 /* Sobel: central difference along the axis, 1 2 1 smoothing across. */
@@ -140,6 +141,45 @@ static clconv_status parse_sigma(const char *spec, const char *s,
     return CLCONV_OK;
 }
 
+/* The widths of box:/gaussian:, "W" or one per axis in NumPy's order
+ * ("5x3": 5 rows of 3), into p->size (x first) and gaussian's default
+ * sigmas (W/6 per axis: +-3 sigma fills the mask). */
+static clconv_status parse_widths(const char *spec, const char *s,
+                                  const struct named_mask *nm, mask_params *p)
+{
+    long w[3];
+    int n = 0;
+    const size_t len = strcspn(s, ":");
+    for (size_t k = 0; k <= len;) {
+        const size_t wl = strcspn(s + k, "x:");
+        const size_t part = k + wl > len ? len - k : wl;
+        if (n == 3 || parse_long(s + k, part, &w[n]) || w[n] < 1 ||
+            w[n] > CLC_MASK_MAX_WIDTH)
+            return clc_fail(CLCONV_EINVAL,
+                            "mask '%s': the width must be an integer in 1..%d "
+                            "(or one per axis, NumPy's order: %s:5x3)",
+                            spec, CLC_MASK_MAX_WIDTH, nm->name);
+        ++n;
+        k += part + 1;
+    }
+    if (n != 1 && n != p->dims)
+        return clc_fail(CLCONV_EINVAL,
+                        "mask '%s': %d widths for %dD data (one, or one per "
+                        "axis)",
+                        spec, n, p->dims);
+    for (int d = 0; d < p->dims; ++d) {
+        const long wd = n == 1 ? w[0] : w[p->dims - 1 - d];
+        if (nm->value == gaussian_value && wd % 2 == 0)
+            return clc_fail(CLCONV_EINVAL,
+                            "mask '%s': width %ld is even; a gaussian has an "
+                            "odd width (a centre)",
+                            spec, wd);
+        p->size[d] = (int)wd;
+        p->sigma[d] = (double)wd / 6.0;
+    }
+    return CLCONV_OK;
+}
+
 /* The :W[:sigma] of box and gaussian into p. */
 static clconv_status parse_width(const char *spec, const struct named_mask *nm,
                                  const char *rest, mask_params *p)
@@ -148,26 +188,20 @@ static clconv_status parse_width(const char *spec, const struct named_mask *nm,
         return clc_fail(CLCONV_EINVAL, "mask '%s' needs a width: %s:W", spec,
                         nm->name);
     ++rest;
-    size_t wlen = strcspn(rest, ":");
-    long w;
-    if (parse_long(rest, wlen, &w) || w < 1 || w > CLC_MASK_MAX_WIDTH)
-        return clc_fail(CLCONV_EINVAL,
-                        "mask '%s': width must be an odd integer in 1..%d",
-                        spec, CLC_MASK_MAX_WIDTH);
-    if (w % 2 == 0)
-        return clc_fail(CLCONV_EINVAL,
-                        "mask '%s': width %ld is even; masks have an odd "
-                        "width (a centre)",
-                        spec, w);
-    p->width = (int)w;
-    p->sigma = p->width / 6.0; /* +-3 sigma fills the mask */
-    rest += wlen;
+    clconv_status st = parse_widths(spec, rest, nm, p);
+    if (st != CLCONV_OK)
+        return st;
+    rest += strcspn(rest, ":");
     if (*rest != ':')
         return CLCONV_OK;
     if (nm->value != gaussian_value)
         return clc_fail(CLCONV_EINVAL, "mask '%s': %s takes only a width",
                         spec, nm->name);
-    return parse_sigma(spec, rest + 1, &p->sigma);
+    double sigma = 0;
+    st = parse_sigma(spec, rest + 1, &sigma);
+    if (st == CLCONV_OK)
+        p->sigma[0] = p->sigma[1] = p->sigma[2] = sigma;
+    return st;
 }
 
 clconv_status clc_mask_parse_named(const char *spec, int dims,
@@ -186,7 +220,7 @@ clconv_status clc_mask_parse_named(const char *spec, int dims,
                         "laplacian, sharpen, emboss; or a list like 1,2,1, or "
                         "a .npy file)",
                         spec);
-    mask_params p = {dims, 3, 0.0, nm->axis};
+    mask_params p = {dims, {3, 3, 3}, {0, 0, 0}, nm->axis};
     const char *rest = spec + nlen;
     clconv_status st = CLCONV_OK;
     if (nm->sized)
@@ -202,16 +236,16 @@ clconv_status clc_mask_parse_named(const char *spec, int dims,
                         "mask '%s' differentiates along %c, which %dD data "
                         "does not have",
                         spec, "xyz"[nm->axis], dims);
-    if ((st = clc_mask_alloc(out, dims, p.width)) != CLCONV_OK)
+    if ((st = clc_mask_alloc(out, dims, p.size)) != CLCONV_OK)
         return st;
-    const int w = p.width, r = w / 2;
-    const int wy = dims > 1 ? w : 1, wz = dims > 2 ? w : 1;
+    const int wx = out->size[0], wy = out->size[1], wz = out->size[2];
     double sum = 0;
     size_t i = 0;
     for (int z = 0; z < wz; ++z)
         for (int y = 0; y < wy; ++y)
-            for (int x = 0; x < w; ++x) {
-                int off[3] = {x - r, dims > 1 ? y - r : 0, dims > 2 ? z - r : 0};
+            for (int x = 0; x < wx; ++x) {
+                /* Offsets from SciPy's centre W//2. */
+                int off[3] = {x - wx / 2, y - wy / 2, z - wz / 2};
                 double v = nm->value(off, &p);
                 out->values[i++] = (float)v;
                 sum += v;

@@ -12,21 +12,31 @@
 #include "clconv_io.h"
 #include "internal.h"
 
-clconv_status clc_mask_alloc(clconv_mask *m, int dims, int width)
+clconv_status clc_mask_alloc(clconv_mask *m, int dims, const int size[3])
 {
     size_t n = 1;
-    for (int d = 0; d < dims; ++d)
-        n *= (size_t)width;
-    if (width > CLC_MASK_MAX_WIDTH || n > CLC_MASK_MAX_ELEMENTS)
+    int width = 1;
+    for (int d = 0; d < dims; ++d) {
+        if (size[d] > CLC_MASK_MAX_WIDTH || n > CLC_MASK_MAX_ELEMENTS)
+            return clc_fail(CLCONV_EINVAL,
+                            "a mask %d wide is too large (width at most %d, "
+                            "at most %u values)",
+                            size[d], CLC_MASK_MAX_WIDTH,
+                            CLC_MASK_MAX_ELEMENTS);
+        n *= (size_t)size[d];
+        width = size[d] > width ? size[d] : width;
+    }
+    if (n > CLC_MASK_MAX_ELEMENTS)
         return clc_fail(CLCONV_EINVAL,
-                        "a mask of %d^%d values is too large (width at most "
-                        "%d, at most %u values)",
-                        width, dims, CLC_MASK_MAX_WIDTH, CLC_MASK_MAX_ELEMENTS);
+                        "a mask of %zu values is too large (at most %u)", n,
+                        CLC_MASK_MAX_ELEMENTS);
     m->values = malloc(n * sizeof *m->values);
     if (!m->values)
         return clc_fail(CLCONV_ENOMEM, "out of memory for the mask");
     m->dims = dims;
     m->width = width;
+    for (int d = 0; d < 3; ++d)
+        m->size[d] = d < dims ? size[d] : 1;
     return CLCONV_OK;
 }
 
@@ -97,16 +107,12 @@ static int width_of(size_t n, int dims)
 
 static clconv_status wrong_count(const char *spec, size_t n, int dims)
 {
-    if (dims == 1)
-        return clc_fail(CLCONV_EINVAL,
-                        "mask '%s' has %zu values; a 1D mask needs an odd "
-                        "number",
-                        spec, n);
     return clc_fail(CLCONV_EINVAL,
                     "mask '%s' has %zu values; %dD data needs a %s mask of "
-                    "W^%d values with W odd (%s)",
+                    "W^%d values (%s%s)",
                     spec, n, dims, dims == 2 ? "square" : "cubic", dims,
-                    dims == 2 ? "9 for 3x3, 25 for 5x5" : "27 for 3x3x3");
+                    dims == 2 ? "9 for 3x3, 25 for 5x5" : "27 for 3x3x3",
+                    dims == 2 ? "; or rows separated by ';'" : "");
 }
 
 static clconv_status parse_inline(const char *spec, int dims, clconv_mask *out)
@@ -147,20 +153,20 @@ static clconv_status parse_inline(const char *spec, int dims, clconv_mask *out)
             break;
         ++s;
     }
-    int w = width_of(n, dims);
-    if (!w)
+    const int w = width_of(n, dims);
+    int size[3] = {w, w, w};
+    if (have_rows && dims == 2) { /* R rows of C values: R x C, any */
+        size[0] = (int)row_len;
+        size[1] = (int)rows;
+    } else if (!w) {
         return wrong_count(spec, n, dims);
-    if (w % 2 == 0)
-        return clc_fail(CLCONV_EINVAL,
-                        "mask '%s' is %d wide (%zu values); the width must be "
-                        "odd (a centre)",
-                        spec, w, n);
-    if (have_rows && row_len != (size_t)w)
+    } else if (have_rows && row_len != (size_t)w) {
         return clc_fail(CLCONV_EINVAL,
                         "mask '%s': rows of %zu values, but the mask is %d "
                         "wide",
                         spec, row_len, w);
-    clconv_status st = clc_mask_alloc(out, dims, w);
+    }
+    clconv_status st = clc_mask_alloc(out, dims, size);
     if (st != CLCONV_OK)
         return st;
     s = spec;
@@ -205,21 +211,17 @@ clconv_status clconv_mask_from_array(const clconv_array *a, int dims,
         return clc_fail(CLCONV_EINVAL,
                         "the mask is %dD but the data is %dD; give a %dD mask",
                         a->dims, dims, dims);
-    for (int d = 1; d < dims; ++d)
-        if (a->shape[d] != a->shape[0])
-            return clc_fail(CLCONV_EINVAL,
-                            "the mask's shape is not %s (extents %zu and %zu)",
-                            dims == 2 ? "square" : "cubic", a->shape[0],
-                            a->shape[d]);
-    if (a->shape[0] % 2 == 0)
-        return clc_fail(CLCONV_EINVAL,
-                        "the mask is %zu wide; the width must be odd (a "
-                        "centre)",
-                        a->shape[0]);
-    if (a->shape[0] > CLC_MASK_MAX_WIDTH)
-        return clc_fail(CLCONV_EINVAL, "the mask is %zu wide (at most %d)",
-                        a->shape[0], CLC_MASK_MAX_WIDTH);
-    clconv_status st = clc_mask_alloc(out, dims, (int)a->shape[0]);
+    int size[3] = {1, 1, 1};
+    for (int d = 0; d < dims; ++d) {
+        const size_t e = a->shape[dims - 1 - d]; /* NumPy's last axis is x */
+        if (e == 0)
+            return clc_fail(CLCONV_EINVAL, "the mask has an axis of width 0");
+        if (e > CLC_MASK_MAX_WIDTH)
+            return clc_fail(CLCONV_EINVAL, "the mask is %zu wide (at most %d)",
+                            e, CLC_MASK_MAX_WIDTH);
+        size[d] = (int)e;
+    }
+    clconv_status st = clc_mask_alloc(out, dims, size);
     if (st != CLCONV_OK)
         return st;
     /* NumPy's C order is already x fastest along the last axis. */

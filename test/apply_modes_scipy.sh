@@ -1,0 +1,131 @@
+#!/bin/sh
+# `clconv apply` against scipy.ndimage.correlate and convolve with every
+# border mode (and cval), random shapes, dtypes, per-axis odd and even
+# masks (wider than the data too), origins at both ends of their range,
+# named per-axis masks and channel axes: float32 within a bound that
+# scales with the mask, 8 * (mask elements) * FLT_EPSILON * sum|a*m|.
+# Every strategy takes its turn. Skipped when NumPy/SciPy are missing.
+# Usage: test/apply_modes_scipy.sh build/clconv
+set -u
+CLI=${1:-build/clconv}
+PY=/usr/bin/python3
+if ! [ -x "$PY" ] || ! "$PY" -c 'import numpy, scipy.ndimage' 2>/dev/null; then
+    echo "SKIP apply_modes_scipy.sh: $PY with numpy and scipy is not" \
+         "installed (apt-get install python3-numpy python3-scipy)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+exec "$PY" - "$CLI" "$tmp" <<'EOF'
+import subprocess, sys
+import numpy as np
+from scipy import ndimage
+
+cli, tmp = sys.argv[1], sys.argv[2]
+rng = np.random.default_rng(20261123)
+failures = 0
+modes = ["constant", "nearest", "reflect", "mirror", "wrap"]
+strategies = ["naive", "output_tile", "input_tile", "cached_halo", "coarse",
+              "vector"]
+dtypes = [np.float32, np.float64, np.int16, np.uint8]
+EPS = np.finfo(np.float32).eps
+
+
+def report(ok, name, detail=""):
+    global failures
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+    failures += not ok
+
+
+def run(a, mask_spec, extra):
+    np.save(f"{tmp}/x.npy", a)
+    r = subprocess.run([cli, "apply", f"{tmp}/x.npy", f"{tmp}/y.npy", "--mask",
+                        mask_spec, *extra], capture_output=True, text=True)
+    return r.returncode, r.stderr.strip()
+
+
+def compare(name, a, m, mode, cval, origin, convolve, got, channel_axis=None):
+    a64 = a.astype(np.float32).astype(np.float64)
+    m64 = m.astype(np.float32).astype(np.float64)
+    f = ndimage.convolve if convolve else ndimage.correlate
+    if channel_axis is not None:  # the mask spans the other axes
+        m64 = np.expand_dims(m64, channel_axis)
+        origin = list(origin)
+        origin.insert(channel_axis % a.ndim, 0)
+    cv = float(np.float32(cval))
+    want = f(a64, m64, mode=mode, cval=cv, origin=origin)
+    scale = f(np.abs(a64), np.abs(m64), mode=mode, cval=abs(cv), origin=origin)
+    bound = 8 * m64.size * EPS * scale + 1e-30
+    err = np.abs(got.astype(np.float64) - want)
+    report(got.shape == a.shape and bool(np.all(err <= bound)), name,
+           f"shape {got.shape}, max err {err.max():.3g}, "
+           f"worst ratio {(err / bound).max():.3g}")
+
+
+def random_case(k):
+    nd = 1 + k % 3
+    shape = tuple(int(rng.integers(1, 14 if nd > 1 else 40)) for _ in range(nd))
+    mshape = tuple(int(rng.integers(1, 7 if nd < 3 else 5)) for _ in range(nd))
+    if k % 7 == 0:  # wider than the data along an axis
+        mshape = tuple(s + 2 for s in shape[:1]) + mshape[1:]
+    dt = dtypes[k % len(dtypes)]
+    if np.issubdtype(dt, np.integer):
+        a = rng.integers(0, 100, size=shape).astype(dt)
+    else:
+        a = rng.standard_normal(shape).astype(dt)
+    m = rng.standard_normal(mshape).astype(np.float32)
+    # origins at both ends of SciPy's range, or inside it
+    ends = k % 3
+    origin = [(-(w // 2), (w - 1) // 2, int(rng.integers(-(w // 2), (w - 1) // 2 + 1)))[ends]
+              for w in mshape]
+    return a, m, origin
+
+
+# 1. Random arrays, masks, modes, origins, correlate and convolve.
+for k in range(40):
+    a, m, origin = random_case(k)
+    mode = modes[k % 5]
+    convolve = (k // 5) % 2 == 1
+    cval = 0.0 if k % 4 else float(rng.uniform(-2, 2))
+    strat = strategies[k % len(strategies)]
+    np.save(f"{tmp}/m.npy", m)
+    extra = ["--mode", mode, "--cval", repr(cval), "--strategy", strat,
+             "--origin", ",".join(map(str, origin))]
+    if convolve:
+        extra.append("--convolve")
+    if a.ndim == 3:
+        extra += ["--dims", "3"]  # a volume, whatever its last extent
+    name = (f"{'convolve' if convolve else 'correlate'} {a.dtype} {a.shape} "
+            f"mask {m.shape} origin {origin} {mode} cval {cval:.3g} {strat}")
+    rc, err = run(a, f"{tmp}/m.npy", extra)
+    if rc != 0:
+        report(False, name, f"exit {rc}: {err}")
+        continue
+    compare(name, a, m, mode, cval, origin, convolve, np.load(f"{tmp}/y.npy"))
+
+# 2. Named per-axis masks in NumPy's order, and channel axes.
+img = rng.standard_normal((11, 9, 3)).astype(np.float32)
+for k, (axis, mode) in enumerate([(2, "reflect"), (-1, "mirror"), (0, "wrap"),
+                                   (1, "nearest"), (2, "constant")]):
+    plane = np.delete(np.arange(3), axis % 3)
+    m = np.ones((5, 2), np.float32) / 10  # box:5x2
+    rc, err = run(img, "box:5x2", ["--channel-axis", str(axis), "--mode", mode,
+                                   "--origin", "-2,0"])
+    name = f"box:5x2 over channel axis {axis} of {img.shape} {mode}"
+    if rc != 0:
+        report(False, name, f"exit {rc}: {err}")
+        continue
+    compare(name, img, m, mode, 0.0, [-2, 0], False, np.load(f"{tmp}/y.npy"),
+            channel_axis=axis)
+
+# 3. An (H, W, 3) float array is not silently a volume.
+rc, err = run(img, "box:3", [])
+report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
+       "(H, W, 3) float without --channel-axis or --dims 3 is a usage error",
+       f"exit {rc}: {err}")
+rc, err = run(img, "box:3", ["--dims", "3"])
+report(rc == 0, "--dims 3 filters it as a volume", f"exit {rc}: {err}")
+
+print(f"apply_modes_scipy.sh: {'all passed' if not failures else f'{failures} failure(s)'}")
+sys.exit(1 if failures else 0)
+EOF
