@@ -47,9 +47,20 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # dims:size:tile, each run with masks 1, 3 and 5.
 cases='1:37:4 1:37:16 1:3:4 2:13x11:4 2:13x11:8 2:2x3:4 2:77x5:8 3:7x6x5:2 3:7x6x5:4 3:2x1x3:2 3:77x4x3:2'
 masks='1 3 5'
+# Border modes and mask shapes (issue 15), dims:size:mask:tile:flags with
+# ',' for spaces: every mode, even and anisotropic masks, origins, masks
+# wider than the data, convolution, a non-zero cval.
+filter_cases='1:37:4:4:--mode,reflect,--origin,1
+1:3:7:4:--mode,wrap,--convolve
+2:13x11:5x2:4:--mode,mirror,--convolve
+2:2x3:7x4:4:--mode,wrap,--origin,-3,1
+2:77x5:3x5:8:--mode,reflect
+3:7x6x5:3x2x4:2:--mode,nearest,--origin,-1,0,1
+3:2x1x3:5x3x3:2:--mode,constant,--cval,0.5'
 if [ "${CHECK_KERNELS_QUICK:-0}" = 1 ]; then
     cases='1:37:4'
     masks='3'
+    filter_cases='2:13x11:5x2:4:--mode,mirror,--convolve'
 fi
 
 failed=0
@@ -70,8 +81,10 @@ self_test() {
     echo "check-kernels: ok   self-test: a kernel without its barrier is caught"
 }
 self_test
-run_case() { # pass dims size mask tile
+run_case() { # pass dims size mask tile [filter flags...]
     pass=$1 dims=$2 size=$3 mask=$4 tile=$5
+    shift 5
+    extra="$*"
     log="$tmp/log"
     out="$tmp/out"
     : >"$log"
@@ -88,9 +101,9 @@ run_case() { # pass dims size mask tile
     XDG_CACHE_HOME="$tmp/cache$pass" \
     "$OCLGRIND" "$@" --log "$log" "$CLCONV" run --dims "$dims" \
         --size "$size" --mask "$mask" --tile "$tile" --strategy all \
-        --device all --reps 0 --seed 7 >"$out" 2>&1 || rc=$?
+        --device all --reps 0 --seed 7 $extra >"$out" 2>&1 || rc=$?
     count=$((count + 1))
-    what="pass $pass: ${dims}D size $size mask $mask tile $tile"
+    what="pass $pass: ${dims}D size $size mask $mask tile $tile${extra:+ $extra}"
     if [ "$rc" -ne 0 ] || [ -s "$log" ] || ! grep -q Oclgrind "$out"; then
         failed=$((failed + 1))
         echo "check-kernels: FAIL $what (clconv exit $rc)" >&2
@@ -110,6 +123,13 @@ for pass in 1 2; do
         for mask in $masks; do
             run_case "$pass" "$dims" "$size" "$mask" "$tile"
         done
+    done
+    for c in $filter_cases; do
+        IFS=: read -r dims size mask tile flags <<EOF_CASE
+$c
+EOF_CASE
+        # shellcheck disable=SC2046 # the flags split on purpose
+        run_case "$pass" "$dims" "$size" "$mask" "$tile" $(echo "$flags" | tr , ' ')
     done
 done
 echo "check-kernels: $count runs of every strategy under Oclgrind, $failed failed"
