@@ -287,7 +287,7 @@ static void auto_config_uses_the_tuned_entry(void **state)
     assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
     assert_int_equal(tuned, 0);
     assert_int_equal(p.coarsen, 0);
-    p.mask_width = 4; /* invalid problem */
+    p.mask_width = 0; /* invalid problem: no mask */
     assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_EINVAL);
 }
 
