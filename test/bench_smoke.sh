@@ -23,7 +23,8 @@ check() { # name expected-exit command...
 }
 
 check "bench --help exits 0" 0 "$CLI" bench --help
-check "bench rejects an even mask" 2 "$CLI" bench --dims 1 --size 64 --mask 4
+check "bench rejects an origin out of range" 2 "$CLI" bench --dims 1 --size 64 --mask 4 --origin 2
+check "bench rejects an unknown border mode" 2 "$CLI" bench --dims 1 --size 64 --mask 3 --mode reflect101
 check "bench rejects fewer than 10 reps" 2 "$CLI" bench --dims 1 --size 64 --mask 3 --reps 5
 check "bench rejects an unknown suite" 2 "$CLI" bench --suite huge
 check "bench rejects --suite with --dims" 2 "$CLI" bench --suite quick --dims 1 --size 64 --mask 3
