@@ -74,6 +74,7 @@ for step in $STEPS; do
         timeout 150 build/clconv bench --end-to-end --device cpu --reps 10 --seed 1 \
             --json "$R/e2e-cpu.json" >"$R/e2e-cpu.txt" 2>&1
         el "e2e cpu: exit $?"; cat "$R/e2e-cpu.txt"
+        [ "${E2E_PEERS:-1}" = 1 ] || continue
         OPENCV_OPENCL_DEVICE=:GPU:0 timeout 150 python3 bench/peers.py --end-to-end \
             --peers opencv-cpu,opencv-ocl,cupyx,torch-cudnn --reps 10 --seed 1 \
             --json "$R/e2e-peers.json" 2>"$R/e2e-peers.err"
