@@ -118,7 +118,27 @@ for k, (axis, mode) in enumerate([(2, "reflect"), (-1, "mirror"), (0, "wrap"),
     compare(name, img, m, mode, 0.0, [-2, 0], False, np.load(f"{tmp}/y.npy"),
             channel_axis=axis)
 
-# 3. An (H, W, 3) float array is not silently a volume.
+# 3. --axes: a lower-dimensional mask over some axes (SciPy's axes=, here
+# as the mask expanded with 1-wide axes, which is what axes= means).
+vol = rng.standard_normal((6, 9, 11)).astype(np.float32)
+for k, (axes, mshape, mode, origin) in enumerate([
+        ((1, 2), (3, 4), "reflect", [1, -2]), ((0,), (5,), "wrap", [2]),
+        ((0, 2), (3, 2), "mirror", [0, 0]), ((-1,), (6,), "nearest", [-3])]):
+    m = rng.standard_normal(mshape).astype(np.float32)
+    np.save(f"{tmp}/m.npy", m)
+    norm = [x % 3 for x in axes]
+    full = m.reshape([mshape[norm.index(i)] if i in norm else 1 for i in range(3)])
+    org = [origin[norm.index(i)] if i in norm else 0 for i in range(3)]
+    name = f"mask {mshape} over axes {axes} of {vol.shape} {mode} origin {origin}"
+    rc, err = run(vol, f"{tmp}/m.npy", ["--axes", ",".join(map(str, axes)),
+                                        "--mode", mode, "--origin",
+                                        ",".join(map(str, origin))])
+    if rc != 0:
+        report(False, name, f"exit {rc}: {err}")
+        continue
+    compare(name, vol, full, mode, 0.0, org, False, np.load(f"{tmp}/y.npy"))
+
+# 4. An (H, W, 3) float array is not silently a volume.
 rc, err = run(img, "box:3", [])
 report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
        "(H, W, 3) float without --channel-axis or --dims 3 is a usage error",

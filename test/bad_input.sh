@@ -76,6 +76,12 @@ check "unknown border mode" 2 'mode.*unknown border mode' $R --dims 1 --size 100
 check "non-finite cval" 2 'cval.*finite' $R --dims 1 --size 100 --cval inf
 check "cval nan" 2 'cval.*finite' $R --dims 1 --size 100 --cval nan
 check "cval not a number" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 1.5x
+check "an axis given twice" 2 'axes.*twice' $R --dims 2 --size 100 --mask 3 --axes 1,1
+check "an axis out of range" 2 'axes.*out of range' $R --dims 2 --size 100 --mask 3 --axes 2
+check "axes not increasing" 2 'axes.*increasing' $R --dims 3 --size 10 --mask 3 --axes 2,0
+check "a mask with more widths than axes" 2 'mask.*2 widths for 1 axes' $R --dims 2 --size 100 --mask 3x3 --axes 0
+check "a batch of 3D problems" 2 'batch.*3D' $R --dims 3 --size 10 --batch 2
+check "a batch of 0" 2 'batch.*range' $R --dims 1 --size 10 --batch 0
 check "zero mask width" 2 'mask.*(0|range)' $R --dims 1 --size 100 --mask 0
 check "negative mask width" 2 'mask.*-3' $R --dims 1 --size 100 --mask -3
 check "absurd mask width 1025" 2 'mask.*(range|absurd)' $R --dims 1 --size 100 --mask 1025

@@ -46,6 +46,12 @@ done
 grep -q '"mode": "wrap"' "$tmp/out" && grep -q '"mask_size": "5x2"' "$tmp/out" &&
     grep -q '"origin": "1,-1"' "$tmp/out" ||
     { echo "FAIL json: mode rows or per-axis values missing"; fails=$((fails + 1)); }
+check "run --batch runs N problems in one launch" 0 "$CLI" run --dims 2 --size 21x9 --mask 3x2 --batch 5 --mode mirror --strategy vector --device 0:0 --reps 0 --json
+grep -q '"batch": 5' "$tmp/out" && grep -q '"size": "21x9x5"' "$tmp/out" && grep -q '"mask_size": "3x2x1"' "$tmp/out" ||
+    { echo "FAIL json: the batch is not one stacked problem"; fails=$((fails + 1)); }
+check "run --axes puts a 1D mask along y" 0 "$CLI" run --dims 3 --size 9x8x7 --mask 4 --axes 1 --origin -2 --mode wrap --strategy coarse --device 0:0 --reps 0 --json
+grep -q '"mask_size": "1x4x1"' "$tmp/out" && grep -q '"origin": "0,-2,0"' "$tmp/out" ||
+    { echo "FAIL json: --axes did not place the mask"; fails=$((fails + 1)); }
 check "zero size is a usage error" 2 "$CLI" run --dims 2 --size 0x5
 check "unknown strategy is a usage error" 2 "$CLI" run --dims 1 --strategy fastest
 check "unknown device is a usage error" 2 "$CLI" run --dims 1 --device no-such-device-xyz

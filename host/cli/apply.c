@@ -30,6 +30,7 @@ void cli_apply_usage(FILE *f)
         "  --cval V        the constant mode's value outside (default 0)\n"
         "  --origin O      SciPy's origin: one, or one per axis (NumPy's order)\n"
         "  --convolve      scipy.ndimage.convolve (the mask flipped)\n"
+        "  --axes A[,B..]  the data axes the mask spans (SciPy's axes=)\n"
         "  --channel-axis N  filter each slice along .npy axis N on its own\n"
         "  --dims 3        a 3D .npy is a volume ((H, W, 3|4) floats need this\n"
         "                  or --channel-axis)\n"
@@ -123,8 +124,8 @@ int apply_parse(int argc, char **argv, apply_options *o)
         cli_error("apply: needs --mask SPEC (e.g. --mask gaussian:5)");
         return -1;
     }
-    if (o->dims3 && o->channel_axis != CLI_NO_CHANNEL_AXIS) {
-        cli_error("apply: --dims 3 and --channel-axis are exclusive");
+    if (o->channel_axis != CLI_NO_CHANNEL_AXIS && (o->dims3 || o->filter.naxes)) {
+        cli_error("apply: --channel-axis excludes --dims 3 and --axes");
         return -1;
     }
     return 0;
@@ -259,7 +260,8 @@ static void print_summary(const apply_options *o, const apply_data *d,
 static int load_mask(const apply_options *o, const apply_data *d,
                      clconv_mask *mask, clconv_problem *p)
 {
-    clconv_status st = clconv_mask_load(o->mask, d->shape.dims, mask);
+    clconv_status st = clconv_mask_load(
+        o->mask, o->filter.naxes ? o->filter.naxes : d->shape.dims, mask);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
         return cli_exit_code(st) == CLI_EXIT_UNSUPPORTED ? CLI_EXIT_USAGE
@@ -313,7 +315,7 @@ int cli_apply_main(int argc, char **argv)
      * any other filter, axes or channels take the in-memory path. */
     const cli_filter *fl = &o.filter;
     const int plain = !fl->nmodes && fl->cval == 0 && !fl->norigin &&
-                      !fl->convolve &&
+                      !fl->convolve && !fl->naxes &&
                       o.channel_axis == CLI_NO_CHANNEL_AXIS && !o.dims3;
     int large = o.float_out || !plain ? 0 : apply_large_wanted(&o);
     if (large < 0)

@@ -20,12 +20,13 @@ static int array_planes(const apply_options *o, const clconv_npy_info *info,
         cli_error("--dims 3: %s is a %dD array", o->in, nd);
         return -1;
     }
-    if (ca == CLI_NO_CHANNEL_AXIS && !o->dims3 && nd == 3 &&
+    if (ca == CLI_NO_CHANNEL_AXIS && !o->dims3 && !o->filter.naxes && nd == 3 &&
         (a->shape[2] == 3 || a->shape[2] == 4) &&
         (info->dtype == CLCONV_DTYPE_F32 || info->dtype == CLCONV_DTYPE_F64)) {
         cli_error("apply: %s has shape (%zu, %zu, %zu), an image with %zu "
                   "channels or a volume? give --channel-axis 2 (each channel "
-                  "filtered in 2D) or --dims 3 (one 3D filter)",
+                  "filtered in 2D), --axes 0,1 (the same) or --dims 3 (one "
+                  "3D filter)",
                   o->in, a->shape[0], a->shape[1], a->shape[2], a->shape[2]);
         return -1;
     }

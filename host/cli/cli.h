@@ -233,10 +233,13 @@ typedef struct cli_filter {
     int modes[CLCONV_BORDER_COUNT], nmodes;
     double cval;
     int convolve;
+    int axes[3], naxes; /* --axes: the data axes the mask spans */
+    int batch;          /* --batch N: N problems in one launch (0: one) */
 } cli_filter;
 enum {
     CLI_FILTER_MASK_AXES = 1, /* --mask WxH[xD] is this command's */
-    CLI_FILTER_MODE_LIST = 2  /* --mode takes a list (rows per mode) */
+    CLI_FILTER_MODE_LIST = 2, /* --mode takes a list (rows per mode) */
+    CLI_FILTER_BATCH = 4      /* --batch N is this command's */
 };
 /* 1 if argv[*i] was one of the filter's options (value stored), 0 if it
  * is another option, -1 (error printed) on a bad value. Call it before
@@ -244,8 +247,13 @@ enum {
 int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
                             cli_filter *f);
 /* Set p's mask widths, origins, cval and flip from f, and its border mode
- * to f's first; p->dims must be known. 0, or -1 with one line naming the
- * flag (a mask with more axes than the data, an origin out of range). */
+ * to f's first; p->dims must be known. With --axes the mask spans those
+ * axes of the data (SciPy's axes=; increasing, negative from the end)
+ * and is 1 wide along the others; its widths are f's --mask WxH, else
+ * p->mask_size[0..naxes-1] as the caller set them (the mask's own axes,
+ * x first), else mask_width. 0, or -1 with one line naming the flag (a
+ * mask with more axes than the data, an origin out of range, repeated or
+ * out-of-range axes). */
 int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p);
 /* The filter of a row as text (empty for the notes' default), e.g.
  * " reflect mask=5x3 origin=1,0 convolve" (per-axis values x first, or in
@@ -253,7 +261,11 @@ int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p);
  * and origin ("1,0") x first, convolve. */
 void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
                          size_t len);
-void cli_put_filter(cli_rows *t, const clconv_problem *p);
+void cli_put_filter(cli_rows *t, const clconv_problem *p, int batch);
+/* --batch N: N equal 1D or 2D problems stacked along one more (slowest)
+ * axis, the mask 1 wide along it, so one launch computes them all. 0, or
+ * -1 (error printed: 3D data has no axis left). */
+int cli_filter_batch(const cli_filter *f, clconv_problem *p);
 int cli_parse_modes(const char *s, int *modes, int *n);
 int cli_parse_cval(const char *s, double *out);
 int cli_parse_mask_axes(const char *s, int widths[3], int *n);

@@ -145,6 +145,17 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
         if (r > 0 && parse_int_list("--origin", v, -1023, 1023, f->origin, 3,
                                     &f->norigin))
             r = -1;
+    } else if ((flags & CLI_FILTER_BATCH) &&
+               (r = cli_opt_value(argc, argv, i, "--batch", &v))) {
+        long x;
+        if (r > 0 && cli_parse_int("--batch", v, 1, 1 << 20, &x))
+            r = -1;
+        else if (r > 0)
+            f->batch = (int)x;
+    } else if ((r = cli_opt_value(argc, argv, i, "--axes", &v))) {
+        if (r > 0 && parse_int_list("--axes", v, -3, 2, f->axes, 3,
+                                    &f->naxes))
+            r = -1;
     } else if (cli_opt_flag(argv, *i, "--convolve")) {
         f->convolve = 1;
         r = 1;
@@ -152,36 +163,92 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
     return r;
 }
 
+/* The data axes (x first) that the mask's axes span, in the mask's own
+ * x-first order: ax[0..*k-1]. 0, or -1 (error printed). */
+static int mask_axes(const cli_filter *f, int numpy_order, int d, int ax[3],
+                     int *k)
+{
+    int norm[3];
+    *k = f->naxes ? f->naxes : d;
+    if (!f->naxes) {
+        for (int j = 0; j < d; ++j)
+            ax[j] = j;
+        return 0;
+    }
+    for (int i = 0; i < f->naxes; ++i) {
+        const int n = f->axes[i];
+        if (n < -d || n >= d) {
+            cli_error("--axes: %d is out of range for %dD data", n, d);
+            return -1;
+        }
+        norm[i] = n < 0 ? n + d : n;
+        if (i > 0 && norm[i] == norm[i - 1]) {
+            cli_error("--axes: axis %d is given twice", norm[i]);
+            return -1;
+        }
+        if (i > 0 && norm[i] < norm[i - 1]) {
+            cli_error("--axes: list the axes in increasing order (got %d "
+                      "after %d)", norm[i], norm[i - 1]);
+            return -1;
+        }
+    }
+    /* Mask axis j (x first) is listed axis k-1-j in NumPy's order, j in
+     * clconv's. */
+    for (int j = 0; j < *k; ++j)
+        ax[j] = numpy_order ? d - 1 - norm[*k - 1 - j] : norm[j];
+    return 0;
+}
+
+/* The mask's widths along the data's axes: listed axes from f's --mask
+ * WxH, the caller's mask_size or mask_width; the others 1. */
+static int place_widths(const cli_filter *f, const int ax[3], int k,
+                        clconv_problem *p)
+{
+    const int d = p->dims;
+    if (f->nmask_size > d) {
+        cli_error("--mask: %d widths for %dD data (a mask with more axes "
+                  "than the data)", f->nmask_size, d);
+        return -1;
+    }
+    if (f->nmask_size && f->nmask_size != k) {
+        cli_error("--mask: %d widths for %d axes (give one width, or one per "
+                  "axis)", f->nmask_size, k);
+        return -1;
+    }
+    if (!f->nmask_size && !f->naxes)
+        return 0; /* the caller's widths stand */
+    int src[3];
+    for (int j = 0; j < k; ++j)
+        src[j] = f->nmask_size ? f->mask_size[j]
+                 : p->mask_size[j] ? p->mask_size[j]
+                                   : p->mask_width;
+    for (int a = 0; a < 3; ++a)
+        p->mask_size[a] = a < d ? 1 : 0;
+    for (int j = 0; j < k; ++j)
+        p->mask_size[ax[j]] = src[j];
+    p->mask_width = clconv_problem_mask_max(p);
+    return 0;
+}
+
 int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p)
 {
     static const char axis[] = "xyz";
-    const int d = p->dims;
-    if (f->nmask_size) {
-        if (f->nmask_size > d) {
-            cli_error("--mask: %d widths for %dD data (a mask with more axes "
-                      "than the data)", f->nmask_size, d);
-            return -1;
-        }
-        if (f->nmask_size != d) {
-            cli_error("--mask: %d widths for %dD data (give one width, or "
-                      "one per axis)", f->nmask_size, d);
-            return -1;
-        }
-        for (int a = 0; a < d; ++a)
-            p->mask_size[a] = f->mask_size[numpy_order ? d - 1 - a : a];
-        p->mask_width = clconv_problem_mask_max(p);
-    }
+    int ax[3], k;
+    if (mask_axes(f, numpy_order, p->dims, ax, &k) ||
+        place_widths(f, ax, k, p))
+        return -1;
     if (f->norigin) {
-        if (f->norigin != 1 && f->norigin != d) {
-            cli_error("--origin: %d values for %dD data (one, or one per "
-                      "axis)", f->norigin, d);
+        if (f->norigin != 1 && f->norigin != k) {
+            cli_error("--origin: %d values for %d axes (one, or one per "
+                      "axis)", f->norigin, k);
             return -1;
         }
-        for (int a = 0; a < d; ++a)
-            p->origin[a] = f->norigin == 1
-                               ? f->origin[0]
-                               : f->origin[numpy_order ? d - 1 - a : a];
-        for (int a = 0; a < d; ++a) {
+        for (int j = 0; j < k; ++j)
+            p->origin[ax[j]] =
+                f->norigin == 1
+                    ? f->origin[0]
+                    : f->origin[numpy_order ? k - 1 - j : j];
+        for (int a = 0; a < p->dims; ++a) {
             const int w = clconv_problem_mask_axis(p, a);
             if (p->origin[a] < -(w / 2) || p->origin[a] > (w - 1) / 2) {
                 cli_error("--origin: %d along %c is out of range for a mask "
@@ -223,7 +290,26 @@ void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
         snprintf(buf + n, len - n, " convolve");
 }
 
-void cli_put_filter(cli_rows *t, const clconv_problem *p)
+int cli_filter_batch(const cli_filter *f, clconv_problem *p)
+{
+    const int d = p->dims;
+    if (f->batch <= 1)
+        return 0;
+    if (d >= 3) {
+        cli_error("--batch: %dD problems cannot be stacked (at most 3 "
+                  "dimensions: batch 1D or 2D problems)", d);
+        return -1;
+    }
+    for (int a = 0; a < d; ++a)
+        p->mask_size[a] = clconv_problem_mask_axis(p, a);
+    p->dims = d + 1;
+    p->size[d] = (size_t)f->batch;
+    p->mask_size[d] = 1;
+    p->origin[d] = 0;
+    return 0;
+}
+
+void cli_put_filter(cli_rows *t, const clconv_problem *p, int batch)
 {
     char sizes[48] = "", origins[48] = "";
     size_t ns = 0, no = 0;
@@ -238,4 +324,5 @@ void cli_put_filter(cli_rows *t, const clconv_problem *p)
     cli_put_str(t, "mask_size", sizes);
     cli_put_str(t, "origin", origins);
     cli_put_bool(t, "convolve", p->flip);
+    cli_put_int(t, "batch", batch > 1 ? batch : 1);
 }

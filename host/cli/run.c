@@ -30,6 +30,8 @@ void cli_run_usage(FILE *f)
         "  --cval V        the constant mode's value outside (default 0)\n"
         "  --origin O      SciPy's origin, one value or one per axis, x first\n"
         "  --convolve      convolution (the mask flipped) instead of correlation\n"
+        "  --axes A[,B..]  the axes the mask spans (x first; others 1 wide)\n"
+        "  --batch N       N problems of --size (1D or 2D) in one launch\n"
         "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
         "  --strategy S    %s\n"
         "                  or all (default); auto: the device's tuning from\n"
@@ -107,7 +109,8 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
     int r;
     if ((r = cli_parse_filter_option(argc, argv, i,
                                      CLI_FILTER_MASK_AXES |
-                                         CLI_FILTER_MODE_LIST,
+                                         CLI_FILTER_MODE_LIST |
+                                         CLI_FILTER_BATCH,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)))
@@ -204,7 +207,8 @@ static int problems_of(const run_options *o, clconv_problem *ps)
                 memcpy(p->size, o->size, sizeof p->size);
             if (o->mask)
                 p->mask_width = o->mask;
-            if (cli_filter_apply(&o->filter, 0, p))
+            if (cli_filter_apply(&o->filter, 0, p) ||
+                cli_filter_batch(&o->filter, p))
                 return -1;
             if (o->filter.nmodes)
                 p->border = (clconv_border)o->filter.modes[m];
@@ -297,6 +301,7 @@ static int run_on_device(const run_options *o, const clconv_problem *base,
                 return -CLI_EXIT_UNSUPPORTED;
             }
             r->dev = dev;
+            r->batch = o->filter.batch;
             variant_of(o, &autop, s, vi, &r->p);
             clconv_problem_apply_defaults(dev, &r->p);
             /* Beyond what the device allocates at once: streamed in slabs
@@ -348,6 +353,7 @@ static int run_split(const run_options *o, const clconv_problem *base,
         return -CLI_EXIT_UNSUPPORTED;
     }
     r->dev = infos[0];
+    r->batch = o->filter.batch;
     r->p = ps[0];
     int c = run_host_path(o, devs->sessions, infos, n, ps, data, r);
     if (o->lines)

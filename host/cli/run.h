@@ -28,6 +28,7 @@ typedef struct run_options {
 } run_options;
 
 typedef struct run_row {
+    int batch; /* --batch: problems stacked along the last axis */
     const clconv_device_info *dev; /* the first device of a split */
     clconv_problem p;
     clconv_result res;

@@ -83,7 +83,7 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
     cli_put_int(t, "tile", r->p.tile);
     cli_put_str(t, "status", status_word(r));
     cli_put_str(t, "mask_mode", clconv_mask_mode_name(r->p.mask_mode));
-    cli_put_filter(t, &r->p);
+    cli_put_filter(t, &r->p, r->batch);
     const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
     if (knobs & CLCONV_KNOB_COARSEN)
         cli_put_int(t, "coarsen", r->p.coarsen);
