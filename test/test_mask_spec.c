@@ -264,6 +264,23 @@ static void array_masks_must_match_the_data(void **state)
     }
 }
 
+/* An anisotropic named mask holds exactly its values (a 5x2 box is 10,
+ * checked without reading a 25-value cube past them: ASan sees it). */
+static void an_anisotropic_named_mask_holds_its_own_values(void **state)
+{
+    (void)state;
+    clconv_mask m = {0, 0, NULL, {0, 0, 0}};
+    assert_int_equal(clconv_mask_load("box:5x2", 2, &m), CLCONV_OK);
+    assert_int_equal(m.size[0], 2);
+    assert_int_equal(m.size[1], 5);
+    for (int k = 0; k < 10; ++k)
+        assert_float_equal(m.values[k], 0.1f, 1e-7f);
+    clconv_mask_free(&m);
+    assert_int_equal(clconv_mask_load("box:3x1x2", 3, &m), CLCONV_OK);
+    assert_int_equal(m.size[0] * m.size[1] * m.size[2], 6);
+    clconv_mask_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +290,7 @@ int main(void)
         cmocka_unit_test(malformed_specs_are_refused_with_their_reason),
         cmocka_unit_test(masks_take_any_shape_in_numpy_order),
         cmocka_unit_test(array_masks_must_match_the_data),
+        cmocka_unit_test(an_anisotropic_named_mask_holds_its_own_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

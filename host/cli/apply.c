@@ -238,8 +238,10 @@ static void print_summary(const apply_options *o, const apply_data *d,
     cli_filter_describe(p, 1, filter, sizeof filter);
     if (d->planes > 1 && !d->is_image)
         fprintf(f, " x %d channels", d->planes);
-    fprintf(f, ", mask %s (%d^%d)%s, %s T=%d on %u:%u %s: %.3f ms", o->mask,
-            m->width, m->dims, filter, clconv_strategy_name(p->strategy),
+    char shape[48];
+    cli_mask_shape(m->dims, m->size, shape, sizeof shape);
+    fprintf(f, ", mask %s (%s)%s, %s T=%d on %u:%u %s: %.3f ms", o->mask,
+            shape, filter, clconv_strategy_name(p->strategy),
             p->tile, dev->platform_index, dev->device_index, dev->name, r->ms);
     if (o->verify)
         fprintf(f, ", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",

@@ -259,9 +259,11 @@ static void summary(const apply_options *o, const big_input *b,
     cli_format_size(b->p.size, b->p.dims, size, sizeof size);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    fprintf(f, "apply: %s %dD %s, mask %s (%d^%d), %s T=%d, %zu slab(s) on "
+    char shape[48];
+    cli_mask_shape(r->mask.dims, r->mask.size, shape, sizeof shape);
+    fprintf(f, "apply: %s %dD %s, mask %s (%s), %s T=%d, %zu slab(s) on "
                "%zu device(s):",
-            o->in, b->p.dims, size, o->mask, r->mask.width, r->mask.dims,
+            o->in, b->p.dims, size, o->mask, shape,
             clconv_strategy_name(r->ps[0].strategy), r->ps[0].tile, r->slabs,
             r->n);
     for (size_t d = 0; d < r->n; ++d) {

@@ -117,6 +117,8 @@ static clconv_status problem_of(job *j)
     for (int d = 0; d < 3; ++d)
         j->p.size[d] = d < a->dims ? a->shape[a->dims - 1 - d] : 1;
     j->p.mask_width = j->mask.width;
+    for (int d = 0; d < a->dims; ++d) /* a 5x2 box is not 5^2 */
+        j->p.mask_size[d] = j->mask.size[d];
     j->p.tile = 1;
     return cli_mpi_lib(clconv_problem_validate(&j->p), j->o.in);
 }

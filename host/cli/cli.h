@@ -148,6 +148,9 @@ int cli_merge_code(int code, int c);
  * errors (model_only: those clconv model covers). Every help text takes
  * it from here; it comes from the variant table (clconv_strategy_list). */
 const char *cli_strategy_list(int model_only);
+/* A mask's shape for summaries: "5^2" when cubic, else its widths in
+ * NumPy's order ("5x2": 5 rows of 2). */
+void cli_mask_shape(int dims, const int size[3], char *buf, size_t len);
 
 /* --strategy auto (auto.c): fill p's strategy, tile, coarsen and group_y
  * from the device's tuning cache, else the default heuristic; an unusable

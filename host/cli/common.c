@@ -169,3 +169,16 @@ int cli_run_defaults(const char **device, uint64_t *seed)
     *device = getenv("CLCONV_DEVICE");
     return cli_default_seed(seed);
 }
+
+void cli_mask_shape(int dims, const int size[3], char *buf, size_t len)
+{
+    int cubic = 1;
+    for (int d = 1; d < dims; ++d)
+        cubic = cubic && size[d] == size[0];
+    if (cubic)
+        snprintf(buf, len, "%d^%d", size[0], dims);
+    else if (dims == 2)
+        snprintf(buf, len, "%dx%d", size[1], size[0]);
+    else
+        snprintf(buf, len, "%dx%dx%d", size[2], size[1], size[0]);
+}

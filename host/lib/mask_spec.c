@@ -80,9 +80,9 @@ clconv_status clc_mask_check(const char *spec, const clconv_mask *m,
                         "mask '%s': its values sum to %g, so it cannot be "
                         "normalised",
                         spec, raw_sum);
-    size_t n = 1;
+    size_t n = 1; /* per-axis widths: a 5x2 box holds 10 values, not 25 */
     for (int d = 0; d < m->dims; ++d)
-        n *= (size_t)m->width;
+        n *= (size_t)m->size[d];
     for (size_t k = 0; k < n; ++k)
         if (!isfinite(m->values[k]))
             return clc_fail(CLCONV_EINVAL,
