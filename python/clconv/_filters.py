@@ -32,6 +32,11 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from . import _native, _pyopencl
+
+try:
+    from numpy.exceptions import AxisError  # NumPy >= 1.25
+except ImportError:  # pragma: no cover
+    from numpy import AxisError
 from ._session import DeviceArg, resolve
 
 # SciPy's mode -> numpy.pad's mode for the same extension.
@@ -92,16 +97,20 @@ def _normalize_axes(axes, ndim: int) -> tuple:
         if not isinstance(a, numbers.Integral):
             raise TypeError("axes must be integers")
         if not -ndim <= a < ndim:
-            raise np.AxisError(int(a), ndim)
+            raise AxisError(int(a), ndim)
         out.append(int(a) % ndim)
     if len(set(out)) != len(out):
         raise ValueError("axes must be unique")
     return tuple(out)
 
 
-def _get_output(output, input: np.ndarray, complex_output: bool = False):
-    """SciPy's _ni_support._get_output."""
+def _get_output(output, input: np.ndarray, complex_output: bool = False,
+                lazy: bool = False):
+    """SciPy's _ni_support._get_output; with lazy, None stays None (the
+    result array itself becomes the output: no zeroed array, no copy)."""
     shape = input.shape
+    if output is None and lazy and not complex_output:
+        return None
     if output is None:
         if not complex_output:
             return np.zeros(shape, dtype=input.dtype.name)
@@ -219,7 +228,12 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     return np.transpose(y, np.argsort(perm))
 
 
-def _store(output: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _store(output: Optional[np.ndarray], y: np.ndarray,
+           input: np.ndarray) -> np.ndarray:
+    """The result in the output array, or (output None) in the input's
+    native dtype as SciPy returns it."""
+    if output is None:
+        return np.asarray(y, dtype=np.dtype(input.dtype.name), order="C")
     np.copyto(output, y, casting="unsafe")
     return output
 
@@ -293,12 +307,12 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
             input, weights, output, cval)
     weights, axes, origins = _mask_args(input.ndim, weights, origin, axes,
                                         convolution)
-    output = _get_output(output, input)
+    output = _get_output(output, input, lazy=True)
     mode = _check_single_mode(mode)
     cval = _check_cval(cval)
     session = resolve(device)
     y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins)
-    return _store(output, y)
+    return _store(output, y, input)
 
 
 def correlate(input: ArrayLike, weights: ArrayLike, output=None,
@@ -408,12 +422,12 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
             lambda i, w, o, cval: correlate1d(i, w, axis, o, mode, cval,
                                               origin, device=device),
             input, weights, output, cval)
-    output = _get_output(output, input)
+    output = _get_output(output, input, lazy=True)
     weights = np.asarray(weights, dtype=np.float64)
     if weights.ndim != 1 or weights.shape[0] < 1:
         raise RuntimeError("no filter weights given")
     if not -input.ndim <= axis < input.ndim:
-        raise np.AxisError(axis, input.ndim)
+        raise AxisError(axis, input.ndim)
     axis %= input.ndim
     if _invalid_origin(origin, len(weights)):
         raise ValueError("Invalid origin; origin must satisfy "
@@ -422,7 +436,7 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
     mode = _check_mode(mode)
     cval = _check_cval(cval)
     y = run_real(resolve(device), input, weights, [axis], [mode], cval, [origin])
-    return _store(output, y)
+    return _store(output, y, input)
 
 
 def convolve1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
@@ -531,15 +545,17 @@ def _separable(input, output, passes, cval, device):
     session = resolve(device)
     cval = _check_cval(cval)
     if not passes:
+        if output is None:
+            return np.array(input, dtype=np.dtype(input.dtype.name), order="C")
         output[...] = input[...]
         return output
     y = input
-    integral = output.dtype.kind in "biu"
+    dtype = output.dtype if output is not None else np.dtype(input.dtype.name)
     for axis, weights, mode, origin in passes:
         y = run_real(session, y, weights, [axis], [mode], cval, [origin])
-        if integral:
-            y = y.astype(output.dtype)
-    return _store(output, y)
+        if dtype.kind in "biu":
+            y = y.astype(dtype)
+    return _store(output, y, input)
 
 
 def gaussian_filter(input: ArrayLike, sigma, order=0, output=None,
@@ -581,7 +597,7 @@ def gaussian_filter(input: ArrayLike, sigma, order=0, output=None,
         return _complex_input(gaussian_filter, input, output, cval, sigma=sigma,
                               order=order, mode=mode, truncate=truncate,
                               radius=radius, axes=axes, device=device)
-    output = _get_output(output, input)
+    output = _get_output(output, input, lazy=True)
     axes = _normalize_axes(axes, input.ndim)
     orders = _normalize_sequence(order, len(axes))
     sigmas = _normalize_sequence(sigma, len(axes))
@@ -607,7 +623,7 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
     """
     input = _check_input(input)
     if not -input.ndim <= axis < input.ndim:
-        raise np.AxisError(axis, input.ndim)
+        raise AxisError(axis, input.ndim)
     if size < 1:
         raise RuntimeError("incorrect filter size")
     return uniform_filter(input, [size if a == axis % input.ndim else 1
@@ -646,7 +662,7 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
     if input.dtype.kind == "c":
         return _complex_input(uniform_filter, input, output, cval, size=size,
                               mode=mode, origin=origin, axes=axes, device=device)
-    output = _get_output(output, input)
+    output = _get_output(output, input, lazy=True)
     axes = _normalize_axes(axes, input.ndim)
     sizes = _normalize_sequence(size, len(axes))
     origins = _normalize_sequence(origin, len(axes))

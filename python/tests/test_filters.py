@@ -228,3 +228,14 @@ def test_empty_arrays_and_scalar_masks(rng):
     assert clconv.correlate(x, np.ones((3, 3))).shape == (0, 5)
     y = random_input(rng, (4, 5), np.float64)
     np.testing.assert_allclose(clconv.correlate(y, [[2.5]]), ndimage.correlate(y, [[2.5]]))
+
+
+def test_results_are_new_c_contiguous_arrays_of_the_native_dtype(rng):
+    x = random_input(rng, (6, 7, 8), np.float32)
+    for v in [x, x.transpose(2, 0, 1), x.astype(">f4"), np.asfortranarray(x)]:
+        for y in [clconv.correlate(v, np.ones((3, 1, 2)), mode="constant"),
+                  clconv.correlate(v, np.ones((3, 3, 3))),
+                  clconv.correlate1d(v, [1.0, 2.0], axis=0),
+                  clconv.gaussian_filter(v, 1.0), clconv.uniform_filter(v, 1)]:
+            assert y.flags.c_contiguous and y.dtype == np.float32
+            assert not np.shares_memory(y, v)
