@@ -65,8 +65,7 @@ int clconv_image_sniff(const unsigned char *data, size_t len)
             data[2] == '\r' || data[2] == '#');
 }
 
-/* Round to nearest and clamp to 0..maxval; NaN becomes 0. */
-static unsigned quantize(float v, unsigned maxval)
+unsigned clc_image_quantize(float v, unsigned maxval)
 {
     if (!(v > 0.0f))
         return 0;
@@ -75,8 +74,7 @@ static unsigned quantize(float v, unsigned maxval)
     return (unsigned)floorf(v + 0.5f);
 }
 
-/* Samples of an image, or 0 on overflow. */
-static size_t samples_of(size_t w, size_t h, int channels)
+size_t clc_image_samples(size_t w, size_t h, int channels)
 {
     if (w == 0 || h == 0 || w > IMAGE_MAX_SIDE || h > IMAGE_MAX_SIDE)
         return 0;
@@ -155,7 +153,7 @@ static int png_decode_steps(png_state *s, clconv_image *img)
     int channels = png_get_channels(s->png, s->info);
     depth = png_get_bit_depth(s->png, s->info);
     size_t rowbytes = png_get_rowbytes(s->png, s->info);
-    size_t n = samples_of(w, h, channels);
+    size_t n = clc_image_samples(w, h, channels);
     if (n == 0 || channels < 1 || channels > 4 ||
         (depth != 8 && depth != 16) ||
         rowbytes != (size_t)w * (size_t)channels * (size_t)(depth / 8)) {
@@ -261,7 +259,7 @@ static int png_encode_steps(png_state *s, const clconv_image *img)
     for (size_t y = 0; y < img->height; ++y) {
         const float *src = img->pixels + y * img->width * (size_t)img->channels;
         for (size_t i = 0; i < img->width * (size_t)img->channels; ++i) {
-            unsigned v = quantize(src[i], img->maxval);
+            unsigned v = clc_image_quantize(src[i], img->maxval);
             if (depth == 8) {
                 row[i] = (unsigned char)v;
             } else {
@@ -306,184 +304,6 @@ static clconv_status png_encode(const clconv_image *img, unsigned char **buf,
     return CLCONV_OK;
 }
 
-/* ---- PGM / PPM ---------------------------------------------------------- */
-
-typedef struct pnm_cursor {
-    const unsigned char *d;
-    size_t n, i;
-} pnm_cursor;
-
-static int pnm_space(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-           c == '\f';
-}
-
-/* Skip whitespace and '#' comments (header only). */
-static void pnm_skip(pnm_cursor *c, int comments)
-{
-    while (c->i < c->n) {
-        if (pnm_space(c->d[c->i])) {
-            ++c->i;
-        } else if (comments && c->d[c->i] == '#') {
-            while (c->i < c->n && c->d[c->i] != '\n' && c->d[c->i] != '\r')
-                ++c->i;
-        } else {
-            break;
-        }
-    }
-}
-
-/* A decimal number up to max; -1 if none or too large. */
-static long pnm_number(pnm_cursor *c, long max)
-{
-    if (c->i >= c->n || c->d[c->i] < '0' || c->d[c->i] > '9')
-        return -1;
-    long v = 0;
-    while (c->i < c->n && c->d[c->i] >= '0' && c->d[c->i] <= '9') {
-        v = v * 10 + (c->d[c->i] - '0');
-        if (v > max)
-            return -1;
-        ++c->i;
-    }
-    if (c->i < c->n && !pnm_space(c->d[c->i]) && c->d[c->i] != '#')
-        return -1;
-    return v;
-}
-
-static clconv_status pnm_decode(const unsigned char *data, size_t len,
-                                clconv_image *img)
-{
-    size_t f = 1;
-    while (f < NFORMATS && formats[f].magic != (char)data[1])
-        ++f;
-    const char *name = formats[f].name;
-    pnm_cursor c = {data, len, 2};
-    long v[3];
-    static const char *what[3] = {"width", "height", "maxval"};
-    static const long max[3] = {IMAGE_MAX_SIDE, IMAGE_MAX_SIDE, 65535};
-    for (int k = 0; k < 3; ++k) {
-        pnm_skip(&c, 1);
-        v[k] = pnm_number(&c, max[k]);
-        if (v[k] < 1)
-            return clc_fail(CLCONV_EINVAL,
-                            "%s: bad %s in the header (an integer in 1..%ld)",
-                            name, what[k], max[k]);
-    }
-    int channels = formats[f].channels;
-    size_t n = samples_of((size_t)v[0], (size_t)v[1], channels);
-    if (n == 0)
-        return clc_fail(CLCONV_EINVAL, "%s: image too large", name);
-    unsigned maxval = (unsigned)v[2];
-    if (formats[f].ascii) {
-        /* Each sample takes a digit and a separator (but the last). */
-        if (n > (len - c.i + 1) / 2)
-            return clc_fail(CLCONV_EINVAL,
-                            "%s: %zu samples cannot fit in the %zu bytes left",
-                            name, n, len - c.i);
-    } else {
-        /* Exactly one whitespace byte, then the samples. */
-        if (c.i >= len || !pnm_space(data[c.i]))
-            return clc_fail(CLCONV_EINVAL, "%s: truncated header", name);
-        ++c.i;
-        size_t bps = maxval < 256 ? 1 : 2;
-        if (n > (len - c.i) / bps)
-            return clc_fail(CLCONV_EINVAL,
-                            "%s: truncated: %zu samples need %zu bytes, %zu "
-                            "left",
-                            name, n, n * bps, len - c.i);
-        if (len - c.i != n * bps)
-            return clc_fail(CLCONV_EINVAL,
-                            "%s: %zu bytes after the image (one image per "
-                            "file)",
-                            name, len - c.i - n * bps);
-    }
-    float *px = malloc(n * sizeof *px);
-    if (!px)
-        return clc_fail(CLCONV_ENOMEM, "%s: out of memory", name);
-    for (size_t i = 0; i < n; ++i) {
-        long s;
-        if (formats[f].ascii) {
-            pnm_skip(&c, 0);
-            s = pnm_number(&c, 65535);
-            if (s < 0) {
-                free(px);
-                return clc_fail(CLCONV_EINVAL,
-                                "%s: sample %zu is missing or not a number",
-                                name, i);
-            }
-        } else if (maxval < 256) {
-            s = data[c.i++];
-        } else {
-            s = (long)data[c.i] << 8 | data[c.i + 1];
-            c.i += 2;
-        }
-        if (s > (long)maxval) {
-            free(px);
-            return clc_fail(CLCONV_EINVAL,
-                            "%s: sample %zu is %ld, above maxval %u", name, i,
-                            s, maxval);
-        }
-        px[i] = (float)s;
-    }
-    if (formats[f].ascii) {
-        pnm_skip(&c, 0);
-        if (c.i != len) {
-            free(px);
-            return clc_fail(CLCONV_EINVAL,
-                            "%s: unexpected bytes after the last sample", name);
-        }
-    }
-    img->format = formats[f].format;
-    img->width = (size_t)v[0];
-    img->height = (size_t)v[1];
-    img->channels = channels;
-    img->maxval = maxval;
-    img->pixels = px;
-    return CLCONV_OK;
-}
-
-static clconv_status pnm_encode(const clconv_image *img, size_t f,
-                                unsigned char **buf, size_t *len)
-{
-    const char *name = formats[f].name;
-    if (img->channels != formats[f].channels)
-        return clc_fail(CLCONV_EINVAL, "%s holds %d channel(s), not %d", name,
-                        formats[f].channels, img->channels);
-    if (img->maxval < 1 || img->maxval > 65535)
-        return clc_fail(CLCONV_EINVAL, "%s: maxval %u is not in 1..65535",
-                        name, img->maxval);
-    size_t n = samples_of(img->width, img->height, img->channels);
-    if (n == 0)
-        return clc_fail(CLCONV_EINVAL, "%s: image too large", name);
-    size_t per = formats[f].ascii ? 6 : img->maxval < 256 ? 1 : 2;
-    if (n > (SIZE_MAX - 64) / per)
-        return clc_fail(CLCONV_EINVAL, "%s: image too large", name);
-    size_t cap = 64 + n * per;
-    unsigned char *b = malloc(cap);
-    if (!b)
-        return clc_fail(CLCONV_ENOMEM, "%s: out of memory", name);
-    int h = snprintf((char *)b, 64, "P%c\n%zu %zu\n%u\n", formats[f].magic,
-                     img->width, img->height, img->maxval);
-    size_t o = (size_t)h;
-    for (size_t i = 0; i < n; ++i) {
-        unsigned q = quantize(img->pixels[i], img->maxval);
-        if (formats[f].ascii) {
-            /* At most 10 samples of 5 digits per line: under 70 columns. */
-            char end = (i + 1) % 10 == 0 || i + 1 == n ? '\n' : ' ';
-            o += (size_t)snprintf((char *)b + o, cap - o, "%u%c", q, end);
-        } else if (img->maxval < 256) {
-            b[o++] = (unsigned char)q;
-        } else {
-            b[o++] = (unsigned char)(q >> 8);
-            b[o++] = (unsigned char)q;
-        }
-    }
-    *buf = b;
-    *len = o;
-    return CLCONV_OK;
-}
-
 /* ---- dispatch ----------------------------------------------------------- */
 
 clconv_status clconv_image_decode(const unsigned char *data, size_t len,
@@ -500,7 +320,7 @@ clconv_status clconv_image_decode(const unsigned char *data, size_t len,
     if (!clconv_image_sniff(data, len))
         return clc_fail(CLCONV_EINVAL,
                         "not a PNG, PGM or PPM image (unknown signature)");
-    return pnm_decode(data, len, out);
+    return clc_pnm_decode(data, len, out);
 }
 
 clconv_status clconv_image_encode(const clconv_image *img, unsigned char **buf,
@@ -511,13 +331,10 @@ clconv_status clconv_image_encode(const clconv_image *img, unsigned char **buf,
     if (img->channels < 1 || img->channels > 4)
         return clc_fail(CLCONV_EINVAL, "images have 1 to 4 channels (got %d)",
                         img->channels);
-    if (samples_of(img->width, img->height, img->channels) == 0)
+    if (clc_image_samples(img->width, img->height, img->channels) == 0)
         return clc_fail(CLCONV_EINVAL, "image size %zux%zu is out of range",
                         img->width, img->height);
     if (img->format == CLCONV_IMAGE_PNG)
         return png_encode(img, buf, len);
-    for (size_t f = 1; f < NFORMATS; ++f)
-        if (formats[f].format == img->format)
-            return pnm_encode(img, f, buf, len);
-    return clc_fail(CLCONV_EINVAL, "unknown image format %d", (int)img->format);
+    return clc_pnm_encode(img, buf, len);
 }

@@ -225,6 +225,17 @@ clconv_status clc_program_get(clconv_session *s, const char *stem,
                               const char *options, int with_common,
                               cl_program *out);
 
+/* ---- image.c and image_pnm.c ---- */
+/* Round to nearest and clamp to 0..maxval; NaN becomes 0. */
+unsigned clc_image_quantize(float v, unsigned maxval);
+/* Samples of an image, or 0 when a side or the count is out of range. */
+size_t clc_image_samples(size_t w, size_t h, int channels);
+/* PGM/PPM (P2, P3, P5, P6) in and out. */
+clconv_status clc_pnm_decode(const unsigned char *data, size_t len,
+                             clconv_image *img);
+clconv_status clc_pnm_encode(const clconv_image *img, unsigned char **buf,
+                             size_t *len);
+
 /* ---- stderr_capture.c: what a driver prints itself during a call ---- */
 typedef struct clc_stderr_capture {
     int saved;
