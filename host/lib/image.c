@@ -23,27 +23,10 @@ static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G',
  * kernels' int indexing more than enough. */
 #define IMAGE_MAX_SIDE 1000000u
 
-static const struct {
-    clconv_image_format format;
-    const char *name;
-    char magic;    /* the digit after 'P' for netpbm */
-    int channels;  /* netpbm: 1 or 3 */
-    int ascii;
-} formats[] = {
-    {CLCONV_IMAGE_PNG, "PNG", 0, 0, 0},
-    {CLCONV_IMAGE_PGM, "PGM", '5', 1, 0},
-    {CLCONV_IMAGE_PPM, "PPM", '6', 3, 0},
-    {CLCONV_IMAGE_PGM_ASCII, "PGM (ASCII)", '2', 1, 1},
-    {CLCONV_IMAGE_PPM_ASCII, "PPM (ASCII)", '3', 3, 1},
-};
-#define NFORMATS (sizeof formats / sizeof formats[0])
 
 const char *clconv_image_format_name(clconv_image_format f)
 {
-    for (size_t k = 0; k < NFORMATS; ++k)
-        if (formats[k].format == f)
-            return formats[k].name;
-    return "?";
+    return f == CLCONV_IMAGE_PNG ? "PNG" : clc_pnm_format_name(f);
 }
 
 void clconv_image_free(clconv_image *img)

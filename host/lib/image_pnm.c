@@ -28,6 +28,14 @@ static const struct {
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
+const char *clc_pnm_format_name(clconv_image_format f)
+{
+    for (size_t k = 1; k < NFORMATS; ++k)
+        if (formats[k].format == f)
+            return formats[k].name;
+    return "?";
+}
+
 typedef struct pnm_cursor {
     const unsigned char *d;
     size_t n, i;

@@ -230,7 +230,8 @@ clconv_status clc_program_get(clconv_session *s, const char *stem,
 unsigned clc_image_quantize(float v, unsigned maxval);
 /* Samples of an image, or 0 when a side or the count is out of range. */
 size_t clc_image_samples(size_t w, size_t h, int channels);
-/* PGM/PPM (P2, P3, P5, P6) in and out. */
+/* PGM/PPM (P2, P3, P5, P6): names, in and out. */
+const char *clc_pnm_format_name(clconv_image_format f);
 clconv_status clc_pnm_decode(const unsigned char *data, size_t len,
                              clconv_image *img);
 clconv_status clc_pnm_encode(const clconv_image *img, unsigned char **buf,
