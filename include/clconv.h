@@ -175,6 +175,25 @@ typedef enum clconv_border {
 const char *clconv_border_name(clconv_border b);
 /* Parse a border mode's name; CLCONV_EINVAL (naming the five) if unknown. */
 clconv_status clconv_border_parse(const char *name, clconv_border *out);
+/* How a problem is computed (issue 17). The direct path computes W^d
+ * taps per output with the problem's strategy; the separable path runs d
+ * passes of a 1D filter (x, then y, then z) when the mask is an outer
+ * product of 1D masks; the FFT path pads, multiplies spectra (VkFFT) and
+ * crops. Auto picks the cheapest by the cost model of clconv_model.h
+ * (clconv_method_predict) when the mask is known at plan time, and direct
+ * otherwise. */
+typedef enum clconv_method {
+    CLCONV_METHOD_AUTO = 0,
+    CLCONV_METHOD_DIRECT,
+    CLCONV_METHOD_SEPARABLE,
+    CLCONV_METHOD_FFT,
+    CLCONV_METHOD_COUNT
+} clconv_method;
+
+const char *clconv_method_name(clconv_method m);
+/* Parse "auto", "direct", "separable" or "fft"; CLCONV_EINVAL if
+ * unknown. */
+clconv_status clconv_method_parse(const char *name, clconv_method *out);
 
 typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */
@@ -205,7 +224,23 @@ typedef struct clconv_problem {
     int flip;             /* 1: convolution, as scipy.ndimage.convolve (the
                              mask flipped on every axis, the origin
                              mirrored); 0: correlation */
+    /* 0 (auto): chosen by the cost model when the plan is made with its
+     * mask. Separable with a mask that is not is CLCONV_EINVAL; both
+     * separable and FFT need the mask when the plan is made
+     * (clconv_plan_create_with_mask). strategy, tile and knobs apply to
+     * the direct path only. */
+    clconv_method method;
 } clconv_problem;
+
+/* Split a mask of p (W^dims floats) into dims 1D masks, factors[a * W + j]
+ * along axis a (x first), so that mask[z][y][x] equals
+ * factors[2W + z] * factors[W + y] * factors[x] within
+ * CLCONV_SEPARABLE_TOL * FLT_EPSILON relative per element (a rank-1 test pivoting
+ * on the largest element). Returns 1 if separable, 0 if not (factors may
+ * then hold anything); a 1D mask always is. factors may be NULL. */
+#define CLCONV_SEPARABLE_TOL 16
+int clconv_mask_separable(const clconv_problem *p, const float *mask,
+                          float *factors);
 
 /* Replace the 0 ("default") tile and knobs (the tile that fits dev, the
  * coarsen and group_y of the strategies that read them, every variant's
@@ -376,6 +411,12 @@ clconv_status clconv_reference(const clconv_problem *p, const float *in,
                                const float *mask, double *out,
                                double *abs_sum);
 
+/* The same at count chosen outputs: out[k] (and abs_sum[k], may be NULL)
+ * for the element index[k] of the output. */
+clconv_status clconv_reference_at(const clconv_problem *p, const float *in,
+                                  const float *mask, const size_t *index,
+                                  size_t count, double *out, double *abs_sum);
+
 typedef struct clconv_verdict {
     int ok;              /* every element within its bound, no NaN */
     size_t failures;     /* elements outside their bound */
@@ -398,6 +439,31 @@ void clconv_verify(const clconv_problem *p, const float *got,
                    const double *expected, const double *abs_sum,
                    clconv_verdict *v);
 
+/* The bound of each method (issue 17; doc/methods.md derives them):
+ * |got - expected| <= scale * FLT_EPSILON * abs_sum[i] + floor, with
+ *   direct:    scale = 4 W^d, floor = 0 (clconv_verify);
+ *   separable: scale = 4 (d W + CLCONV_SEPARABLE_TOL): d passes of W-term
+ *              sums, plus the factorisation's tolerance;
+ *   FFT:       scale = 4 W^d and floor = CLCONV_FFT_BOUND * log2(L) *
+ *              FLT_EPSILON * max|in| * sum|mask|, L the padded transform's
+ *              elements: the FFT's error follows the data's range, not
+ *              each output's terms.
+ * in and mask are only read for the FFT (may be NULL otherwise). */
+#define CLCONV_FFT_BOUND 8
+void clconv_verify_bound(const clconv_problem *p, clconv_method m,
+                         const float *in, const float *mask, double *scale,
+                         double *floor);
+/* clconv_verify with a given bound. */
+void clconv_verify_with(const clconv_problem *p, const float *got,
+                        const double *expected, const double *abs_sum,
+                        double scale, double floor, clconv_verdict *v);
+/* The method a plan runs (auto resolved when it was made). */
+clconv_method clconv_plan_method(const clconv_plan *plan);
+
+/* A mask of p that is an outer product of dims random 1D masks (values in
+ * [-1, 1] from seed), rounded to float. */
+void clconv_fill_separable(const clconv_problem *p, float *mask,
+                           uint64_t seed);
 /* Deterministic uniform values in [-1, 1] from a seed (splitmix64). */
 void clconv_fill_random(float *x, size_t n, uint64_t seed);
 
@@ -431,12 +497,15 @@ typedef struct clconv_dataset {
 clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
                                     clconv_dataset **out);
 void clconv_dataset_destroy(clconv_dataset *d);
+/* Recompute the reference after the caller changed d->in or d->mask. */
+clconv_status clconv_dataset_update(clconv_dataset *d);
 
 typedef struct clconv_result {
     clconv_status status;   /* OK, EUNSUPPORTED, EOPENCL, EBUILD, ... */
     char reason[1024];      /* for anything but OK: the first line of it */
     clconv_verdict verdict; /* valid when status == OK */
     clconv_timing timing;   /* valid when status == OK and reps > 0 */
+    clconv_method method;   /* the method that ran (auto resolved) */
 } clconv_result;
 
 /* Plan (checking every limit), poison the output, run once and verify

@@ -37,6 +37,30 @@ clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c);
 clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
                                   double *gbs);
 
+/* The cost model of the automatic method (issue 17 item 3): predicted
+ * milliseconds of each method for p on dev with ceilings c (NULL or zero:
+ * estimated from dev's compute units and clock; measuring them with
+ * clconv_measure_ceilings on a session makes that session's automatic
+ * choice use them). ms[CLCONV_METHOD_AUTO] is the least of the others;
+ * separable is predicted as if the mask were separable. The model, per
+ * output element n and mask width W in d dimensions:
+ *   direct:    max(8 n / copy, 2 W^d n / (0.25 fp32))
+ *   separable: d passes of max(8 n / copy, 2 W n / (0.5 fp32))
+ *   FFT:       L = padded elements; pad, multiply and crop move 36 L bytes,
+ *              two transforms 2 * d * 8 L bytes and 2 * 2.5 L log2 L flops
+ *              at 0.3 fp32
+ * plus a fixed cost per kernel launch (5 us on GPUs, 20 us elsewhere).
+ * The efficiencies are those measured on the H100 for large masks
+ * (bench/PERF.md). */
+void clconv_method_predict(const clconv_device_info *dev,
+                           const clconv_ceilings *c, const clconv_problem *p,
+                           double ms[CLCONV_METHOD_COUNT]);
+/* The method the cost model picks (never auto); separable only when
+ * separable is non-zero and dims > 1. */
+clconv_method clconv_method_pick(const clconv_device_info *dev,
+                                 const clconv_ceilings *c,
+                                 const clconv_problem *p, int separable);
+
 /* ---- end to end: host arrays in, host arrays out ------------------------ */
 
 /* Transfers between pageable host memory (malloc'd, as users' arrays are)
@@ -70,6 +94,10 @@ typedef struct clconv_bench_problem {
 /* The problems of a named suite ("full", "quick"): *out points to a static
  * table; returns the count, 0 for an unknown name. */
 size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out);
+/* The mask of problem i of a suite: NULL for random values in [-1, 1],
+ * else a named mask of the problem's width ("gaussian", as
+ * clconv_mask_spec_parse reads "gaussian:W"). */
+const char *clconv_bench_suite_mask(const char *name, size_t i);
 
 /* The problem of a bench entry, with strategy naive and tile 1 (every
  * other field zero). */

@@ -1,20 +1,22 @@
 #!/bin/sh
 # Install what clconv needs on Debian/Ubuntu: the OpenCL headers and ICD
 # loader (build), PoCL (a CPU OpenCL device), clinfo, libpng (images),
-# cmocka (tests), Python's NumPy/SciPy (comparison tests), pytest,
+# cmocka (tests), VkFFT (the header-only FFT library of the FFT path),
+# Python's NumPy/SciPy (comparison tests), pytest,
 # venv, pip, setuptools, wheel, Dask and pyopencl (the Python package and
 # its tests, test/python.sh), and OpenMPI (clconv-mpi and test/mpi.sh).
-# With --if-missing, do nothing when the headers, loader, libpng, cmocka
+# With --if-missing, do nothing when the headers, loader, libpng, cmocka,
+# VkFFT
 # and an OpenCL driver are already there (the Python packages and OpenMPI
 # are optional: their tests skip with a message, and the build leaves
 # clconv-mpi out without OpenMPI).
 set -eu
 
-PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev pkgconf python3-numpy python3-scipy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel python3-dask python3-distributed python3-pyopencl libopenmpi-dev openmpi-bin"
+PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libcmocka-dev libpng-dev libvkfft-dev pkgconf python3-numpy python3-scipy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel python3-dask python3-distributed python3-pyopencl libopenmpi-dev openmpi-bin"
 
 have_all() {
     cc=${CC:-cc}
-    printf '#include <CL/cl.h>\n#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n#include <png.h>\nint main(void){return 0;}\n' \
+    printf '#include <CL/cl.h>\n#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n#include <png.h>\n#define VKFFT_BACKEND 3\n#include <vkFFT.h>\nint main(void){return 0;}\n' \
         | "$cc" -x c - -o /dev/null -lOpenCL -lcmocka -lpng >/dev/null 2>&1 || return 1
     ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || [ -n "${OCL_ICD_VENDORS:-}" ] || return 1
     command -v pkg-config >/dev/null 2>&1 || return 1

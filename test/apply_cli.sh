@@ -126,6 +126,16 @@ check_error "an unknown device" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/nev
 check_error "OUT in a missing folder" "$tmp/nodir/out.npy" "$CLI" apply "$tmp/a.npy" "$tmp/nodir/out.npy" --mask 1
 
 # --- IN is never touched; an existing OUT survives an error --------------
+# --- methods (issue 17): each verified with its bound; separable refuses a
+# mask that is not an outer product, naming why.
+for m in direct separable fft auto; do
+    check "apply --method $m of gaussian:9 verifies" 0 "$CLI" apply "$SAMPLE" "$tmp/m_$m.png" --mask gaussian:9 --method $m --verify
+done
+grep -q "method separable" "$tmp/out" || fail "auto did not pick separable for gaussian:9 on the sample"
+check_error "apply --method separable with a laplacian" "$tmp/lap.png" "$CLI" apply "$SAMPLE" "$tmp/lap.png" --mask laplacian --method separable
+grep -q "not an outer product" "$tmp/err" || fail "separable refusal does not say why"
+check_error "apply --method bogus" "$tmp/bogus.png" "$CLI" apply "$SAMPLE" "$tmp/bogus.png" --mask 1 --method bogus
+
 before=$(cksum <"$tmp/a.npy")
 check "OUT equal to IN is refused" 2 "$CLI" apply "$tmp/a.npy" "$tmp/a.npy" --mask 1
 ln -s a.npy "$tmp/alias.npy"

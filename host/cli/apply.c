@@ -40,6 +40,8 @@ void cli_apply_usage(FILE *f)
         "                  or auto (default: the device's tuning from\n"
         "                  clconv tune, else a safe choice)\n"
         "  --tile T        TILE_WIDTH (default: the strategy's default)\n"
+        CLI_METHOD_HELP
+        "                  (default auto)\n"
         "  --verify        compare with the double-precision CPU reference\n"
         "                  and report the worst error; exit 1 (and write\n"
         "                  nothing) if an element is out of bound\n"
@@ -94,6 +96,9 @@ int apply_parse(int argc, char **argv, apply_options *o)
                 cli_error("--strategy: %s (or auto)", clconv_last_error());
                 return -1;
             }
+        } else if ((r = cli_opt_value(argc, argv, &i, "--method", &v))) {
+            if (r < 0 || cli_parse_method(v, &o->method))
+                return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--tile", &v))) {
             if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
                 return -1;
@@ -165,6 +170,7 @@ typedef struct apply_result {
     clconv_verdict worst; /* the plane with the largest error */
     int verified_ok;
     size_t nonfinite, overflowed; /* summed over the planes */
+    clconv_method method; /* the method that ran */
 } apply_result;
 
 static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
@@ -178,6 +184,7 @@ static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
     clconv_status st = CLCONV_OK;
     memset(r, 0, sizeof *r);
     r->verified_ok = 1;
+    r->method = clconv_plan_method(plan);
     if (!in || !out || (verify && (!ref || !mag))) {
         st = CLCONV_ENOMEM;
         cli_error("out of memory for %zu elements", n);
@@ -202,7 +209,9 @@ static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
             if (st != CLCONV_OK)
                 break;
             clconv_verdict v;
-            clconv_verify(p, out, ref, mag, &v);
+            double scale, floor;
+            clconv_verify_bound(p, r->method, in, m->values, &scale, &floor);
+            clconv_verify_with(p, out, ref, mag, scale, floor, &v);
             if (!v.ok)
                 r->verified_ok = 0;
             r->nonfinite += v.nonfinite;
@@ -240,9 +249,13 @@ static void print_summary(const apply_options *o, const apply_data *d,
         fprintf(f, " x %d channels", d->planes);
     char shape[48];
     cli_mask_shape(m->dims, m->size, shape, sizeof shape);
-    fprintf(f, ", mask %s (%s)%s, %s T=%d on %u:%u %s: %.3f ms", o->mask,
-            shape, filter, clconv_strategy_name(p->strategy),
-            p->tile, dev->platform_index, dev->device_index, dev->name, r->ms);
+    fprintf(f, ", mask %s (%s)%s, ", o->mask, shape, filter);
+    if (r->method == CLCONV_METHOD_DIRECT)
+        fprintf(f, "%s T=%d", clconv_strategy_name(p->strategy), p->tile);
+    else
+        fprintf(f, "method %s", clconv_method_name(r->method));
+    fprintf(f, " on %u:%u %s: %.3f ms", dev->platform_index,
+            dev->device_index, dev->name, r->ms);
     if (o->verify)
         fprintf(f, ", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
                 r->worst.max_err);
@@ -276,6 +289,7 @@ static int load_mask(const apply_options *o, const apply_data *d,
     p->tile = 1;
     if (cli_filter_apply(&o->filter, 1, p))
         return CLI_EXIT_USAGE;
+    p->method = o->method;
     if (clconv_problem_validate(p) != CLCONV_OK) {
         cli_error("%s: %s", o->in, clconv_last_error());
         return CLI_EXIT_USAGE;

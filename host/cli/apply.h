@@ -20,6 +20,7 @@ typedef struct apply_options {
     int channel_axis;  /* --channel-axis N (NumPy's axis, negative from
                           the end), CLI_NO_CHANNEL_AXIS: none */
     int dims3;         /* --dims 3: a 3-dimensional array is a volume */
+    clconv_method method; /* default auto */
 } apply_options;
 
 /* The data as planes of one problem: an array is one plane; an image has

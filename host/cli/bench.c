@@ -29,7 +29,8 @@ void cli_bench_usage(FILE *f)
         "with its %% of the roofline floor max(bytes/copy, flops/peak).\n"
         "  --suite NAME    full (1D 2^26, 2D 8192^2, 3D 512^3; the default when\n"
         "                  a GPU is selected) or quick (1D 2^22, 2D 1024^2,\n"
-        "                  3D 128^3; the default on CPUs only)\n"
+        "                  3D 128^3; the default on CPUs only); large and\n"
+        "                  large-quick compare methods (below)\n"
         "  --dims D --size X[xY[xZ]] --mask W|WxH[xD]   one custom problem\n"
         "                  instead (WxH[xD]: one width per axis, x first)\n"
         "  --mode M        border mode of every row: constant (default),\n"
@@ -62,6 +63,7 @@ void cli_bench_usage(FILE *f)
         "Exit: 0 ok, 1 a variant failed verification, 2 usage error,\n"
         "      3 OpenCL error (tiles that do not fit are skipped, not errors).\n",
         cli_strategy_list(0));
+    cli_bench_large_usage(f);
 }
 
 /* --tiles all|default|gpu */
@@ -336,6 +338,9 @@ static void report_init(const bench_options *o, clconv_bench_report *r)
 
 int cli_bench_main(int argc, char **argv)
 {
+    /* The large-mask suites compare methods, not strategies and tiles. */
+    if (cli_bench_large_wanted(argc, argv))
+        return cli_bench_large_main(argc, argv);
     bench_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;

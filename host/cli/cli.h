@@ -97,6 +97,29 @@ int cli_parse_mask_width(const char *s, int *out);
  * allow_auto, "auto" (CLI_STRATEGY_AUTO); an error line and -1 else. */
 enum { CLI_STRATEGY_ALL = -1, CLI_STRATEGY_AUTO = -2 };
 int cli_parse_strategy(const char *s, int allow_auto, int *out);
+/* --method: auto, direct, separable or fft; an error line and -1 else. */
+int cli_parse_method(const char *s, clconv_method *out);
+/* The help lines of --method, for every command that takes it. */
+#define CLI_METHOD_HELP                                                       \
+    "  --method M      direct (W^d taps per output), separable (d passes of\n" \
+    "                  1D masks; exit 2 if the mask is not separable), fft\n"  \
+    "                  (VkFFT: pad, multiply spectra, crop) or auto (the\n"   \
+    "                  cost model of clconv model --methods picks)\n"
+/* The random dataset of run and bench; with method separable, its mask is
+ * an outer product of random 1D masks (clconv_fill_separable). */
+clconv_status cli_dataset_for(const clconv_problem *p, uint64_t seed,
+                              clconv_dataset **out);
+/* A row's name: the method for the separable and FFT paths, else the
+ * strategy. */
+const char *cli_method_or_strategy(const clconv_problem *p, clconv_method m);
+/* model_methods.c: model --methods (each method's predicted time). */
+int cli_model_methods_wanted(int argc, char **argv);
+int cli_model_methods_main(int argc, char **argv);
+void cli_model_methods_usage(FILE *f);
+/* bench_large.c: bench --suite large|large-quick. */
+int cli_bench_large_wanted(int argc, char **argv);
+int cli_bench_large_main(int argc, char **argv);
+void cli_bench_large_usage(FILE *f);
 /* A comma list of mask modes (auto, argument, baked) into modes[0..2]. */
 int cli_parse_mask_modes(const char *s, int modes[3], int *n);
 /* "X[xY[xZ]]" for dims dimensions; a single extent means a cube. */

@@ -169,6 +169,37 @@ int cli_parse_strategy(const char *s, int allow_auto, int *out)
     return 0;
 }
 
+int cli_parse_method(const char *s, clconv_method *out)
+{
+    if (clconv_method_parse(s, out) != CLCONV_OK) {
+        cli_error("--method: %s", clconv_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+clconv_status cli_dataset_for(const clconv_problem *p, uint64_t seed,
+                              clconv_dataset **out)
+{
+    clconv_status st = clconv_dataset_create(p, seed, out);
+    if (st != CLCONV_OK || p->method != CLCONV_METHOD_SEPARABLE)
+        return st;
+    clconv_fill_separable(p, (*out)->mask, seed);
+    st = clconv_dataset_update(*out);
+    if (st != CLCONV_OK) {
+        clconv_dataset_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+const char *cli_method_or_strategy(const clconv_problem *p, clconv_method m)
+{
+    return m == CLCONV_METHOD_SEPARABLE || m == CLCONV_METHOD_FFT
+               ? clconv_method_name(m)
+               : clconv_strategy_name(p->strategy);
+}
+
 int cli_parse_mask_modes(const char *s, int modes[3], int *n)
 {
     char buf[64];

@@ -16,6 +16,7 @@ void cli_model_usage(FILE *f)
         "       clconv model --peak-gflops G[,G..] --bandwidth B[,B..]\n"
         "                    [--masks W,W..]\n"
         "       clconv model --device SEL [--masks W,W..]\n"
+        "       clconv model --methods ... (below)\n"
         "The tiling analysis of the lecture notes \"Tiled Convolution\" and\n"
         "\"Tiled Convolution Analysis\" (ECE408/CS483 Applied Parallel\n"
         "Programming, lecture 9; \"the notes\" below), computed (no device is\n"
@@ -51,6 +52,7 @@ void cli_model_usage(FILE *f)
         "untiled kernel needs 2 B/FLOP and tiling divides that by the\n"
         "interior reduction (1D TILE 1024, 2D 32x32 tiles).\n",
         cli_strategy_list(1));
+    cli_model_methods_usage(f);
 }
 
 /* "a,b,c" of positive numbers. */
@@ -256,6 +258,9 @@ static void problem_of(const model_options *o, clconv_strategy s,
 
 int cli_model_main(int argc, char **argv)
 {
+    /* The methods' cost model (model_methods.c). */
+    if (cli_model_methods_wanted(argc, argv))
+        return cli_model_methods_main(argc, argv);
     model_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;

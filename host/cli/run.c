@@ -14,7 +14,7 @@ void cli_run_usage(FILE *f)
         "                  [--strategy S|all] [--coarsen C] [--group-y G]\n"
         "                  [--mask-mode M] [--device SEL] [--reps N]\n"
         "                  [--warmup N] [--seed S] [--json [F]] [--csv [F]]\n"
-        "                  [--table] [--split]\n"
+        "                  [--table] [--split] [--method M]\n"
         "Build each variant from its .cl at run time, run it once on random\n"
         "data in [-1, 1] (seed printed), verify every element against the\n"
         "double-precision reference, then time --reps launches (median).\n"
@@ -44,6 +44,10 @@ void cli_run_usage(FILE *f)
         "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
         "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
         "                  and vector, argument for the others)\n"
+        CLI_METHOD_HELP
+        "                  (default direct: a row per strategy; otherwise one\n"
+        "                  row per device; separable makes the random mask an\n"
+        "                  outer product of random 1D masks)\n"
         "  --reps N        timed launches after warm-up (default 10; 0: verify only)\n"
         "  --warmup N      untimed launches first (default 2)\n"
         "  --seed S        random seed (default $CLCONV_SEED, else the clock)\n"
@@ -128,6 +132,8 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
     if ((r = cli_opt_value(argc, argv, i, "--mask-mode", &v)))
         return r < 0 ? -1
                      : cli_parse_mask_modes(v, o->mask_mode, &o->nmask_mode);
+    if ((r = cli_opt_value(argc, argv, i, "--method", &v)))
+        return r < 0 ? -1 : cli_parse_method(v, &o->method);
     if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
         return r < 0 ? -1 : cli_parse_strategy(v, 1, &o->strategy);
     if ((r = cli_parse_run_option(argc, argv, i, 0, &o->device, &o->reps,
@@ -146,6 +152,7 @@ static int parse(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
     o->strategy = CLI_STRATEGY_ALL;
+    o->method = CLCONV_METHOD_DIRECT;
     o->reps = 10;
     o->warmup = 2;
     if (cli_run_defaults(&o->device, &o->seed))
@@ -212,6 +219,7 @@ static int problems_of(const run_options *o, clconv_problem *ps)
                 return -1;
             if (o->filter.nmodes)
                 p->border = (clconv_border)o->filter.modes[m];
+            p->method = o->method;
         }
     }
     return n;
@@ -285,13 +293,21 @@ static int run_on_device(const run_options *o, const clconv_problem *base,
 {
     const clconv_device_info *dev = cli_device(devs, d);
     clconv_problem autop = *base;
+    /* A method other than direct: one row, the device's default variant
+     * for the direct part of auto. */
+    const int one = o->method != CLCONV_METHOD_DIRECT;
+    if (one && o->strategy != CLI_STRATEGY_AUTO)
+        clconv_pick_default(dev, &autop);
+    if (one && o->strategy >= 0)
+        autop.strategy = (clconv_strategy)o->strategy;
     if (o->strategy == CLI_STRATEGY_AUTO &&
         cli_auto_config(dev, &autop, !cli_outputs_text(&o->out)))
         return -CLI_EXIT_USAGE;
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
-        if (o->strategy >= 0 && s != o->strategy)
+        if (o->strategy >= 0 && s != o->strategy && !one)
             continue;
-        if (o->strategy == CLI_STRATEGY_AUTO && s != (int)autop.strategy)
+        if ((o->strategy == CLI_STRATEGY_AUTO || one) &&
+            s != (int)autop.strategy)
             continue;
         const int nv = variant_count(o, s, base->dims);
         for (int vi = 0; vi < nv; ++vi) {
@@ -306,11 +322,13 @@ static int run_on_device(const run_options *o, const clconv_problem *base,
             clconv_problem_apply_defaults(dev, &r->p);
             /* Beyond what the device allocates at once: streamed in slabs
              * through the host-to-host path. */
-            if (run_needs_slabs(&r->p, devs->sessions[d]))
+            if (run_needs_slabs(&r->p, devs->sessions[d])) {
                 run_host_path(o, &devs->sessions[d], &dev, 1, &r->p, data, r);
-            else
+                r->res.method = r->p.method; /* as asked: slabs resolve it */
+            } else {
                 clconv_run_verified(devs->sessions[d], &r->p, data, o->warmup,
                                     o->reps, &r->res);
+            }
             /* The row keeps one line; the build log (file, options,
              * compiler output) goes to stderr. */
             if (r->res.status == CLCONV_EBUILD)
@@ -371,7 +389,7 @@ static int run_all(const run_options *o, const cli_devices *devs,
     int code = CLI_EXIT_OK;
     for (int k = 0; k < np && code >= 0; ++k) {
         clconv_dataset *data = NULL;
-        clconv_status st = clconv_dataset_create(&problems[k], o->seed, &data);
+        clconv_status st = cli_dataset_for(&problems[k], o->seed, &data);
         if (st != CLCONV_OK) {
             cli_error("%s", clconv_last_error());
             return -cli_exit_code(st);

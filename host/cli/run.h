@@ -25,6 +25,7 @@ typedef struct run_options {
     int lines;         /* one line per row on stdout, as it runs */
     int split;         /* --split: one problem shared by the devices */
     cli_filter filter; /* --mode (a list: rows per mode), --cval, ... */
+    clconv_method method; /* default direct: one row per strategy */
 } run_options;
 
 typedef struct run_row {

@@ -39,7 +39,7 @@ void run_print_line(const run_row *r)
         printf("%u:%u %-28.28s ", r->dev->platform_index,
                r->dev->device_index, r->dev->name);
     printf("%-12s %dD %-14s W=%-3d T=%-4d%s ",
-           clconv_strategy_name(r->p.strategy), r->p.dims, size,
+           cli_method_or_strategy(&r->p, r->res.method), r->p.dims, size,
            r->p.mask_width, r->p.tile, filter);
     const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
     if (knobs & CLCONV_KNOB_GROUP_Y)
@@ -84,6 +84,7 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
     cli_put_str(t, "status", status_word(r));
     cli_put_str(t, "mask_mode", clconv_mask_mode_name(r->p.mask_mode));
     cli_put_filter(t, &r->p, r->batch);
+    cli_put_str(t, "method", clconv_method_name(r->res.method));
     const int knobs = clconv_strategy_knobs(r->p.strategy, r->p.dims);
     if (knobs & CLCONV_KNOB_COARSEN)
         cli_put_int(t, "coarsen", r->p.coarsen);

@@ -33,13 +33,38 @@ static const clconv_bench_problem suite_quick[] = {
     {3, {128, 128, 128}, 5},
 };
 
+/* Large masks (issue 17): separable Gaussians and random (not separable)
+ * masks, for the separable and FFT paths and the automatic choice. */
+static const clconv_bench_problem suite_large[] = {
+    {2, {8192, 8192, 1}, 31},    {2, {8192, 8192, 1}, 101},
+    {2, {8192, 8192, 1}, 31},    {2, {8192, 8192, 1}, 63},
+    {3, {512, 512, 512}, 15},    {3, {512, 512, 512}, 15},
+    {1, {(size_t)1 << 26, 1, 1}, 1001},
+};
+/* The masks of both large suites, problem by problem. */
+static const char *const masks_large[] = {
+    "gaussian", "gaussian", NULL, NULL, "gaussian", NULL, NULL};
+
+/* The same masks on data a 2-core CPU runs in minutes. */
+static const clconv_bench_problem suite_large_quick[] = {
+    {2, {1024, 1024, 1}, 31},    {2, {1024, 1024, 1}, 101},
+    {2, {1024, 1024, 1}, 31},    {2, {1024, 1024, 1}, 63},
+    {3, {128, 128, 128}, 15},    {3, {128, 128, 128}, 15},
+    {1, {(size_t)1 << 20, 1, 1}, 1001},
+};
+
 static const struct {
     const char *name;
     const clconv_bench_problem *problems;
     size_t count;
+    const char *const *masks; /* NULL: every mask random */
 } suites[] = {
-    {"full", suite_full, sizeof suite_full / sizeof suite_full[0]},
-    {"quick", suite_quick, sizeof suite_quick / sizeof suite_quick[0]},
+    {"full", suite_full, sizeof suite_full / sizeof suite_full[0], NULL},
+    {"quick", suite_quick, sizeof suite_quick / sizeof suite_quick[0], NULL},
+    {"large", suite_large, sizeof suite_large / sizeof suite_large[0],
+     masks_large},
+    {"large-quick", suite_large_quick,
+     sizeof suite_large_quick / sizeof suite_large_quick[0], masks_large},
 };
 
 size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out)
@@ -51,6 +76,15 @@ size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out)
         }
     *out = NULL;
     return 0;
+}
+
+const char *clconv_bench_suite_mask(const char *name, size_t i)
+{
+    for (size_t k = 0; k < sizeof suites / sizeof suites[0]; ++k)
+        if (strcmp(name, suites[k].name) == 0)
+            return suites[k].masks && i < suites[k].count ? suites[k].masks[i]
+                                                          : NULL;
+    return NULL;
 }
 
 void clconv_bench_shape(const clconv_bench_problem *b, clconv_problem *p)

@@ -248,8 +248,12 @@ clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c)
     clconv_status st = measure_copy(s, 0, &m.copy_gbs);
     if (st == CLCONV_OK)
         st = measure_fma(s, &m.fp32_gflops);
-    if (st == CLCONV_OK)
+    if (st == CLCONV_OK) {
         *c = m;
+        /* The automatic method's cost model uses them from now on. */
+        s->copy_gbs = m.copy_gbs;
+        s->fp32_gflops = m.fp32_gflops;
+    }
     return st;
 }
 

@@ -217,6 +217,10 @@ void clc_program_cache_free(clc_program_cache *cache);
  * first. */
 char *clc_build_options(const clc_config *c, int count_loads,
                         const float *mask);
+/* Write m floats as comma-separated OpenCL C literals that read back
+ * exactly (at most 24 characters each, NUL-terminated); returns the
+ * length. */
+size_t clc_format_floats(char *buf, size_t len, const float *v, size_t m);
 /* Build (or fetch from the session's cache) the program of cl/<stem>.cl
  * ("conv2d_output_tile") with the given options; the program stays owned by
  * the cache. Convolution kernels get cl/common.clh prepended (with_common);
@@ -352,6 +356,10 @@ struct clconv_session {
     clc_overrides overrides; /* measuring overrides, read at creation */
     char overrides_text[128]; /* "CLCONV_COARSE_ROWS=2", or "" */
     char cl_std[16];         /* "-cl-std=CL1.2", "-cl-std=CL1.1" or "" */
+    /* The device's ceilings once measured on this session
+     * (clconv_measure_ceilings), else 0: the cost model of the automatic
+     * method then estimates them from the device's description. */
+    double copy_gbs, fp32_gflops;
 };
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
@@ -381,6 +389,67 @@ typedef struct clc_npy_header {
 } clc_npy_header;
 /* Parse the dict literal of n bytes (CLCONV_EINVAL with the reason). */
 clconv_status clc_npy_parse_dict(const char *s, size_t n, clc_npy_header *h);
+/* ---- separable.c: dims passes of a 1D filter (issue 17 item 1) ---- */
+typedef struct clc_sep clc_sep;
+/* The passes of p's mask, which must be separable (CLCONV_EINVAL with the
+ * reason otherwise); kernels built now, intermediates on first launch. */
+clconv_status clc_sep_create(clconv_session *s, const clconv_problem *p,
+                             const float *mask, clc_sep **out);
+void clc_sep_destroy(clc_sep *sp);
+/* Enqueue the passes from in to out after the wait list; first and last
+ * (may be NULL) get the first and last pass's events. */
+clconv_status clc_sep_launch(clc_sep *sp, cl_mem in, cl_mem out,
+                             cl_uint nwait, const cl_event *wait,
+                             cl_event *first, cl_event *last);
+
+/* ---- fft.c: pad, R2C, multiply spectra, C2R, crop (issue 17 item 2) */
+typedef struct clc_fft clc_fft;
+clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
+                             clc_fft **out);
+void clc_fft_destroy(clc_fft *f);
+/* Transform a mask (W^dims floats) into the path's mask spectrum. */
+clconv_status clc_fft_set_mask(clc_fft *f, const float *mask);
+clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
+                             cl_uint nwait, const cl_event *wait,
+                             cl_event *first, cl_event *last);
+/* Elements of the padded transform (product of its sizes). */
+double clc_fft_padded_elements(const clconv_problem *p);
+
+/* ---- fft_vkfft.c: VkFFT's OpenCL backend, in its own file ---- */
+typedef struct clc_vkfft clc_vkfft;
+/* An in-place R2C/C2R application of len[0..dims) reals on buffer (VkFFT's
+ * padded layout: rows of 2 * (len[0] / 2 + 1) floats), on s's queue. */
+clconv_status clc_vkfft_create(clconv_session *s, int dims,
+                               const size_t len[3], cl_mem buffer,
+                               clc_vkfft **out);
+/* Enqueue the forward (inverse 0) or unnormalised inverse transform of
+ * buffer, which has the layout the application was made for. */
+clconv_status clc_vkfft_run(clc_vkfft *v, cl_mem buffer, int inverse);
+void clc_vkfft_destroy(clc_vkfft *v);
+
+/* ---- path.c: a plan's separable or FFT path behind one interface ---- */
+typedef struct clc_path clc_path;
+/* The path of p->method (separable or FFT, resolved); mask may be NULL
+ * for FFT (then set later). */
+clconv_status clc_path_create(clconv_session *s, const clconv_problem *p,
+                              const float *mask, clc_path **out);
+void clc_path_destroy(clc_path *path);
+/* FFT: transform the new mask. Separable: the 1D masks are compiled in,
+ * so another mask than the plan's is CLCONV_EINVAL. */
+clconv_status clc_path_set_mask(clc_path *path, const float *mask);
+clconv_status clc_path_launch(clc_path *path, cl_mem in, cl_mem out,
+                              cl_uint nwait, const cl_event *wait,
+                              cl_event *first, cl_event *last);
+
+/* ---- method.c: the cost model and the automatic choice ---- */
+/* Why the separable and FFT paths cannot compute p (border mode, flip,
+ * origin, mask shape), or NULL: they compute the notes' filter. */
+const char *clc_path_limit(const clconv_problem *p);
+/* The method a plan of p runs on dev: auto resolved by the cost model
+ * (separable only when mask is given and separable; FFT only with a
+ * mask). */
+clconv_method clc_method_choose(const clconv_session *s,
+                                const clconv_problem *p, const float *mask);
 
 /* ---- plan.c: instrumented plans (clconv model's counted loads) ---- */
 /* Like clconv_plan_create; with count_loads the kernel is built with

@@ -17,6 +17,7 @@ struct clconv_plan {
     cl_mem in, out, mask, counters;
     size_t n, m; /* elements of data and mask */
     float *baked; /* the mask compiled into the program, or NULL */
+    clc_path *path; /* the separable or FFT path, or NULL (direct) */
 };
 
 /* Limits that the built kernel reports.
@@ -91,6 +92,7 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
     for (int d = p->dims; d < 3; ++d)
         pl->p.size[d] = 1;
     pl->p = pl->c.p;
+    pl->p.method = CLCONV_METHOD_DIRECT;
     clconv_status st = clconv_problem_validate(&pl->p);
     if (st != CLCONV_OK)
         return st;
@@ -151,6 +153,27 @@ out:
     return st;
 }
 
+/* The separable or FFT path when the method (auto resolved) says so; an
+ * automatic choice whose path fails falls back to the direct path. */
+static clconv_status plan_path(clconv_plan *pl, const clconv_problem *p,
+                               const float *mask)
+{
+    const clconv_method m = pl->count_loads
+                                ? CLCONV_METHOD_DIRECT
+                                : clc_method_choose(pl->s, p, mask);
+    if (m == CLCONV_METHOD_DIRECT)
+        return CLCONV_OK;
+    pl->p = *p;
+    for (int d = p->dims; d < 3; ++d)
+        pl->p.size[d] = 1;
+    pl->p.method = m;
+    pl->n = clconv_problem_elements(&pl->p);
+    pl->m = clconv_problem_mask_elements(&pl->p);
+    clconv_status st = clc_path_create(pl->s, &pl->p, mask, &pl->path);
+    return st != CLCONV_OK && p->method == CLCONV_METHOD_AUTO ? CLCONV_OK
+                                                              : st;
+}
+
 clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
                               const float *mask, int count_loads,
                               clconv_plan **out)
@@ -164,14 +187,18 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     pl->s = s;
     pl->count_loads = count_loads;
-    st = plan_resolve(pl, p, mask);
-    if (st == CLCONV_OK)
+    st = plan_path(pl, p, mask);
+    if (st == CLCONV_OK && !pl->path)
+        st = plan_resolve(pl, p, mask);
+    if (st == CLCONV_OK && pl->path)
+        st = plan_small_buffers(pl);
+    else if (st == CLCONV_OK)
         st = plan_kernel(pl);
     if (st == CLCONV_OK)
         st = plan_small_buffers(pl);
-    if (st == CLCONV_OK)
+    if (st == CLCONV_OK && !pl->path)
         st = set_args(pl);
-    if (st == CLCONV_OK && mask)
+    if (st == CLCONV_OK && mask && !pl->path)
         st = clconv_plan_set_mask(pl, mask);
     if (st != CLCONV_OK) {
         clconv_plan_destroy(pl);
@@ -213,6 +240,7 @@ void clconv_plan_destroy(clconv_plan *pl)
         clReleaseMemObject(pl->in);
     if (pl->kernel)
         clReleaseKernel(pl->kernel);
+    clc_path_destroy(pl->path);
     free(pl->baked);
     free(pl);
 }
@@ -246,7 +274,10 @@ clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
     clconv_status st = CLCONV_OK;
     cl_int err;
     /* Bit-for-bit, so a NaN coefficient equals itself. */
-    if (pl->baked && memcmp(pl->baked, oriented, pl->m * sizeof *mask) != 0)
+    if (pl->path)
+        st = clc_path_set_mask(pl->path, mask);
+    else if (pl->baked &&
+             memcmp(pl->baked, oriented, pl->m * sizeof *mask) != 0)
         st = clc_fail(CLCONV_EINVAL,
                       "this plan's mask is compiled into its program "
                       "(mask mode baked): make a new plan for another mask");
@@ -272,10 +303,26 @@ clconv_status clconv_plan_poison_output(clconv_plan *pl)
     return CLCONV_OK;
 }
 
+/* Enqueue the plan's work; first (may be NULL) gets the event of its
+ * first kernel, ev of its last (one kernel on the direct path). */
+static clconv_status launch_events(clconv_plan *pl, cl_mem in, cl_mem out,
+                                   cl_uint nwait, const cl_event *wait,
+                                   cl_event *first, cl_event *ev)
+{
+    if (pl->path)
+        return clc_path_launch(pl->path, in, out, nwait, wait, first, ev);
+    clconv_status st = clc_plan_launch(pl, in, out, nwait, wait, ev);
+    if (st == CLCONV_OK && first && ev && *ev)
+        clRetainEvent(*first = *ev);
+    return st;
+}
+
 clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
                               cl_uint nwait, const cl_event *wait,
                               cl_event *ev)
 {
+    if (pl->path)
+        return launch_events(pl, in, out, nwait, wait, NULL, ev);
     CLC_CHECK(clSetKernelArg(pl->kernel, 0, sizeof(cl_mem), &in));
     CLC_CHECK(clSetKernelArg(pl->kernel, 1, sizeof(cl_mem), &out));
     /* An empty list must be NULL: NVIDIA refuses a pointer with 0 events
@@ -332,7 +379,7 @@ clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out)
 clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
 {
     clconv_status st = CLCONV_OK;
-    cl_event ev = NULL;
+    cl_event ev = NULL, first = NULL;
     if (pl->count_loads) {
         const cl_int zero = 0;
         CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, pl->counters, &zero,
@@ -343,7 +390,7 @@ clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
     st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
-    st = clc_plan_launch(pl, bin, bout, 0, NULL, &ev);
+    st = launch_events(pl, bin, bout, 0, NULL, &first, &ev);
     if (st != CLCONV_OK)
         goto out;
     CLC_CHECK_GOTO(clWaitForEvents(1, &ev));
@@ -356,13 +403,16 @@ clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
     }
     if (ms) {
         cl_ulong t0 = 0, t1 = 0;
-        CLC_CHECK_GOTO(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
+        CLC_CHECK_GOTO(clGetEventProfilingInfo(first,
+                                               CL_PROFILING_COMMAND_START,
                                                sizeof t0, &t0, NULL));
         CLC_CHECK_GOTO(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
                                                sizeof t1, &t1, NULL));
         *ms = (double)(t1 - t0) * 1e-6;
     }
 out:
+    if (first)
+        clReleaseEvent(first);
     if (ev)
         clReleaseEvent(ev);
     return st;

@@ -140,6 +140,8 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
                         p->tile);
     if (!clc_variant_get(p->strategy))
         return clc_fail(CLCONV_EINVAL, "unknown strategy %d", (int)p->strategy);
+    if ((unsigned)p->method >= (unsigned)CLCONV_METHOD_COUNT)
+        return clc_fail(CLCONV_EINVAL, "unknown method %d", (int)p->method);
     if ((unsigned)p->mask_mode > (unsigned)CLCONV_MASK_BAKED)
         return clc_fail(CLCONV_EINVAL, "unknown mask mode %d",
                         (int)p->mask_mode);

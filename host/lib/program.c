@@ -111,13 +111,21 @@ char *clc_build_options(const clc_config *c, int count_loads,
         n += (size_t)snprintf(buf + n, len - n,
                               " -D CLCONV_MASK_COUNT=%zu -D CLCONV_MASK_VALUES=",
                               m);
-        for (size_t i = 0; i < m; ++i) {
-            if (i)
-                buf[n++] = ',';
-            n += (size_t)mask_literal(mask[i], buf + n, len - n);
-        }
+        clc_format_floats(buf + n, len - n, mask, m);
     }
     return buf;
+}
+
+size_t clc_format_floats(char *buf, size_t len, const float *v, size_t m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; ++i) {
+        if (i)
+            buf[n++] = ',';
+        n += (size_t)mask_literal(v[i], buf + n, len - n);
+    }
+    buf[n] = '\0';
+    return n;
 }
 
 /* Read a kernel source (NUL-terminated); NULL and the last error set on

@@ -66,6 +66,11 @@ clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
     return CLCONV_OK;
 }
 
+clconv_status clconv_dataset_update(clconv_dataset *d)
+{
+    return clconv_reference(&d->shape, d->in, d->mask, d->ref, d->abs_sum);
+}
+
 /* The same data, mask and filter (the reference depends on all of it). */
 static int same_shape(const clconv_problem *a, const clconv_problem *b)
 {
@@ -117,7 +122,12 @@ clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
         (st = clconv_plan_execute(plan, NULL)) != CLCONV_OK ||
         (st = clconv_plan_get_output(plan, got)) != CLCONV_OK)
         goto out;
-    clconv_verify(p, got, data->ref, data->abs_sum, &res->verdict);
+    double scale, floor;
+    res->method = clconv_plan_method(plan);
+    clconv_verify_bound(p, res->method, data->in, data->mask,
+                        &scale, &floor);
+    clconv_verify_with(p, got, data->ref, data->abs_sum, scale, floor,
+                       &res->verdict);
     if (res->verdict.ok && reps > 0)
         st = clconv_plan_time(plan, warmup, reps, &res->timing);
 out:

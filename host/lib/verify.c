@@ -12,9 +12,43 @@ void clconv_verify(const clconv_problem *p, const float *got,
                    const double *expected, const double *abs_sum,
                    clconv_verdict *v)
 {
+    double scale, floor;
+    clconv_verify_bound(p, CLCONV_METHOD_DIRECT, NULL, NULL, &scale, &floor);
+    clconv_verify_with(p, got, expected, abs_sum, scale, floor, v);
+}
+
+static double max_abs(const float *x, size_t n, int sum)
+{
+    double r = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        const double a = fabs((double)x[i]);
+        r = sum ? r + a : (a > r ? a : r);
+    }
+    return r;
+}
+
+void clconv_verify_bound(const clconv_problem *p, clconv_method m,
+                         const float *in, const float *mask, double *scale,
+                         double *floor)
+{
+    const double taps = (double)clconv_problem_mask_elements(p);
+    *scale = 4.0 * taps;
+    *floor = 0.0;
+    if (m == CLCONV_METHOD_SEPARABLE)
+        *scale = 4.0 * (p->dims * p->mask_width + CLCONV_SEPARABLE_TOL);
+    if (m == CLCONV_METHOD_FFT && in && mask)
+        *floor = CLCONV_FFT_BOUND * log2(clc_fft_padded_elements(p)) *
+                 (double)FLT_EPSILON *
+                 max_abs(in, clconv_problem_elements(p), 0) *
+                 max_abs(mask, (size_t)taps, 1);
+}
+
+void clconv_verify_with(const clconv_problem *p, const float *got,
+                        const double *expected, const double *abs_sum,
+                        double scale_eps, double floor, clconv_verdict *v)
+{
     const size_t n = clconv_problem_elements(p);
-    const double scale =
-        4.0 * (double)clconv_problem_mask_elements(p) * (double)FLT_EPSILON;
+    const double scale = scale_eps * (double)FLT_EPSILON;
     double worst_ratio = -1.0;
     v->ok = 1;
     v->failures = 0;
@@ -47,7 +81,7 @@ void clconv_verify(const clconv_problem *p, const float *got,
             err = INFINITY;
             ratio = INFINITY;
         } else {
-            const double bound = scale * abs_sum[i] + CLC_ABS_FLOOR;
+            const double bound = scale * abs_sum[i] + floor + CLC_ABS_FLOOR;
             err = fabs(g - e);
             ratio = err / bound;
         }
@@ -80,5 +114,23 @@ void clconv_fill_random(float *x, size_t n, uint64_t seed)
         /* 24 random bits -> [0, 1] -> [-1, 1], exact in float. */
         uint64_t bits = splitmix64(&state) >> 40;
         x[i] = (float)((double)bits / (double)((1u << 24) - 1) * 2.0 - 1.0);
+    }
+}
+
+void clconv_fill_separable(const clconv_problem *p, float *mask,
+                           uint64_t seed)
+{
+    float f[3][1023];
+    const size_t w = (size_t)p->mask_width;
+    for (int a = 0; a < p->dims; ++a)
+        clconv_fill_random(f[a], w, seed + 0x5e9a7ab1eULL * (uint64_t)(a + 1));
+    const size_t m = clconv_problem_mask_elements(p);
+    for (size_t i = 0; i < m; ++i) {
+        double v = f[0][i % w];
+        if (p->dims > 1)
+            v *= f[1][i / w % w];
+        if (p->dims > 2)
+            v *= f[2][i / (w * w)];
+        mask[i] = (float)v;
     }
 }

@@ -1,0 +1,366 @@
+/* `clconv bench --suite large|large-quick`: the large-mask problems of
+ * issue 17 by method. Per problem and device: the direct path (the
+ * device's default strategy; skipped when the cost model predicts more
+ * than --max-ms per launch), the separable path (Gaussian masks) and the
+ * FFT path, each verified at sampled outputs against the double
+ * reference with the method's bound, then timed; and the method auto
+ * picks. The whole reference of these problems would take hours. */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "clconv_bench.h"
+#include "clconv_io.h"
+
+#define SAMPLES 4096
+
+typedef struct large_options {
+    const char *suite, *device;
+    int reps, warmup, json;
+    uint64_t seed;
+    double max_ms;
+} large_options;
+
+typedef struct large_data {
+    clconv_problem p;
+    const char *kind; /* "gaussian" or "random" */
+    float *in, *mask, *out;
+    size_t idx[SAMPLES];
+    double ref[SAMPLES], abs_sum[SAMPLES];
+} large_data;
+
+void cli_bench_large_usage(FILE *f)
+{
+    fputs(
+        "\n"
+        "usage: clconv bench --suite large|large-quick [--device SEL]\n"
+        "                    [--reps N] [--warmup N] [--seed S] [--json]\n"
+        "                    [--max-ms MS]\n"
+        "Large masks by method: 2D 8192^2 Gaussian W=31 and 101, random 31^2\n"
+        "and 63^2; 3D 512^3 Gaussian and random W=15; 1D 2^26 random W=1001\n"
+        "(large-quick: 1024^2, 128^3, 2^20). Each method (direct with the\n"
+        "device's default strategy, separable for the Gaussians, fft) is\n"
+        "verified at 4096 sampled outputs against the double reference with\n"
+        "its bound, then timed; the row of auto names the method it picks.\n"
+        "  --max-ms MS     skip the direct path where the cost model predicts\n"
+        "                  more than MS per launch (default 3000)\n"
+        "  --json          one JSON array on stdout instead of lines\n"
+        "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
+        "      3 unsupported or OpenCL error.\n",
+        f);
+}
+
+int cli_bench_large_wanted(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; ++i)
+        if (strcmp(argv[i], "--suite") == 0 &&
+            strncmp(argv[i + 1], "large", 5) == 0)
+            return 1;
+    return 0;
+}
+
+static int parse(int argc, char **argv, large_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->reps = 5;
+    o->warmup = 1;
+    if (cli_default_seed(&o->seed))
+        return -1;
+    o->device = getenv("CLCONV_DEVICE");
+    o->max_ms = 3000;
+    for (int i = 1; i < argc; ++i) {
+        const char *v = NULL;
+        long x;
+        int r;
+        if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
+            const clconv_bench_problem *ps;
+            if (r < 0 || clconv_bench_suite(v, &ps) == 0)
+                return -1;
+            o->suite = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--max-ms", &v))) {
+            if (r < 0 || cli_parse_int("--max-ms", v, 1, 100000000, &x))
+                return -1;
+            o->max_ms = (double)x;
+        } else if ((r = cli_parse_run_option(argc, argv, &i, 1, &o->device,
+                                             &o->reps, &o->warmup,
+                                             &o->seed))) {
+            if (r < 0)
+                return -1;
+        } else if (cli_opt_flag(argv, i, "--json")) {
+            o->json = 1;
+        } else {
+            cli_error("bench: unknown option '%s' with --suite %s", argv[i],
+                      o->suite ? o->suite : "large");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void data_free(large_data *d)
+{
+    free(d->in);
+    free(d->mask);
+    free(d->out);
+}
+
+/* Input, mask, sampled outputs and their reference. */
+static clconv_status data_make(const clconv_bench_problem *b,
+                               const char *named, uint64_t seed,
+                               large_data *d)
+{
+    memset(d, 0, sizeof *d);
+    clconv_bench_shape(b, &d->p);
+    d->kind = named ? named : "random";
+    const size_t n = clconv_problem_elements(&d->p);
+    const size_t m = clconv_problem_mask_elements(&d->p);
+    d->in = malloc(n * sizeof *d->in);
+    d->out = malloc(n * sizeof *d->out);
+    d->mask = malloc(m * sizeof *d->mask);
+    if (!d->in || !d->out || !d->mask) {
+        cli_error("out of memory for %zu elements", n);
+        return CLCONV_ENOMEM;
+    }
+    clconv_fill_random(d->in, n, seed);
+    if (named) {
+        char spec[64];
+        clconv_mask mk;
+        snprintf(spec, sizeof spec, "%s:%d", named, b->mask_width);
+        clconv_status st = clconv_mask_spec_parse(spec, b->dims, &mk);
+        if (st != CLCONV_OK)
+            return st;
+        memcpy(d->mask, mk.values, m * sizeof *d->mask);
+        clconv_mask_free(&mk);
+    } else {
+        clconv_fill_random(d->mask, m, seed ^ 0x6d61736bULL);
+    }
+    uint64_t state = seed * 2654435761ULL + 1;
+    for (size_t k = 0; k < SAMPLES; ++k) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        d->idx[k] = k < 2 ? (k ? n - 1 : 0) : (size_t)(state >> 11) % n;
+    }
+    return clconv_reference_at(&d->p, d->in, d->mask, d->idx, SAMPLES,
+                               d->ref, d->abs_sum);
+}
+
+typedef struct large_row {
+    clconv_method method;   /* asked for */
+    clconv_method ran;      /* what ran (auto resolved) */
+    clconv_problem p;
+    const char *status;     /* ok, FAIL, skipped, unsupported, error */
+    char reason[256];
+    double max_err, predicted_ms, floor_ms;
+    clconv_timing t;
+} large_row;
+
+/* The sampled outputs against their bound; 1 if all are within it. */
+static int sampled_ok(const large_data *d, clconv_method m, double *max_err)
+{
+    double scale, floor;
+    clconv_verify_bound(&d->p, m, d->in, d->mask, &scale, &floor);
+    int ok = 1;
+    *max_err = 0;
+    for (size_t k = 0; k < SAMPLES; ++k) {
+        const double got = d->out[d->idx[k]];
+        const double err = got > d->ref[k] ? got - d->ref[k] : d->ref[k] - got;
+        const double bound = scale * FLT_EPSILON * d->abs_sum[k] +
+                             floor + 1e-30;
+        if (!(err <= bound))
+            ok = 0;
+        if (!(err <= *max_err))
+            *max_err = err;
+    }
+    return ok;
+}
+
+static void row_fail(large_row *r, clconv_status st)
+{
+    r->status = st == CLCONV_EUNSUPPORTED ? "unsupported"
+                : st == CLCONV_EINVAL     ? "unsupported"
+                                          : "error";
+    snprintf(r->reason, sizeof r->reason, "%.*s",
+             (int)strcspn(clconv_last_error(), "\n"), clconv_last_error());
+}
+
+/* Plan, run once, verify the samples, time. */
+static void run_method(clconv_session *s, const clconv_ceilings *c,
+                       const large_options *o, large_data *d, large_row *r)
+{
+    const clconv_device_info *dev = clconv_session_device(s);
+    double pred[CLCONV_METHOD_COUNT];
+    r->p = d->p;
+    r->p.method = r->method;
+    clconv_pick_default(dev, &r->p);
+    clconv_method_predict(dev, c, &r->p, pred);
+    r->predicted_ms = pred[r->method];
+    r->status = "ok";
+    if (r->method == CLCONV_METHOD_DIRECT && pred[r->method] > o->max_ms) {
+        r->status = "skipped";
+        snprintf(r->reason, sizeof r->reason,
+                 "predicted %.0f ms per launch > --max-ms %.0f",
+                 pred[r->method], o->max_ms);
+        return;
+    }
+    clconv_plan *plan = NULL;
+    clconv_status st = clconv_plan_create_with_mask(s, &r->p, d->mask, &plan);
+    if (st == CLCONV_OK)
+        st = clconv_plan_set_input(plan, d->in);
+    if (st == CLCONV_OK)
+        st = clconv_plan_poison_output(plan);
+    if (st == CLCONV_OK)
+        st = clconv_plan_execute(plan, NULL);
+    if (st == CLCONV_OK)
+        st = clconv_plan_get_output(plan, d->out);
+    if (st == CLCONV_OK) {
+        r->ran = clconv_plan_method(plan);
+        if (!sampled_ok(d, r->ran, &r->max_err))
+            r->status = "FAIL";
+        else
+            st = clconv_plan_time(plan, o->warmup, o->reps, &r->t);
+    }
+    if (st != CLCONV_OK)
+        row_fail(r, st);
+    clconv_plan_destroy(plan);
+    const double n = (double)clconv_problem_elements(&d->p);
+    if (c->copy_gbs > 0) /* separable: its d passes of read + write */
+        r->floor_ms = (r->ran == CLCONV_METHOD_SEPARABLE ? d->p.dims : 1) *
+                      8.0 * n / (c->copy_gbs * 1e6);
+}
+
+static void print_row(const large_options *o, const clconv_device_info *dev,
+                      const large_data *d, const large_row *r, int first)
+{
+    char size[64];
+    cli_format_size(d->p.size, d->p.dims, size, sizeof size);
+    const int timed = r->t.reps > 0;
+    if (!o->json) {
+        printf("%-24.24s %dD %-13s %-8s W=%-4d %-9s", dev->name, d->p.dims,
+               size, d->kind, d->p.mask_width, clconv_method_name(r->method));
+        if (r->method == CLCONV_METHOD_AUTO)
+            printf(" -> %-9s", clconv_method_name(r->ran));
+        if (timed)
+            printf(" %10.3f ms (model %.3g ms, max_err %.2e)", r->t.median_ms,
+                   r->predicted_ms, r->max_err);
+        else
+            printf(" %s %s", r->status, r->reason);
+        printf("\n");
+        fflush(stdout);
+        return;
+    }
+    printf("%s  {\"device\": ", first ? "" : ",\n");
+    clconv_json_string(stdout, dev->name);
+    printf(", \"dims\": %d, \"size\": \"%s\", \"mask\": %d, \"mask_kind\": "
+           "\"%s\", \"method\": \"%s\", \"ran\": \"%s\", \"strategy\": "
+           "\"%s\", \"status\": \"%s\", \"predicted_ms\": %.6g",
+           d->p.dims, size, d->p.mask_width, d->kind,
+           clconv_method_name(r->method), clconv_method_name(r->ran),
+           clconv_strategy_name(r->p.strategy), r->status, r->predicted_ms);
+    if (timed)
+        printf(", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
+               "\"reps\": %d, \"max_err\": %.6g, \"floor_ms\": %.6g",
+               r->t.median_ms, r->t.min_ms, r->t.max_ms, r->t.reps,
+               r->max_err, r->floor_ms);
+    if (*r->reason) {
+        printf(", \"reason\": ");
+        clconv_json_string(stdout, r->reason);
+    }
+    printf("}");
+}
+
+/* Every method of one problem on one session; the exit code so far. */
+static int bench_problem(clconv_session *s, const clconv_ceilings *c,
+                         const large_options *o, large_data *d, int *first)
+{
+    static const clconv_method methods[] = {
+        CLCONV_METHOD_DIRECT, CLCONV_METHOD_SEPARABLE, CLCONV_METHOD_FFT,
+        CLCONV_METHOD_AUTO};
+    int code = CLI_EXIT_OK;
+    const int sep = clconv_mask_separable(&d->p, d->mask, NULL);
+    for (size_t k = 0; k < sizeof methods / sizeof methods[0]; ++k) {
+        large_row r;
+        memset(&r, 0, sizeof r);
+        r.method = methods[k];
+        if (r.method == CLCONV_METHOD_SEPARABLE && (!sep || d->p.dims == 1))
+            continue;
+        run_method(s, c, o, d, &r);
+        print_row(o, clconv_session_device(s), d, &r, *first);
+        *first = 0;
+        if (strcmp(r.status, "FAIL") == 0)
+            code = CLI_EXIT_VERIFY;
+        else if (strcmp(r.status, "error") == 0 && code == CLI_EXIT_OK)
+            code = CLI_EXIT_UNSUPPORTED;
+    }
+    return code;
+}
+
+static int bench_device(const clconv_device_info *dev, const large_options *o,
+                        int *first)
+{
+    clconv_session *s = NULL;
+    clconv_ceilings c = {0, 0};
+    clconv_status st = clconv_session_create(dev, &s);
+    if (st == CLCONV_OK)
+        st = clconv_measure_ceilings(s, &c);
+    if (st != CLCONV_OK) {
+        cli_error("%s: %s", dev->name, clconv_last_error());
+        clconv_session_destroy(s);
+        return cli_exit_code(st);
+    }
+    if (!o->json)
+        printf("%s: copy %.1f GB/s, FP32 %.0f GFLOP/s\n", dev->name,
+               c.copy_gbs, c.fp32_gflops);
+    const clconv_bench_problem *ps;
+    const size_t np = clconv_bench_suite(o->suite, &ps);
+    int code = CLI_EXIT_OK;
+    for (size_t i = 0; i < np; ++i) {
+        large_data d;
+        st = data_make(&ps[i], clconv_bench_suite_mask(o->suite, i),
+                       o->seed + i, &d);
+        int c2 = st == CLCONV_OK ? bench_problem(s, &c, o, &d, first)
+                                 : cli_exit_code(st);
+        if (st != CLCONV_OK)
+            cli_error("%s", clconv_last_error());
+        data_free(&d);
+        if (c2 == CLI_EXIT_VERIFY || (c2 && code == CLI_EXIT_OK))
+            code = c2;
+    }
+    clconv_session_destroy(s);
+    return code;
+}
+
+int cli_bench_large_main(int argc, char **argv)
+{
+    large_options o;
+    if (parse(argc, argv, &o))
+        return CLI_EXIT_USAGE;
+    clconv_device_list list;
+    clconv_status st = clconv_devices_discover(&list);
+    if (st != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        return cli_exit_code(st);
+    }
+    size_t *sel = calloc(list.count ? list.count : 1, sizeof *sel), nsel = 0;
+    int code = CLI_EXIT_USAGE, first = 1;
+    if (!sel || clconv_devices_select(&list, o.device, sel, &nsel) != CLCONV_OK) {
+        cli_error("--device: %s", clconv_last_error());
+        goto out;
+    }
+    fprintf(stderr, "clconv: bench suite %s, seed %llu\n", o.suite,
+            (unsigned long long)o.seed);
+    if (o.json)
+        printf("[\n");
+    code = CLI_EXIT_OK;
+    for (size_t k = 0; k < nsel; ++k) {
+        int c = bench_device(&list.devices[sel[k]], &o, &first);
+        if (c == CLI_EXIT_VERIFY || (c && code == CLI_EXIT_OK))
+            code = c;
+    }
+    if (o.json)
+        printf("\n]\n");
+out:
+    free(sel);
+    clconv_devices_free(&list);
+    return code;
+}

@@ -1,0 +1,216 @@
+/* `clconv model --methods`: the cost model of the automatic method
+ * (clconv_method_predict) for one problem: each method's predicted time
+ * and the mask widths where separable and FFT overtake direct. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "clconv_bench.h"
+
+typedef struct methods_options {
+    int dims, mask, max_mask, csv, measure;
+    size_t size[3];
+    const char *device;
+    clconv_ceilings c;
+} methods_options;
+
+void cli_model_methods_usage(FILE *f)
+{
+    fputs(
+        "\n"
+        "usage: clconv model --methods --dims D --size X[xY[xZ]] [--mask W]\n"
+        "                    [--device SEL [--measure] | --bandwidth GB/s\n"
+        "                    --peak-gflops G] [--max-mask W] [--csv]\n"
+        "Each method's predicted time (direct, separable as if the mask were\n"
+        "separable, fft) by the cost model the automatic method uses (see\n"
+        "include/clconv_bench.h), and the crossovers: the smallest mask width\n"
+        "from which separable, and from which fft, is faster than direct.\n"
+        "  --device SEL    the device's description (its first match);\n"
+        "                  with --measure, its measured ceilings\n"
+        "  --bandwidth B --peak-gflops G   given ceilings instead\n"
+        "  --mask W        also print the prediction at W\n"
+        "  --max-mask W    the widest mask of the crossover scan (default\n"
+        "                  1023 in 1D, 255 in 2D, 63 in 3D)\n"
+        "  --csv           the scan as CSV (width,direct,separable,fft,auto),\n"
+        "                  the input of bench/plot/crossover.py\n",
+        f);
+}
+
+int cli_model_methods_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--methods") == 0)
+            return 1;
+    return 0;
+}
+
+static int parse_ceiling(const char *flag, const char *v, double *out)
+{
+    long x;
+    if (cli_parse_int(flag, v, 1, 100000000, &x))
+        return -1;
+    *out = (double)x;
+    return 0;
+}
+
+static int parse(int argc, char **argv, methods_options *o)
+{
+    const char *size = NULL;
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; ++i) {
+        const char *v = NULL;
+        long x;
+        int r;
+        if (cli_opt_flag(argv, i, "--methods")) {
+            continue;
+        } else if ((r = cli_parse_problem_option(argc, argv, &i, &o->dims,
+                                                 &size, &o->mask))) {
+            if (r < 0)
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--device", &v))) {
+            o->device = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--bandwidth", &v))) {
+            if (r < 0 || parse_ceiling("--bandwidth", v, &o->c.copy_gbs))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--peak-gflops", &v))) {
+            if (r < 0 || parse_ceiling("--peak-gflops", v, &o->c.fp32_gflops))
+                return -1;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--max-mask", &v))) {
+            if (r < 0 || cli_parse_int("--max-mask", v, 1, 1023, &x))
+                return -1;
+            o->max_mask = (int)x;
+        } else if (cli_opt_flag(argv, i, "--csv")) {
+            o->csv = 1;
+        } else if (cli_opt_flag(argv, i, "--measure")) {
+            o->measure = 1;
+        } else {
+            cli_error("model --methods: unknown option '%s'", argv[i]);
+            return -1;
+        }
+    }
+    if (!o->dims || !size || cli_parse_size(size, o->dims, o->size)) {
+        cli_error("model --methods: needs --dims and --size");
+        return -1;
+    }
+    if (o->measure && !o->device) {
+        cli_error("model --methods: --measure needs --device");
+        return -1;
+    }
+    if (!o->max_mask)
+        o->max_mask = o->dims == 1 ? 1023 : o->dims == 2 ? 255 : 63;
+    return 0;
+}
+
+/* The device's description (and measured ceilings) into dev and o->c. */
+static int device_of(methods_options *o, clconv_device_info *dev)
+{
+    clconv_device_list list;
+    size_t sel[64], n = 0;
+    if (clconv_devices_discover(&list) != CLCONV_OK) {
+        cli_error("%s", clconv_last_error());
+        return CLI_EXIT_UNSUPPORTED;
+    }
+    int code = CLI_EXIT_OK;
+    if (list.count > 64 ||
+        clconv_devices_select(&list, o->device, sel, &n) != CLCONV_OK ||
+        n == 0) {
+        cli_error("--device: %s", clconv_last_error());
+        code = CLI_EXIT_USAGE;
+    } else {
+        *dev = list.devices[sel[0]];
+        clconv_session *s = NULL;
+        clconv_status st = CLCONV_OK;
+        if (o->measure && (st = clconv_session_create(dev, &s)) == CLCONV_OK)
+            st = clconv_measure_ceilings(s, &o->c);
+        clconv_session_destroy(s);
+        if (st != CLCONV_OK) {
+            cli_error("%s: %s", dev->name, clconv_last_error());
+            code = cli_exit_code(st);
+        }
+    }
+    dev->opaque_device = dev->opaque_platform = NULL;
+    clconv_devices_free(&list);
+    return code;
+}
+
+static void print_prediction(const clconv_device_info *dev,
+                             const methods_options *o, clconv_problem *p,
+                             int w)
+{
+    double ms[CLCONV_METHOD_COUNT];
+    p->mask_width = w;
+    clconv_method_predict(dev, &o->c, p, ms);
+    printf("W=%-4d direct %10.4g ms  separable %10.4g ms  fft %10.4g ms  "
+           "auto: %s (%s if separable)\n",
+           w, ms[CLCONV_METHOD_DIRECT], ms[CLCONV_METHOD_SEPARABLE],
+           ms[CLCONV_METHOD_FFT],
+           clconv_method_name(clconv_method_pick(dev, &o->c, p, 0)),
+           clconv_method_name(clconv_method_pick(dev, &o->c, p, 1)));
+}
+
+/* Scan odd widths: CSV rows, or the first width where each path wins. */
+static void scan(const clconv_device_info *dev, const methods_options *o,
+                 clconv_problem *p)
+{
+    int cross_sep = 0, cross_fft = 0;
+    if (o->csv)
+        printf("width,direct_ms,separable_ms,fft_ms,auto_ms\n");
+    for (int w = 1; w <= o->max_mask; w += 2) {
+        double ms[CLCONV_METHOD_COUNT];
+        p->mask_width = w;
+        clconv_method_predict(dev, &o->c, p, ms);
+        if (o->csv)
+            printf("%d,%.6g,%.6g,%.6g,%.6g\n", w, ms[CLCONV_METHOD_DIRECT],
+                   ms[CLCONV_METHOD_SEPARABLE], ms[CLCONV_METHOD_FFT],
+                   ms[CLCONV_METHOD_AUTO]);
+        if (!cross_sep && p->dims > 1 &&
+            clconv_method_pick(dev, &o->c, p, 1) == CLCONV_METHOD_SEPARABLE)
+            cross_sep = w;
+        if (!cross_fft &&
+            clconv_method_pick(dev, &o->c, p, 0) == CLCONV_METHOD_FFT)
+            cross_fft = w;
+    }
+    if (o->csv)
+        return;
+    if (cross_sep)
+        printf("separable masks: separable from W=%d\n", cross_sep);
+    else
+        printf("separable masks: direct up to W=%d\n", o->max_mask);
+    if (cross_fft)
+        printf("other masks: fft from W=%d\n", cross_fft);
+    else
+        printf("other masks: direct up to W=%d\n", o->max_mask);
+}
+
+int cli_model_methods_main(int argc, char **argv)
+{
+    methods_options o;
+    if (parse(argc, argv, &o))
+        return CLI_EXIT_USAGE;
+    clconv_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.kind = CLCONV_DEVICE_GPU;
+    snprintf(dev.name, sizeof dev.name, "a GPU of the given ceilings");
+    if (o.device) {
+        int code = device_of(&o, &dev);
+        if (code != CLI_EXIT_OK)
+            return code;
+    }
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = o.dims;
+    memcpy(p.size, o.size, sizeof p.size);
+    p.tile = 1;
+    if (!o.csv) {
+        char size[64];
+        cli_format_size(p.size, p.dims, size, sizeof size);
+        printf("methods of %dD %s on %s (copy %g GB/s, FP32 %g GFLOP/s; 0: "
+               "estimated)\n", p.dims, size, dev.name, o.c.copy_gbs,
+               o.c.fp32_gflops);
+        if (o.mask)
+            print_prediction(&dev, &o, &p, o.mask);
+    }
+    scan(&dev, &o, &p);
+    return CLI_EXIT_OK;
+}

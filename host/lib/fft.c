@@ -1,0 +1,212 @@
+/* The FFT path (issue 17 item 2): correlation with a large mask as a
+ * product of spectra. The input is placed at the origin of an array of
+ * L >= n + W/2 elements per axis (zeros beyond it: constant mode with
+ * cval 0), transformed (VkFFT, R2C), multiplied by the spectrum of the
+ * mask placed at -(j - W/2) mod L (so the circular convolution is the
+ * correlation centred on W/2, with no wrap-around into the outputs:
+ * proof in doc/methods.md), transformed back (C2R), scaled by 1/L^d and
+ * cropped. The mask's spectrum is made once per mask. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct clc_fft {
+    clconv_session *s;
+    clconv_problem p;
+    size_t len[3];  /* transform sizes */
+    size_t rowf;    /* floats per row of the padded layout */
+    size_t floats;  /* floats of the padded array */
+    clc_vkfft *vk;
+    cl_mem data, spec; /* the padded array, the mask's spectrum */
+    cl_kernel pad, mul, crop;
+};
+
+/* The smallest size >= n whose prime factors are 2, 3, 5 and 7 (even
+ * along x, as R2C wants), at least 2. */
+static size_t nice_size(size_t n, int even)
+{
+    for (size_t m = n < 2 ? 2 : n;; ++m) {
+        size_t r = m;
+        static const size_t primes[] = {2, 3, 5, 7};
+        for (int i = 0; i < 4; ++i)
+            while (r % primes[i] == 0)
+                r /= primes[i];
+        if (r == 1 && (!even || m % 2 == 0))
+            return m;
+    }
+}
+
+static void sizes_of(const clconv_problem *p, size_t len[3])
+{
+    for (int k = 0; k < 3; ++k)
+        len[k] = k < p->dims
+                     ? nice_size(p->size[k] + (size_t)(p->mask_width / 2),
+                                 k == 0)
+                     : 1;
+}
+
+double clc_fft_padded_elements(const clconv_problem *p)
+{
+    size_t len[3];
+    sizes_of(p, len);
+    return (double)len[0] * (double)len[1] * (double)len[2];
+}
+
+static clconv_status kernels(clc_fft *f)
+{
+    cl_program prog = NULL;
+    cl_int err = CL_SUCCESS;
+    clconv_status st = clc_program_get(f->s, "fft_ops", "", 0,
+                                       &prog);
+    if (st != CLCONV_OK)
+        return st;
+    f->pad = clCreateKernel(prog, "fft_pad", &err);
+    if (err == CL_SUCCESS)
+        f->mul = clCreateKernel(prog, "fft_mul", &err);
+    if (err == CL_SUCCESS)
+        f->crop = clCreateKernel(prog, "fft_crop", &err);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clCreateKernel(fft_ops)", err, __FILE__, __LINE__);
+    const cl_int nx = (cl_int)f->p.size[0], ny = (cl_int)f->p.size[1];
+    const cl_int nz = (cl_int)f->p.size[2], rowf = (cl_int)f->rowf;
+    const cl_int ly = (cl_int)f->len[1];
+    const float scale = (float)(1.0 / ((double)f->len[0] * (double)f->len[1] *
+                                       (double)f->len[2]));
+    CLC_CHECK(clSetKernelArg(f->pad, 1, sizeof f->data, &f->data));
+    CLC_CHECK(clSetKernelArg(f->pad, 2, sizeof nx, &nx));
+    CLC_CHECK(clSetKernelArg(f->pad, 3, sizeof ny, &ny));
+    CLC_CHECK(clSetKernelArg(f->pad, 4, sizeof nz, &nz));
+    CLC_CHECK(clSetKernelArg(f->pad, 5, sizeof rowf, &rowf));
+    CLC_CHECK(clSetKernelArg(f->pad, 6, sizeof ly, &ly));
+    CLC_CHECK(clSetKernelArg(f->mul, 0, sizeof f->data, &f->data));
+    CLC_CHECK(clSetKernelArg(f->mul, 1, sizeof f->spec, &f->spec));
+    CLC_CHECK(clSetKernelArg(f->mul, 2, sizeof scale, &scale));
+    CLC_CHECK(clSetKernelArg(f->crop, 0, sizeof f->data, &f->data));
+    CLC_CHECK(clSetKernelArg(f->crop, 2, sizeof nx, &nx));
+    CLC_CHECK(clSetKernelArg(f->crop, 3, sizeof ny, &ny));
+    CLC_CHECK(clSetKernelArg(f->crop, 4, sizeof rowf, &rowf));
+    CLC_CHECK(clSetKernelArg(f->crop, 5, sizeof ly, &ly));
+    return CLCONV_OK;
+}
+
+clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
+                             clc_fft **out)
+{
+    cl_int err;
+    *out = NULL;
+    clc_fft *f = calloc(1, sizeof *f);
+    if (!f)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    f->s = s;
+    f->p = *p;
+    sizes_of(p, f->len);
+    f->rowf = 2 * (f->len[0] / 2 + 1);
+    f->floats = f->rowf * f->len[1] * f->len[2];
+    clconv_status st = CLCONV_OK;
+    const uint64_t bytes = (uint64_t)f->floats * sizeof(float);
+    if (bytes > s->alloc_limit || 4 * bytes > s->dev.global_mem_bytes)
+        st = clc_fail(CLCONV_EUNSUPPORTED,
+                      "the FFT's padded array of %llu bytes does not fit "
+                      "the device", (unsigned long long)bytes);
+    for (int k = 0; k < 2 && st == CLCONV_OK; ++k) {
+        cl_mem *m = k ? &f->spec : &f->data;
+        *m = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (err != CL_SUCCESS)
+            st = clc_cl_fail("clCreateBuffer(FFT array)", err, __FILE__,
+                             __LINE__);
+    }
+    if (st == CLCONV_OK)
+        st = kernels(f);
+    if (st == CLCONV_OK)
+        st = clc_vkfft_create(s, p->dims, f->len, f->data, &f->vk);
+    if (st != CLCONV_OK) {
+        clc_fft_destroy(f);
+        return st;
+    }
+    *out = f;
+    return CLCONV_OK;
+}
+
+void clc_fft_destroy(clc_fft *f)
+{
+    if (!f)
+        return;
+    clc_vkfft_destroy(f->vk);
+    cl_kernel k[3] = {f->pad, f->mul, f->crop};
+    for (int i = 0; i < 3; ++i)
+        if (k[i])
+            clReleaseKernel(k[i]);
+    if (f->spec)
+        clReleaseMemObject(f->spec);
+    if (f->data)
+        clReleaseMemObject(f->data);
+    free(f);
+}
+
+clconv_status clc_fft_set_mask(clc_fft *f, const float *mask)
+{
+    const size_t w = (size_t)f->p.mask_width, r = w / 2;
+    const size_t wy = f->p.dims > 1 ? w : 1, wz = f->p.dims > 2 ? w : 1;
+    float *k = calloc(f->floats, sizeof *k);
+    if (!k)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    /* Tap j goes to (r - j) mod L on each axis; taps that meet there add
+     * (possible when W > L: their other terms meet only zero padding). */
+    for (size_t jz = 0; jz < wz; ++jz)
+        for (size_t jy = 0; jy < wy; ++jy)
+            for (size_t jx = 0; jx < w; ++jx) {
+                size_t z = (r * (wz > 1) + f->len[2] * w - jz) % f->len[2];
+                size_t y = (r * (wy > 1) + f->len[1] * w - jy) % f->len[1];
+                size_t x = (r + f->len[0] * w - jx) % f->len[0];
+                k[(z * f->len[1] + y) * f->rowf + x] +=
+                    mask[(jz * wy + jy) * w + jx];
+            }
+    clconv_status st = CLCONV_OK;
+    cl_int err = clEnqueueWriteBuffer(f->s->queue, f->spec, CL_TRUE, 0,
+                                      f->floats * sizeof *k, k, 0, NULL, NULL);
+    free(k);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clEnqueueWriteBuffer(FFT mask)", err, __FILE__,
+                           __LINE__);
+    st = clc_vkfft_run(f->vk, f->spec, 0);
+    if (st == CLCONV_OK && (err = clFinish(f->s->queue)) != CL_SUCCESS)
+        st = clc_cl_fail("clFinish", err, __FILE__, __LINE__);
+    return st;
+}
+
+static clconv_status enqueued(cl_int err)
+{
+    return err == CL_SUCCESS ? CLCONV_OK
+                             : clc_cl_fail("clEnqueueNDRangeKernel(fft_ops)",
+                                           err, __FILE__, __LINE__);
+}
+
+clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
+                             cl_uint nwait, const cl_event *wait,
+                             cl_event *first, cl_event *last)
+{
+    cl_command_queue q = f->s->queue;
+    const size_t gpad[3] = {f->rowf, f->len[1], f->len[2]};
+    const size_t gmul = f->floats / 2;
+    cl_event ev = NULL;
+    CLC_CHECK(clSetKernelArg(f->pad, 0, sizeof in, &in));
+    CLC_CHECK(clSetKernelArg(f->crop, 1, sizeof out, &out));
+    CLC_CHECK(clEnqueueNDRangeKernel(q, f->pad, 3, NULL, gpad, NULL, nwait,
+                                     wait, &ev));
+    if (first)
+        *first = ev;
+    else
+        clReleaseEvent(ev);
+    /* The queue is in order: each step follows the one before. */
+    clconv_status st = clc_vkfft_run(f->vk, f->data, 0);
+    if (st == CLCONV_OK)
+        st = enqueued(clEnqueueNDRangeKernel(
+            q, f->mul, 1, NULL, &gmul, NULL, 0, NULL, NULL));
+    if (st == CLCONV_OK)
+        st = clc_vkfft_run(f->vk, f->data, 1);
+    if (st == CLCONV_OK)
+        st = enqueued(clEnqueueNDRangeKernel(
+            q, f->crop, 3, NULL, f->p.size, NULL, 0, NULL, last));
+    return st;
+}

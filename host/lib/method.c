@@ -1,0 +1,127 @@
+/* The methods (direct, separable, FFT), their names, the cost model that
+ * predicts each one's time, and the automatic choice (issue 17 item 3). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clconv_bench.h"
+#include "internal.h"
+
+static const char *const method_names[CLCONV_METHOD_COUNT] = {
+    "auto", "direct", "separable", "fft"};
+
+const char *clconv_method_name(clconv_method m)
+{
+    return (unsigned)m < CLCONV_METHOD_COUNT ? method_names[m] : "unknown";
+}
+
+clconv_status clconv_method_parse(const char *name, clconv_method *out)
+{
+    for (int m = 0; m < CLCONV_METHOD_COUNT; ++m)
+        if (name && strcmp(name, method_names[m]) == 0) {
+            *out = (clconv_method)m;
+            return CLCONV_OK;
+        }
+    return clc_fail(CLCONV_EINVAL,
+                    "unknown method '%s' (auto, direct, separable, fft)",
+                    name ? name : "");
+}
+
+/* Fractions of the FMA ceiling each path reaches on large masks (the
+ * H100's direct 31x31 ran at ~20%: bench/PERF.md). */
+#define EFF_DIRECT 0.25
+#define EFF_SEPARABLE 0.5
+#define EFF_FFT 0.3
+
+/* Ceilings from the device's description when none were measured: 128
+ * FP32 lanes per compute unit on GPUs (NVIDIA's SM), 16 on CPUs (two
+ * 8-wide FMA units), 2 flops per FMA; 1500 GB/s on GPUs, 20 elsewhere. */
+static void estimate(const clconv_device_info *dev, const clconv_ceilings *c,
+                     double *gbs, double *gflops)
+{
+    const int gpu = dev && dev->kind == CLCONV_DEVICE_GPU;
+    const double cu = dev && dev->compute_units ? dev->compute_units : 1;
+    const double ghz = dev && dev->clock_mhz ? dev->clock_mhz * 1e-3 : 1.0;
+    *gbs = c && c->copy_gbs > 0 ? c->copy_gbs : gpu ? 1500.0 : 20.0;
+    *gflops = c && c->fp32_gflops > 0 ? c->fp32_gflops
+                                      : cu * ghz * (gpu ? 256.0 : 32.0);
+}
+
+static double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+void clconv_method_predict(const clconv_device_info *dev,
+                           const clconv_ceilings *c, const clconv_problem *p,
+                           double ms[CLCONV_METHOD_COUNT])
+{
+    double gbs, gflops;
+    estimate(dev, c, &gbs, &gflops);
+    const double launch = dev && dev->kind == CLCONV_DEVICE_GPU ? 5e-3 : 2e-2;
+    const double bw = gbs * 1e6, fl = gflops * 1e6; /* per millisecond */
+    const double n = (double)clconv_problem_elements(p);
+    const double w = p->mask_width, taps = pow(w, p->dims);
+    ms[CLCONV_METHOD_DIRECT] =
+        max2(8 * n / bw, 2 * taps * n / (EFF_DIRECT * fl)) + launch;
+    ms[CLCONV_METHOD_SEPARABLE] =
+        p->dims * (max2(8 * n / bw, 2 * w * n / (EFF_SEPARABLE * fl)) +
+                   launch);
+    const double l = clc_fft_padded_elements(p);
+    const double bytes = 36 * l + 2.0 * p->dims * 8 * l;
+    const double flops = 2 * 2.5 * l * log2(l > 2 ? l : 2);
+    ms[CLCONV_METHOD_FFT] = bytes / bw + flops / (EFF_FFT * fl) +
+                            (3 + 2 * p->dims) * launch;
+    ms[CLCONV_METHOD_AUTO] = ms[CLCONV_METHOD_DIRECT];
+    for (int m = CLCONV_METHOD_SEPARABLE; m < CLCONV_METHOD_COUNT; ++m)
+        if (ms[m] < ms[CLCONV_METHOD_AUTO])
+            ms[CLCONV_METHOD_AUTO] = ms[m];
+}
+
+clconv_method clconv_method_pick(const clconv_device_info *dev,
+                                 const clconv_ceilings *c,
+                                 const clconv_problem *p, int separable)
+{
+    double ms[CLCONV_METHOD_COUNT];
+    clconv_method_predict(dev, c, p, ms);
+    clconv_method best = CLCONV_METHOD_DIRECT;
+    if (separable && p->dims > 1 &&
+        ms[CLCONV_METHOD_SEPARABLE] < ms[CLCONV_METHOD_DIRECT])
+        best = CLCONV_METHOD_SEPARABLE;
+    /* The FFT's error grows with the data's range, not the mask's: take it
+     * only where it is at least twice as fast. */
+    if (2 * ms[CLCONV_METHOD_FFT] < ms[best])
+        best = CLCONV_METHOD_FFT;
+    return best;
+}
+
+const char *clc_path_limit(const clconv_problem *p)
+{
+    if (p->border != CLCONV_BORDER_CONSTANT || p->cval != 0.0)
+        return "only the constant border mode with cval 0 for now";
+    if (p->flip)
+        return "correlation only for now (not --convolve)";
+    if (p->mask_width % 2 == 0)
+        return "odd mask widths only";
+    for (int d = 0; d < p->dims; ++d) {
+        if (p->origin[d] != 0)
+            return "no origin for now";
+        if (p->mask_size[d] != 0 && p->mask_size[d] != p->mask_width)
+            return "cubic masks only for now";
+    }
+    return NULL;
+}
+
+clconv_method clc_method_choose(const clconv_session *s,
+                                const clconv_problem *p, const float *mask)
+{
+    if (p->method != CLCONV_METHOD_AUTO)
+        return p->method;
+    if (clc_path_limit(p))
+        return CLCONV_METHOD_DIRECT;
+    if (!mask)
+        return CLCONV_METHOD_DIRECT;
+    const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
+    const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
+    return clconv_method_pick(&s->dev, &c, p, sep);
+}

@@ -1,0 +1,188 @@
+/* The separable and FFT paths (issue 17): each verified against the
+ * double reference with its own bound (clconv_verify_bound) and against
+ * the direct path's result, in 1D, 2D and 3D, at sizes 1, 2 and odd ones,
+ * with masks wider than the data; a mask that is not separable with
+ * method separable is CLCONV_EINVAL; the cost model picks the path a user
+ * would. On the first device $CLCONV_DEVICE selects. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "clconv_bench.h"
+#include "support.h"
+
+typedef struct fixture {
+    clconv_device_list list;
+    const clconv_device_info *dev;
+    clconv_session *s;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f || support_first_device(&f->list, &f->dev) != 0 ||
+        clconv_session_create(f->dev, &f->s) != CLCONV_OK)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    clconv_session_destroy(f->s);
+    clconv_devices_free(&f->list);
+    free(f);
+    return 0;
+}
+
+static clconv_problem shape(int dims, size_t nx, size_t ny, size_t nz, int w,
+                            clconv_method m)
+{
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = dims;
+    p.size[0] = nx, p.size[1] = ny, p.size[2] = nz;
+    p.mask_width = w;
+    p.method = m;
+    clconv_pick_default(NULL, &p);
+    return p;
+}
+
+/* Run p on the device (plan with mask), verify with the method's bound,
+ * then compare with the direct path's output within both bounds. */
+static void check_path(clconv_session *s, const clconv_problem *p,
+                       const float *in, const float *mask)
+{
+    const size_t n = clconv_problem_elements(p);
+    float *got = malloc(n * sizeof *got), *direct = malloc(n * sizeof *got);
+    double *ref = malloc(n * sizeof *ref), *abs_sum = malloc(n * sizeof *ref);
+    assert_non_null(got && direct && ref && abs_sum);
+    assert_int_equal(clconv_reference(p, in, mask, ref, abs_sum), CLCONV_OK);
+    clconv_plan *plan = NULL;
+    clconv_status st = clconv_plan_create_with_mask(s, p, mask, &plan);
+    if (st != CLCONV_OK)
+        fail_msg("%s", clconv_last_error());
+    assert_int_equal(clconv_plan_method(plan), p->method);
+    assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_OK);
+    assert_int_equal(clconv_plan_poison_output(plan), CLCONV_OK);
+    assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+    assert_int_equal(clconv_plan_get_output(plan, got), CLCONV_OK);
+    clconv_plan_destroy(plan);
+    double scale, floor;
+    clconv_verdict v;
+    clconv_verify_bound(p, p->method, in, mask, &scale, &floor);
+    clconv_verify_with(p, got, ref, abs_sum, scale, floor, &v);
+    if (!v.ok)
+        fail_msg("%s %dD %zux%zux%zu W=%d: %zu failures, worst [%zu] got %g "
+                 "expected %g", clconv_method_name(p->method), p->dims,
+                 p->size[0], p->size[1], p->size[2], p->mask_width,
+                 v.failures, v.worst_index, v.worst_got, v.worst_expected);
+    clconv_problem d = *p;
+    d.method = CLCONV_METHOD_DIRECT;
+    assert_int_equal(clconv_convolve(s, &d, in, mask, direct), CLCONV_OK);
+    for (size_t i = 0; i < n; ++i)
+        ref[i] = direct[i];
+    /* Both results lie within their bounds of the reference: within the
+     * sum of the bounds of each other. */
+    clconv_verify_with(p, got, ref, abs_sum, scale + 4.0 * pow(p->mask_width,
+                       p->dims), floor, &v);
+    assert_true(v.ok);
+    free(got), free(direct), free(ref), free(abs_sum);
+}
+
+/* dims, nx, ny, nz, W: sizes 1 and 2, odd sizes, masks wider than the
+ * data. Few cases: each FFT plan builds VkFFT's kernels, each separable
+ * plan its passes with the mask compiled in. */
+static const size_t cases[][5] = {
+    {1, 2, 1, 1, 3},   {1, 1001, 1, 1, 31}, {2, 1, 1, 1, 7},
+    {2, 2, 2, 1, 3},   {2, 37, 23, 1, 7},   {2, 130, 5, 1, 31},
+    {3, 1, 1, 1, 3},   {3, 2, 2, 2, 5},     {3, 19, 13, 11, 5},
+};
+
+static void run_cases(void **state, clconv_method m, int separable)
+{
+    fixture *f = *state;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        clconv_problem p = shape((int)cases[c][0], cases[c][1], cases[c][2],
+                                 cases[c][3], (int)cases[c][4], m);
+        const size_t n = clconv_problem_elements(&p);
+        const size_t nm = clconv_problem_mask_elements(&p);
+        float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
+        assert_non_null(in && mask);
+        clconv_fill_random(in, n, 17 + c);
+        if (separable)
+            clconv_fill_separable(&p, mask, 99 + c);
+        else
+            clconv_fill_random(mask, nm, 99 + c);
+        check_path(f->s, &p, in, mask);
+        free(in), free(mask);
+    }
+}
+
+static void separable_path_matches_reference_and_direct(void **state)
+{
+    run_cases(state, CLCONV_METHOD_SEPARABLE, 1);
+}
+
+static void fft_path_matches_reference_and_direct(void **state)
+{
+    run_cases(state, CLCONV_METHOD_FFT, 0);
+}
+
+static void separable_method_refuses_a_mask_that_is_not(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = shape(2, 16, 16, 1, 5, CLCONV_METHOD_SEPARABLE);
+    float mask[25];
+    clconv_fill_random(mask, 25, 5);
+    assert_int_equal(clconv_mask_separable(&p, mask, NULL), 0);
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_EINVAL);
+    assert_null(plan);
+    assert_non_null(strstr(clconv_last_error(), "not an outer product"));
+    assert_int_equal(clconv_plan_create(f->s, &p, &plan), CLCONV_EINVAL);
+    clconv_fill_separable(&p, mask, 5);
+    assert_int_equal(clconv_mask_separable(&p, mask, NULL), 1);
+}
+
+static void cost_model_picks_what_a_user_would(void **state)
+{
+    (void)state;
+    clconv_device_info gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.kind = CLCONV_DEVICE_GPU;
+    const clconv_ceilings h100 = {2600.0, 60000.0};
+    clconv_problem p = shape(2, 8192, 8192, 1, 3, CLCONV_METHOD_AUTO);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 1),
+                     CLCONV_METHOD_DIRECT);
+    p.mask_width = 101;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 1),
+                     CLCONV_METHOD_SEPARABLE);
+    p.mask_width = 63;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
+                     CLCONV_METHOD_FFT);
+    p.mask_width = 5;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
+                     CLCONV_METHOD_DIRECT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(separable_path_matches_reference_and_direct),
+        cmocka_unit_test(fft_path_matches_reference_and_direct),
+        cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
+        cmocka_unit_test(cost_model_picks_what_a_user_would),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
