@@ -229,26 +229,33 @@ static void run_method(clconv_session *s, const clconv_ceilings *c,
                       8.0 * n / (c->copy_gbs * 1e6);
 }
 
+/* The row as one line (stdout, or stderr beside --json as progress). */
+static void print_line(FILE *f, const clconv_device_info *dev,
+                       const large_data *d, const large_row *r)
+{
+    char size[64];
+    cli_format_size(d->p.size, d->p.dims, size, sizeof size);
+    fprintf(f, "%-24.24s %dD %-13s %-8s W=%-4d %-9s", dev->name, d->p.dims,
+            size, d->kind, d->p.mask_width, clconv_method_name(r->method));
+    if (r->method == CLCONV_METHOD_AUTO)
+        fprintf(f, " -> %-9s", clconv_method_name(r->ran));
+    if (r->t.reps > 0)
+        fprintf(f, " %10.3f ms (model %.3g ms, floor %.3g ms, max_err %.2e)",
+                r->t.median_ms, r->predicted_ms, r->floor_ms, r->max_err);
+    else
+        fprintf(f, " %s %s", r->status, r->reason);
+    fprintf(f, "\n");
+    fflush(f);
+}
+
 static void print_row(const large_options *o, const clconv_device_info *dev,
                       const large_data *d, const large_row *r, int first)
 {
     char size[64];
     cli_format_size(d->p.size, d->p.dims, size, sizeof size);
-    const int timed = r->t.reps > 0;
-    if (!o->json) {
-        printf("%-24.24s %dD %-13s %-8s W=%-4d %-9s", dev->name, d->p.dims,
-               size, d->kind, d->p.mask_width, clconv_method_name(r->method));
-        if (r->method == CLCONV_METHOD_AUTO)
-            printf(" -> %-9s", clconv_method_name(r->ran));
-        if (timed)
-            printf(" %10.3f ms (model %.3g ms, max_err %.2e)", r->t.median_ms,
-                   r->predicted_ms, r->max_err);
-        else
-            printf(" %s %s", r->status, r->reason);
-        printf("\n");
-        fflush(stdout);
+    print_line(o->json ? stderr : stdout, dev, d, r);
+    if (!o->json)
         return;
-    }
     printf("%s  {\"device\": ", first ? "" : ",\n");
     clconv_json_string(stdout, dev->name);
     printf(", \"dims\": %d, \"size\": \"%s\", \"mask\": %d, \"mask_kind\": "
@@ -257,7 +264,7 @@ static void print_row(const large_options *o, const clconv_device_info *dev,
            d->p.dims, size, d->p.mask_width, d->kind,
            clconv_method_name(r->method), clconv_method_name(r->ran),
            clconv_strategy_name(r->p.strategy), r->status, r->predicted_ms);
-    if (timed)
+    if (r->t.reps > 0)
         printf(", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
                "\"reps\": %d, \"max_err\": %.6g, \"floor_ms\": %.6g",
                r->t.median_ms, r->t.min_ms, r->t.max_ms, r->t.reps,
@@ -267,6 +274,7 @@ static void print_row(const large_options *o, const clconv_device_info *dev,
         clconv_json_string(stdout, r->reason);
     }
     printf("}");
+    fflush(stdout);
 }
 
 /* Every method of one problem on one session; the exit code so far. */
@@ -308,9 +316,8 @@ static int bench_device(const clconv_device_info *dev, const large_options *o,
         clconv_session_destroy(s);
         return cli_exit_code(st);
     }
-    if (!o->json)
-        printf("%s: copy %.1f GB/s, FP32 %.0f GFLOP/s\n", dev->name,
-               c.copy_gbs, c.fp32_gflops);
+    fprintf(o->json ? stderr : stdout, "%s: copy %.1f GB/s, FP32 %.0f "
+            "GFLOP/s\n", dev->name, c.copy_gbs, c.fp32_gflops);
     const clconv_bench_problem *ps;
     const size_t np = clconv_bench_suite(o->suite, &ps);
     int code = CLI_EXIT_OK;

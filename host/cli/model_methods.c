@@ -33,7 +33,7 @@ void cli_model_methods_usage(FILE *f)
         "  --max-mask W    the widest mask of the crossover scan (default\n"
         "                  1023 in 1D, 255 in 2D, 63 in 3D)\n"
         "  --csv           the scan as CSV (width,direct,separable,fft,auto),\n"
-        "                  the input of bench/plot/crossover.py\n",
+        "                  the input of bench/crossover.py\n",
         f);
 }
 
