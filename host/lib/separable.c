@@ -63,11 +63,11 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
  * CPUs, shrunk to the row (a power of two at least nx / coarsen) and the
  * device's limit. */
 static size_t pass_group(const clconv_device_info *dev, size_t nx, int axis,
-                         int coarsen)
+                         int coarsen, int lanes)
 {
     size_t g = dev->kind == CLCONV_DEVICE_GPU ? (axis == 0 ? 256 : 128) : 64;
-    size_t need = axis == 0 ? (nx + (size_t)coarsen - 1) / (size_t)coarsen
-                            : nx;
+    const size_t per = (size_t)lanes * (axis == 0 ? (size_t)coarsen : 1);
+    const size_t need = (nx + per - 1) / per;
     while (g > 1 && g / 2 >= need)
         g /= 2;
     while (g > dev->max_work_group_size || g > dev->max_work_item_sizes[0])
@@ -83,16 +83,21 @@ static size_t round_up(size_t v, size_t m)
 static clconv_status make_pass(clc_sep *sp, int axis, const float *f)
 {
     const clconv_problem *p = &sp->p;
-    const int coarsen = axis == 0 ? 4 : 16;
-    const size_t g = pass_group(&sp->s->dev, p->size[0], axis, coarsen);
+    /* CPUs: float16 blocks along x (LANES 16) and fewer rows per
+     * work-item (a window of float16 registers). */
+    const int cpu = sp->s->dev.kind != CLCONV_DEVICE_GPU;
+    const int lanes = cpu ? 16 : 1;
+    const int coarsen = axis == 0 ? 4 : cpu ? 4 : 16;
+    const size_t g = pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes);
     const size_t len = 160 + (size_t)p->mask_width * 24;
     char *opts = malloc(len);
     if (!opts)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     int n = snprintf(opts, len,
                      "-D AXIS=%d -D MASK_WIDTH=%d "
-                     "-D TILE_WIDTH=%zu -D COARSEN=%d -D SEP_MASK_VALUES=",
-                     axis, p->mask_width, g, coarsen);
+                     "-D TILE_WIDTH=%zu -D COARSEN=%d -D LANES=%d "
+                     "-D SEP_MASK_VALUES=",
+                     axis, p->mask_width, g, coarsen, lanes);
     clc_format_floats(opts + n, len - (size_t)n, f, (size_t)p->mask_width);
     cl_program prog = NULL;
     clconv_status st = clc_program_get(sp->s, "sep_pass", opts, 0, &prog);
@@ -106,11 +111,12 @@ static clconv_status make_pass(clc_sep *sp, int axis, const float *f)
                            __LINE__);
     size_t *lo = sp->local[axis], *gl = sp->global[axis];
     lo[0] = g, lo[1] = lo[2] = 1;
+    const size_t lx = (p->size[0] + (size_t)lanes - 1) / (size_t)lanes;
     if (axis == 0) {
-        gl[0] = round_up(p->size[0], g * (size_t)coarsen) / (size_t)coarsen;
+        gl[0] = round_up(lx, g * (size_t)coarsen) / (size_t)coarsen;
         gl[1] = p->size[1], gl[2] = p->size[2];
     } else {
-        gl[0] = round_up(p->size[0], g);
+        gl[0] = round_up(lx, g);
         gl[1] = (p->size[axis] + (size_t)coarsen - 1) / (size_t)coarsen;
         gl[2] = axis == 1 ? p->size[2] : p->size[1];
     }
