@@ -457,6 +457,13 @@ void clconv_verify_bound(const clconv_problem *p, clconv_method m,
 void clconv_verify_with(const clconv_problem *p, const float *got,
                         const double *expected, const double *abs_sum,
                         double scale, double floor, clconv_verdict *v);
+/* The method the automatic choice takes for p (the whole problem) and
+ * mask on s: p->method itself unless auto. Callers that split a problem
+ * (slabs on several processes) set it once for the whole, so every part
+ * runs the method one process would. */
+clconv_method clconv_method_choose(const clconv_session *s,
+                                   const clconv_problem *p,
+                                   const float *mask);
 /* The method a plan runs (auto resolved when it was made). */
 clconv_method clconv_plan_method(const clconv_plan *plan);
 

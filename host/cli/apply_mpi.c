@@ -247,6 +247,9 @@ static int prepare(job *j)
         return code;
     clconv_status st = cli_mpi_choose(cli_mpi_device_info(&j->dev),
                                       j->o.strategy, j->o.tile, &j->p);
+    /* The method of the whole problem, as one process picks it: every
+     * rank's slab then runs it (separable slabs give the same bytes). */
+    j->p.method = clconv_method_choose(j->dev.session, &j->p, j->mask.values);
     if (st == CLCONV_OK)
         st = clconv_mpi_decompose(j->comm, &j->p, &j->b);
     if ((code = cli_mpi_step(j->comm, st, 0)) != CLI_EXIT_OK)

@@ -125,3 +125,9 @@ clconv_method clc_method_choose(const clconv_session *s,
     const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
     return clconv_method_pick(&s->dev, &c, p, sep);
 }
+
+clconv_method clconv_method_choose(const clconv_session *s,
+                                   const clconv_problem *p, const float *mask)
+{
+    return clc_method_choose(s, p, mask);
+}
