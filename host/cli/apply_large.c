@@ -156,6 +156,10 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
             r->ps[d].tile = o->tile;
         }
         clconv_problem_apply_defaults(dev, &r->ps[d]);
+        /* The method the whole array would get in memory: each chunk is a
+         * problem of its own size and would choose for that size. */
+        r->ps[d].method = clconv_method_choose(r->devs.sessions[d],
+                                               &r->ps[d], r->mask.values);
         r->w[d] = 1.0;
     }
     return CLI_EXIT_OK;

@@ -60,6 +60,11 @@ static void job_init(job *j, clconv_session *s, const clconv_problem *p,
         clconv_pick_default(&s->dev, &j->p);
     for (int d = p->dims; d < 3; ++d)
         j->p.size[d] = 1;
+    /* The method of the whole problem, chosen once: a slab left on auto
+     * could choose another (its size differs) and differ in the last bit.
+     * A caller passing a part of a larger problem (clconv_convolve_rows on
+     * a chunk) sets the whole problem's method itself. */
+    j->p.method = clconv_method_choose(s, &j->p, mask);
     j->in = in;
     j->mask = mask;
     j->out = out;
