@@ -270,7 +270,7 @@ INTEL_OPENCL_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/clconv/intel-opencl
 OCLGRIND_ICD ?= /usr/lib/oclgrind/liboclgrind-rt-icd.so
 SECOND_IMPL_SKIP := test/python.sh test/mpi.sh
 .PHONY: test-intel test-oclgrind
-test-intel: $(BIN) $(BUILD)/test_matrix
+test-intel: $(BIN) $(TEST_BINS)
 	$(Q)env=$$(scripts/intel-opencl.sh '$(INTEL_OPENCL_DIR)') || exit 1; \
 	for v in $$env; do export "$$v"; done; set -e; \
 	echo "== Intel: $$OCL_ICD_VENDORS"; $(BIN) devices; \
