@@ -48,16 +48,16 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 cases='1:37:4 1:37:16 1:3:4 2:13x11:4 2:13x11:8 2:2x3:4 2:77x5:8 3:7x6x5:2 3:7x6x5:4 3:2x1x3:2 3:77x4x3:2'
 masks='1 3 5'
 # Border modes and mask shapes (issue 15), dims:size:mask:tile:flags with
-# ',' for spaces: every mode, even and anisotropic masks, origins, masks
+# ',' for spaces and '/' for a comma inside a value (--origin -3/1): every mode, even and anisotropic masks, origins, masks
 # wider than the data, convolution, a non-zero cval; then the separable
 # passes (cl/sep_pass.cl, every axis) and the FFT path (cl/fft_ops.cl and
 # VkFFT's kernels) of issue 17.
 filter_cases='1:37:4:4:--mode,reflect,--origin,1
 1:3:7:4:--mode,wrap,--convolve
 2:13x11:5x2:4:--mode,mirror,--convolve
-2:2x3:7x4:4:--mode,wrap,--origin,-3,1
+2:2x3:7x4:4:--mode,wrap,--origin,-3/1
 2:77x5:3x5:8:--mode,reflect
-3:7x6x5:3x2x4:2:--mode,nearest,--origin,-1,0,1
+3:7x6x5:3x2x4:2:--mode,nearest,--origin,-1/0/1
 3:2x1x3:5x3x3:2:--mode,constant,--cval,0.5
 1:37:5:4:--method,separable
 2:13x11:3:4:--method,separable
@@ -147,7 +147,7 @@ for pass in 1 2; do
 $c
 EOF_CASE
         # shellcheck disable=SC2046 # the flags split on purpose
-        run_case "$pass" "$dims" "$size" "$mask" "$tile" $(echo "$flags" | tr , ' ')
+        run_case "$pass" "$dims" "$size" "$mask" "$tile" $(echo "$flags" | tr , ' ' | tr / ,)
     done
 done
 echo "check-kernels: $count runs of every strategy under Oclgrind, $failed failed"
