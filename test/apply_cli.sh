@@ -128,8 +128,13 @@ check_error "OUT in a missing folder" "$tmp/nodir/out.npy" "$CLI" apply "$tmp/a.
 # --- IN is never touched; an existing OUT survives an error --------------
 # --- methods (issue 17): each verified with its bound; separable refuses a
 # mask that is not an outer product, naming why.
+# Under the sanitizers (ASAN_OPTIONS set), LeakSanitizer's exit-time
+# tracer crashed (SIGSEGV inside the tracer) on the FFT path's PoCL worker
+# threads: leak checking is off for that one command; ASan and UBSan stay on.
 for m in direct separable fft auto; do
-    check "apply --method $m of gaussian:9 verifies" 0 "$CLI" apply "$SAMPLE" "$tmp/m_$m.png" --mask gaussian:9 --method $m --verify
+    nolsan=""
+    [ "$m" = fft ] && [ -n "${ASAN_OPTIONS:-}" ] && nolsan="ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
+    check "apply --method $m of gaussian:9 verifies" 0 env $nolsan "$CLI" apply "$SAMPLE" "$tmp/m_$m.png" --mask gaussian:9 --method $m --verify
 done
 grep -q "method separable" "$tmp/out" || fail "auto did not pick separable for gaussian:9 on the sample"
 check_error "apply --method separable with a laplacian" "$tmp/lap.png" "$CLI" apply "$SAMPLE" "$tmp/lap.png" --mask laplacian --method separable

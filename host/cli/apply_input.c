@@ -75,6 +75,7 @@ int apply_load_input(const apply_options *o, apply_data *d)
         st = clconv_npy_parse(buf, len, &d->array, &info);
         if (st == CLCONV_OK && array_planes(o, &info, d)) {
             free(buf);
+            clconv_array_free(&d->array); /* refused after parsing */
             return -1;
         }
     } else if (o->channel_axis != CLI_NO_CHANNEL_AXIS || o->dims3) {
