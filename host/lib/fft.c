@@ -53,6 +53,17 @@ double clc_fft_padded_elements(const clconv_problem *p)
     return (double)len[0] * (double)len[1] * (double)len[2];
 }
 
+/* The padded array and its spectrum each within one allocation, the two
+ * with the caller's input and output within the device's memory. */
+int clc_fft_fits(const clconv_session *s, const clconv_problem *p)
+{
+    size_t len[3];
+    sizes_of(p, len);
+    const uint64_t bytes = (uint64_t)(2 * (len[0] / 2 + 1)) * len[1] * len[2] *
+                           sizeof(float);
+    return bytes <= s->alloc_limit && 4 * bytes <= s->dev.global_mem_bytes;
+}
+
 static clconv_status kernels(clc_fft *f)
 {
     cl_program prog = NULL;
@@ -105,7 +116,7 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
     f->floats = f->rowf * f->len[1] * f->len[2];
     clconv_status st = CLCONV_OK;
     const uint64_t bytes = (uint64_t)f->floats * sizeof(float);
-    if (bytes > s->alloc_limit || 4 * bytes > s->dev.global_mem_bytes)
+    if (!clc_fft_fits(s, p))
         st = clc_fail(CLCONV_EUNSUPPORTED,
                       "the FFT's padded array of %llu bytes does not fit "
                       "the device", (unsigned long long)bytes);

@@ -414,6 +414,7 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_event *first, cl_event *last);
 /* Elements of the padded transform (product of its sizes). */
 double clc_fft_padded_elements(const clconv_problem *p);
+int clc_fft_fits(const clconv_session *s, const clconv_problem *p);
 
 /* ---- fft_vkfft.c: VkFFT's OpenCL backend, in its own file ---- */
 typedef struct clc_vkfft clc_vkfft;

@@ -123,7 +123,16 @@ clconv_method clc_method_choose(const clconv_session *s,
         return CLCONV_METHOD_DIRECT;
     const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
     const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
-    return clconv_method_pick(&s->dev, &c, p, sep);
+    const clconv_method m = clconv_method_pick(&s->dev, &c, p, sep);
+    if (m != CLCONV_METHOD_FFT || clc_fft_fits(s, p))
+        return m;
+    /* The FFT transforms the whole problem at once: where its arrays do
+     * not fit, the best of the paths that stream in slabs. */
+    double ms[CLCONV_METHOD_COUNT];
+    clconv_method_predict(&s->dev, &c, p, ms);
+    return sep && ms[CLCONV_METHOD_SEPARABLE] < ms[CLCONV_METHOD_DIRECT]
+               ? CLCONV_METHOD_SEPARABLE
+               : CLCONV_METHOD_DIRECT;
 }
 
 clconv_method clconv_method_choose(const clconv_session *s,

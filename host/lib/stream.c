@@ -309,6 +309,12 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
         return clc_fail(CLCONV_EINVAL, "rows %zu to %zu of %zu", begin, end,
                         j.rows);
     clconv_status st = slab_rows(&j, end - begin, nslabs_min, &rows);
+    /* The FFT's last bits depend on the extent it transforms: rows in
+     * parts, chosen automatically, take a path that gives the same bits
+     * in any partition. */
+    if (p->method == CLCONV_METHOD_AUTO && j.p.method == CLCONV_METHOD_FFT &&
+        (begin > 0 || end < j.rows || rows < end - begin))
+        j.p.method = CLCONV_METHOD_DIRECT;
     if (st == CLCONV_OK && (begin > 0 || end < j.rows || rows < end - begin) &&
         !slabs_allowed(&j, rows))
         st = clc_fail(CLCONV_EUNSUPPORTED,
@@ -362,8 +368,11 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
     const int fits = bytes <= s->alloc_limit &&
                      2 * bytes <= s->dev.global_mem_bytes / 10 * 8;
     size_t want = overlap_slabs(s, bytes);
-    if (!slabs_allowed(&j, j.rows / (want ? want : 1)))
-        want = 1; /* overlap is an optimisation: one launch instead */
+    /* Overlap is an optimisation: one launch instead where slabs may not
+     * be cut, and for the FFT, which transforms the whole at once. */
+    if (!slabs_allowed(&j, j.rows / (want ? want : 1)) ||
+        j.p.method == CLCONV_METHOD_FFT)
+        want = 1;
     if (fits && want == 1) {
         clconv_plan *plan;
         st = clc_plan_cache_get(s, &j.p, mask, &plan);
