@@ -262,6 +262,20 @@ int clconv_problem_mask_max(const clconv_problem *p);
  * inputs i - left .. i - left + W - 1, left = W/2 + origin, with the
  * origin mirrored (-origin, minus 1 for an even W) when p->flip. */
 int clconv_problem_left(const clconv_problem *p, int axis);
+/* scipy.ndimage's axes=: a mask over only the axes in the bit set `axes`
+ * (bit 0 x, bit 1 y, bit 2 z, within p->dims). The mask's own widths and
+ * origins (mask_size[j] or mask_width, origin[j] for its j-th axis, x
+ * first) move onto the listed axes in increasing order; the others get
+ * width 1 and origin 0, so each line or plane along them is filtered on
+ * its own, all in one launch. The mask's floats keep their order.
+ * CLCONV_EINVAL for an empty set or an axis beyond dims. */
+clconv_status clconv_problem_on_axes(clconv_problem *p, unsigned axes);
+/* A batch of `batch` problems of p's shape stacked along a new slowest
+ * axis, computed in one launch: a 1D or 2D p becomes 2D or 3D with mask
+ * width 1 and origin 0 along the new axis (the batch's arrays one after
+ * another, in and out). batch 1 leaves p as it is; CLCONV_EINVAL for 0
+ * or a 3D p. */
+clconv_status clconv_problem_stack(clconv_problem *p, size_t batch);
 /* Check the problem itself (not the device): dims, sizes, mask widths,
  * origins, border mode, cval, tile, overflow. CLCONV_EINVAL with the
  * reason. */

@@ -217,17 +217,14 @@ static int place_widths(const cli_filter *f, const int ax[3], int k,
     }
     if (!f->nmask_size && !f->naxes)
         return 0; /* the caller's widths stand */
-    int src[3];
-    for (int j = 0; j < k; ++j)
-        src[j] = f->nmask_size ? f->mask_size[j]
-                 : p->mask_size[j] ? p->mask_size[j]
-                                   : p->mask_width;
-    for (int a = 0; a < 3; ++a)
-        p->mask_size[a] = a < d ? 1 : 0;
-    for (int j = 0; j < k; ++j)
-        p->mask_size[ax[j]] = src[j];
-    p->mask_width = clconv_problem_mask_max(p);
-    return 0;
+    unsigned axes = 0;
+    for (int j = 0; j < k; ++j) {
+        if (f->nmask_size)
+            p->mask_size[j] = f->mask_size[j];
+        axes |= 1u << ax[j];
+    }
+    /* Listed in the mask's x-first order, so its widths land in order. */
+    return clconv_problem_on_axes(p, axes) == CLCONV_OK ? 0 : -1;
 }
 
 int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p)
@@ -292,20 +289,10 @@ void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
 
 int cli_filter_batch(const cli_filter *f, clconv_problem *p)
 {
-    const int d = p->dims;
-    if (f->batch <= 1)
-        return 0;
-    if (d >= 3) {
-        cli_error("--batch: %dD problems cannot be stacked (at most 3 "
-                  "dimensions: batch 1D or 2D problems)", d);
+    if (f->batch > 1 && clconv_problem_stack(p, (size_t)f->batch) != CLCONV_OK) {
+        cli_error("--%s", clconv_last_error());
         return -1;
     }
-    for (int a = 0; a < d; ++a)
-        p->mask_size[a] = clconv_problem_mask_axis(p, a);
-    p->dims = d + 1;
-    p->size[d] = (size_t)f->batch;
-    p->mask_size[d] = 1;
-    p->origin[d] = 0;
     return 0;
 }
 
