@@ -19,7 +19,7 @@ void cli_bench_usage(FILE *f)
         "                    --mask W] [--device SEL] [--strategy S|all]\n"
         "                    [--mask-mode M] [--tiles all|default|gpu]\n"
         "                    [--reps N] [--warmup N] [--mode M] [--cval V]\n"
-        "                    [--origin O[,O..]] [--convolve]\n"
+        "                    [--origin O[,O..]] [--convolve] [--batch N]\n"
         "                    [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
         "                    [--end-to-end]\n"
         "Measure each device's copy bandwidth and FP32 FMA peak, then run\n"
@@ -38,6 +38,8 @@ void cli_bench_usage(FILE *f)
         "                  JSON and CSV); --cval V the constant mode's value\n"
         "  --origin O      SciPy's origin, one value or one per axis, x first\n"
         "  --convolve      convolution (the mask flipped) instead of correlation\n"
+        "  --batch N       N problems of --size (1D or 2D) in one launch, stacked\n"
+        "                  along one more axis (rows show the stacked size)\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --strategy S    %s\n"
@@ -86,7 +88,8 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
     const char *v = NULL;
     int r;
     if ((r = cli_parse_suite(argc, argv, i, &o->suite)) ||
-        (r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
+        (r = cli_parse_filter_option(argc, argv, i,
+                                     CLI_FILTER_MASK_AXES | CLI_FILTER_BATCH,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)) ||
@@ -134,8 +137,9 @@ static int parse(int argc, char **argv, bench_options *o)
     for (int a = 0; a < o->filter.nmask_size; ++a) /* the largest width */
         if (o->filter.mask_size[a] > o->mask)
             o->mask = o->filter.mask_size[a];
-    if ((o->filter.nmask_size || o->filter.norigin) && !o->dims) {
-        cli_error("bench: --mask WxH[xD] and --origin need --dims");
+    if ((o->filter.nmask_size || o->filter.norigin || o->filter.batch > 1) &&
+        !o->dims) {
+        cli_error("bench: --mask WxH[xD], --origin and --batch need --dims");
         return -1;
     }
     if ((o->dims || size || o->mask) && o->suite) {

@@ -277,9 +277,9 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
  * axes of the data (SciPy's axes=; increasing, negative from the end)
  * and is 1 wide along the others; its widths are f's --mask WxH, else
  * p->mask_size[0..naxes-1] as the caller set them (the mask's own axes,
- * x first), else mask_width. 0, or -1 with one line naming the flag (a
- * mask with more axes than the data, an origin out of range, repeated or
- * out-of-range axes). */
+ * x first), else mask_width. Then --batch (cli_filter_batch). 0, or -1
+ * with one line naming the flag (a mask with more axes than the data, an
+ * origin out of range, repeated or out-of-range axes, a batch of 3D). */
 int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p);
 /* The filter of a row as text (empty for the notes' default), e.g.
  * " reflect mask=5x3 origin=1,0 convolve" (per-axis values x first, or in
@@ -288,7 +288,7 @@ int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p);
 void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
                          size_t len);
 void cli_put_filter(cli_rows *t, const clconv_problem *p, int batch);
-/* --batch N: N equal 1D or 2D problems stacked along one more (slowest)
+/* --batch N (cli_filter_apply's last step): N equal 1D or 2D problems stacked along one more (slowest)
  * axis, the mask 1 wide along it, so one launch computes them all. 0, or
  * -1 (error printed: 3D data has no axis left). */
 int cli_filter_batch(const cli_filter *f, clconv_problem *p);

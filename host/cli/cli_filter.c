@@ -258,7 +258,7 @@ int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p)
     p->border = f->nmodes ? (clconv_border)f->modes[0] : CLCONV_BORDER_CONSTANT;
     p->cval = f->cval;
     p->flip = f->convolve;
-    return 0;
+    return cli_filter_batch(f, p);
 }
 
 void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,

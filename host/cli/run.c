@@ -214,8 +214,7 @@ static int problems_of(const run_options *o, clconv_problem *ps)
                 memcpy(p->size, o->size, sizeof p->size);
             if (o->mask)
                 p->mask_width = o->mask;
-            if (cli_filter_apply(&o->filter, 0, p) ||
-                cli_filter_batch(&o->filter, p))
+            if (cli_filter_apply(&o->filter, 0, p))
                 return -1;
             if (o->filter.nmodes)
                 p->border = (clconv_border)o->filter.modes[m];
