@@ -241,6 +241,37 @@ int cli_rows_emit(const cli_rows *t, const cli_outputs *outs);
  * row, for i < n; nothing happens when neither is asked for. 0, or -1. */
 int cli_emit(const cli_outputs *outs, const void *items, size_t n,
              void (*put)(cli_rows *t, const void *items, size_t i));
+/* Reading rows back: their count, whether building them ran out of
+ * memory, and the text of field key of row r (a number as its JSON
+ * literal), NULL when the row lacks it or it is null; *is_string (may be
+ * NULL) says whether it is a string. */
+size_t cli_rows_count(const cli_rows *t);
+int cli_rows_oom(const cli_rows *t);
+const char *cli_rows_get(const cli_rows *t, size_t r, const char *key,
+                         int *is_string);
+
+/* A column of a text table: the rows' field key, its title, and how to
+ * show a value: fmt, a printf format of one double ("%.4f"), for a
+ * number, or show(text, buf, len) for anything (the field's text as
+ * cli_rows_get gives it); neither: the text as it is. */
+typedef struct cli_column {
+    const char *key;
+    const char *title;
+    const char *fmt;
+    void (*show)(const char *text, char *buf, size_t len);
+} cli_column;
+/* The rows as a text table: a line of titles, then a line per row; each
+ * column as wide as its widest cell, numbers right-aligned, "-" where a
+ * row lacks the field or it is null. 0, or -1 (out of memory: printed). */
+int cli_rows_text(const cli_rows *t, const cli_column *cols, size_t ncols,
+                  FILE *f);
+/* cli_emit, plus the text table of cols (none: ncols 0) on stdout when
+ * neither JSON nor CSV goes there: a command describes its rows once for
+ * all three. */
+int cli_emit_table(const cli_outputs *outs, const cli_column *cols,
+                   size_t ncols, const void *items, size_t n,
+                   void (*put)(cli_rows *t, const void *items, size_t i));
+
 /* Fields every command's rows share: a device as "P:D name", a size as
  * "XxYxZ" (cli_format_size). */
 void cli_put_device(cli_rows *t, const char *key,

@@ -1,6 +1,6 @@
 /* `clconv devices`: one line per device, or its fields as JSON or CSV. */
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -17,42 +17,31 @@ void cli_devices_usage(FILE *f)
           f);
 }
 
-static void mib(char *buf, size_t len, uint64_t bytes)
+/* A size in bytes as KiB, MiB or GiB. */
+static void mib(const char *text, char *buf, size_t len)
 {
-    if (bytes >= (1ULL << 30))
-        snprintf(buf, len, "%.1f GiB", (double)bytes / (1ULL << 30));
-    else if (bytes >= (1ULL << 20))
-        snprintf(buf, len, "%.1f MiB", (double)bytes / (1ULL << 20));
+    const double bytes = strtod(text, NULL);
+    if (bytes >= 1024.0 * 1024.0 * 1024.0)
+        snprintf(buf, len, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    else if (bytes >= 1024.0 * 1024.0)
+        snprintf(buf, len, "%.1f MiB", bytes / (1024.0 * 1024.0));
     else
-        snprintf(buf, len, "%.0f KiB", (double)bytes / 1024.0);
+        snprintf(buf, len, "%.0f KiB", bytes / 1024.0);
 }
 
-/* Columns as wide as their longest entry: names and versions are never
- * cut. */
-static void print_lines(const clconv_device_list *list)
-{
-    int wn = 4, wv = 6;
-    for (size_t i = 0; i < list->count; ++i) {
-        int n = (int)strlen(list->devices[i].name);
-        int v = (int)strlen(list->devices[i].version);
-        wn = n > wn ? n : wn;
-        wv = v > wv ? v : wv;
-    }
-    printf("%-5s %-*s %-4s %-*s %4s %6s %10s %10s %10s\n", "P:D", wn, "name",
-           "type", wv, "OpenCL", "CUs", "maxWG", "local", "constant",
-           "global");
-    for (size_t i = 0; i < list->count; ++i) {
-        const clconv_device_info *d = &list->devices[i];
-        char idx[16], l[32], c[32], g[32];
-        snprintf(idx, sizeof idx, "%u:%u", d->platform_index, d->device_index);
-        mib(l, sizeof l, d->local_mem_bytes);
-        mib(c, sizeof c, d->constant_mem_bytes);
-        mib(g, sizeof g, d->global_mem_bytes);
-        printf("%-5s %-*s %-4s %-*s %4u %6zu %10s %10s %10s\n", idx, wn,
-               d->name, clconv_device_kind_name(d->kind), wv, d->version,
-               d->compute_units, d->max_work_group_size, l, c, g);
-    }
-}
+/* The lines: columns of the rows --json and --csv write, as wide as their
+ * longest entry (names and versions are never cut). */
+static const cli_column columns[] = {
+    {"id", "P:D", NULL, NULL},
+    {"name", "name", NULL, NULL},
+    {"type", "type", NULL, NULL},
+    {"opencl_version", "OpenCL", NULL, NULL},
+    {"compute_units", "CUs", NULL, NULL},
+    {"max_work_group_size", "maxWG", NULL, NULL},
+    {"local_mem_bytes", "local", NULL, mib},
+    {"constant_mem_bytes", "constant", NULL, mib},
+    {"global_mem_bytes", "global", NULL, mib},
+};
 
 /* The fields of device i for --json and --csv. */
 static void put_fields(cli_rows *t, const void *devices, size_t i)
@@ -99,9 +88,8 @@ int cli_devices_main(int argc, char **argv)
     int code = cli_devices_open(&devs, NULL, 0);
     if (code != CLI_EXIT_OK)
         return code;
-    if (cli_outputs_text(&out))
-        print_lines(&devs.list);
-    if (cli_emit(&out, devs.list.devices, devs.list.count, put_fields))
+    if (cli_emit_table(&out, columns, sizeof columns / sizeof *columns,
+                       devs.list.devices, devs.list.count, put_fields))
         code = CLI_EXIT_UNSUPPORTED;
     cli_devices_close(&devs);
     return code;

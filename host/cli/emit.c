@@ -1,7 +1,7 @@
 /* The row emitter: rows of named fields, written as JSON or CSV, to stdout
- * or atomically to a file. Every command's --json and --csv go through
- * here (bench's report through the library's writers, to the same
- * cli_write_output). */
+ * or atomically to a file (and as text tables by emit_text.c). Every
+ * command's --json and --csv go through here (bench's report through the
+ * library's writers, to the same cli_write_output). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -136,6 +136,31 @@ void cli_put_size(cli_rows *t, const char *key, const clconv_problem *p)
     put(t, key, 1, "%s", size);
 }
 
+/* ---- reading rows ---------------------------------------------------------- */
+
+size_t cli_rows_count(const cli_rows *t) { return t->n; }
+
+int cli_rows_oom(const cli_rows *t) { return t->oom; }
+
+static const cli_field *field_of(const cli_row *r, const char *key)
+{
+    for (size_t k = 0; k < r->n; ++k)
+        if (strcmp(r->fields[k].key, key) == 0)
+            return &r->fields[k];
+    return NULL;
+}
+
+const char *cli_rows_get(const cli_rows *t, size_t row, const char *key,
+                         int *is_string)
+{
+    const cli_field *v = row < t->n ? field_of(&t->rows[row], key) : NULL;
+    if (!v || (!v->is_string && strcmp(v->text, "null") == 0))
+        return NULL;
+    if (is_string)
+        *is_string = v->is_string;
+    return v->text;
+}
+
 /* ---- JSON ------------------------------------------------------------------ */
 
 /* The length of key's object prefix ("default" of "default.ms"), 0 if
@@ -191,14 +216,6 @@ int cli_rows_json(const void *rows, FILE *f)
 }
 
 /* ---- CSV ------------------------------------------------------------------- */
-
-static const cli_field *field_of(const cli_row *r, const char *key)
-{
-    for (size_t k = 0; k < r->n; ++k)
-        if (strcmp(r->fields[k].key, key) == 0)
-            return &r->fields[k];
-    return NULL;
-}
 
 static long key_index(const char **keys, size_t n, const char *key)
 {
@@ -359,14 +376,5 @@ int cli_emit(const cli_outputs *outs, const void *items, size_t n,
 {
     if (!outs->json && !outs->csv)
         return 0;
-    cli_rows *t = cli_rows_new();
-    if (!t) {
-        cli_error("out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < n; ++i)
-        put_row(t, items, i);
-    int rc = cli_rows_emit(t, outs);
-    cli_rows_free(t);
-    return rc;
+    return cli_emit_table(outs, NULL, 0, items, n, put_row);
 }

@@ -429,8 +429,8 @@ int cli_run_main(int argc, char **argv)
     if (code < 0) {
         code = -code;
     } else {
-        if (o.table)
-            run_print_table(&rows, &devs);
+        if (o.table && run_print_table(&rows, &devs))
+            code = CLI_EXIT_UNSUPPORTED;
         if (run_emit(&rows, &o.out))
             code = CLI_EXIT_UNSUPPORTED;
     }

@@ -58,8 +58,9 @@ int run_needs_slabs(const clconv_problem *p, const clconv_session *s);
 
 /* The row's line of the default text output. */
 void run_print_line(const run_row *r);
-/* One block per problem, one row per strategy, one column per device. */
-void run_print_table(const run_rows *rows, const cli_devices *devs);
+/* One block per problem, one row per variant, one column per device,
+ * pivoted from the rows' fields. 0, or -1 (out of memory: printed). */
+int run_print_table(const run_rows *rows, const cli_devices *devs);
 /* --json and --csv: every row's fields. 0, or -1 (error printed). */
 int run_emit(const run_rows *rows, const cli_outputs *out);
 

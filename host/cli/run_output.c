@@ -1,6 +1,7 @@
 /* `clconv run`'s output: a line per row as it runs, the side-by-side
  * table, and the fields of --json and --csv. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clconv_bench.h"
@@ -126,36 +127,50 @@ int run_emit(const run_rows *rows, const cli_outputs *out)
 
 /* ---- the side-by-side table ----------------------------------------------- */
 
-typedef struct table_notes {
-    int count;
-    char text[4096];
-} table_notes;
+/* The rows' fields (put_fields), pivoted: for each problem a table with a
+ * line per variant and a column per device. */
+typedef struct table_ctx {
+    const run_rows *rows;
+    const cli_devices *devs;
+    cli_rows *fields; /* put_fields of every row */
+    int notes;
+    char text[4096]; /* the notes of failed cells */
+} table_ctx;
 
-/* The cell of row r (NULL: not run there); a failure gets a note. */
-static void table_cell(const run_row *r, table_notes *notes, char *cell,
-                       size_t len)
+/* Row k's variant: "strategy/tile", with its knobs where it has them. */
+static void variant_label(const cli_rows *f, size_t k, char *buf, size_t len)
 {
-    if (!r) {
-        snprintf(cell, len, "-");
-    } else if (r->res.status == CLCONV_OK && r->res.verdict.ok) {
-        if (r->res.timing.reps)
-            snprintf(cell, len, "ok %9.3f ms %7.1f GB/s",
-                     r->res.timing.median_ms, gbs_of(r));
-        else
-            snprintf(cell, len, "ok (not timed)");
-    } else {
-        const int note = ++notes->count;
-        snprintf(cell, len, "%s [%d]", status_word(r), note);
-        size_t used = strlen(notes->text);
-        snprintf(notes->text + used, sizeof notes->text - used,
-                 "[%d] %s %dD %s: %s\n", note,
-                 clconv_strategy_name(r->p.strategy), r->p.dims, r->dev->name,
-                 r->res.status == CLCONV_OK ? "verification failed"
-                                            : r->res.reason);
-    }
+    const char *c = cli_rows_get(f, k, "coarsen", NULL);
+    const char *g = cli_rows_get(f, k, "group_y", NULL);
+    snprintf(buf, len, "%s/%s%s%s%s%s", cli_rows_get(f, k, "strategy", NULL),
+             cli_rows_get(f, k, "tile", NULL), c ? " C=" : "", c ? c : "",
+             g ? " G=" : "", g ? g : "");
 }
 
-static void table_head(const clconv_problem *p, const cli_devices *devs)
+/* The cell of row k: median ms and GB/s, or its status and a note. */
+static void table_cell(table_ctx *c, size_t k, char *cell, size_t len)
+{
+    const char *status = cli_rows_get(c->fields, k, "status", NULL);
+    const char *ms = cli_rows_get(c->fields, k, "ms", NULL);
+    const char *gbs = cli_rows_get(c->fields, k, "gbs", NULL);
+    if (strcmp(status, "ok") == 0) {
+        if (ms && gbs)
+            snprintf(cell, len, "ok %9.3f ms %7.1f GB/s", strtod(ms, NULL),
+                     strtod(gbs, NULL));
+        else
+            snprintf(cell, len, "ok (not timed)");
+        return;
+    }
+    const run_row *r = &c->rows->rows[k];
+    const char *reason = cli_rows_get(c->fields, k, "reason", NULL);
+    snprintf(cell, len, "%s [%d]", status, ++c->notes);
+    size_t used = strlen(c->text);
+    snprintf(c->text + used, sizeof c->text - used, "[%d] %s %dD %s: %s\n",
+             c->notes, clconv_strategy_name(r->p.strategy), r->p.dims,
+             r->dev->name, reason ? reason : "verification failed");
+}
+
+static void table_title(const clconv_problem *p)
 {
     char size[64];
     cli_format_size(p->size, p->dims, size, sizeof size);
@@ -163,44 +178,46 @@ static void table_head(const clconv_problem *p, const cli_devices *devs)
     cli_filter_describe(p, 0, filter, sizeof filter);
     printf("\n%dD %s, mask %d%s (variant/tile: median ms, GB/s)\n", p->dims,
            size, p->mask_width, filter);
-    printf("%-16s", "variant/tile");
-    for (size_t d = 0; d < devs->n; ++d) {
-        char head[40];
-        const clconv_device_info *dev = cli_device(devs, d);
-        snprintf(head, sizeof head, "%u:%u %.26s", dev->platform_index,
-                 dev->device_index, dev->name);
-        printf(" | %-26.26s", head);
-    }
-    printf("\n");
 }
 
-/* Rows [i, j) are one problem: one line per strategy among them. */
-static void table_block(const run_row *rows, size_t i, size_t j,
-                        const cli_devices *devs, table_notes *notes)
+/* Rows [i, j) are one problem: a line per variant among them (in their
+ * order), a cell per device ("-": not run there). */
+static int table_block(table_ctx *c, size_t i, size_t j, cli_rows *t,
+                       const cli_column *cols, size_t ncols)
 {
-    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
-        int tile = 0;
-        for (size_t k = i; k < j && !tile; ++k)
-            if ((int)rows[k].p.strategy == s)
-                tile = rows[k].p.tile;
-        if (!tile)
-            continue;
-        char label[32];
-        snprintf(label, sizeof label, "%s/%d",
-                 clconv_strategy_name((clconv_strategy)s), tile);
-        printf("%-16s", label);
-        for (size_t d = 0; d < devs->n; ++d) {
-            const run_row *r = NULL;
-            for (size_t k = i; k < j; ++k)
-                if ((int)rows[k].p.strategy == s &&
-                    rows[k].dev == cli_device(devs, d))
-                    r = &rows[k];
-            char cell[64];
-            table_cell(r, notes, cell, sizeof cell);
-            printf(" | %-26s", cell);
-        }
-        printf("\n");
+    if (!t) {
+        cli_error("out of memory");
+        return -1;
     }
+    for (size_t k = i; k < j; ++k) {
+        char label[96], other[96];
+        variant_label(c->fields, k, label, sizeof label);
+        int seen = 0;
+        for (size_t e = i; e < k && !seen; ++e) {
+            variant_label(c->fields, e, other, sizeof other);
+            seen = strcmp(label, other) == 0;
+        }
+        if (seen)
+            continue;
+        cli_row_begin(t);
+        cli_put_str(t, "variant", label);
+        for (size_t d = 0; d + 1 < ncols; ++d) {
+            long at = -1;
+            for (size_t e = k; e < j; ++e) {
+                variant_label(c->fields, e, other, sizeof other);
+                if (strcmp(label, other) == 0 &&
+                    c->rows->rows[e].dev == cli_device(c->devs, d))
+                    at = (long)e;
+            }
+            char cell[96];
+            if (at >= 0) {
+                table_cell(c, (size_t)at, cell, sizeof cell);
+                cli_put_str(t, cols[d + 1].key, cell);
+            }
+        }
+    }
+    table_title(&c->rows->rows[i].p);
+    return cli_rows_text(t, cols, ncols, stdout);
 }
 
 static int same_problem(const clconv_problem *a, const clconv_problem *b)
@@ -210,18 +227,58 @@ static int same_problem(const clconv_problem *a, const clconv_problem *b)
            a->border == b->border;
 }
 
-void run_print_table(const run_rows *rows, const cli_devices *devs)
+/* The columns: the variant, then a device each, keyed "d<index>". */
+static cli_column *table_columns(const cli_devices *devs, char (*keys)[24],
+                                 char (*titles)[300])
 {
-    table_notes notes = {0, ""};
-    for (size_t i = 0; i < rows->n;) {
-        const clconv_problem *p = &rows->rows[i].p;
+    cli_column *cols = calloc(devs->n + 1, sizeof *cols);
+    if (!cols)
+        return NULL;
+    cols[0] = (cli_column){"variant", "variant/tile", NULL, NULL};
+    for (size_t d = 0; d < devs->n; ++d) {
+        const clconv_device_info *dev = cli_device(devs, d);
+        snprintf(keys[d], sizeof keys[d], "d%zu", d);
+        snprintf(titles[d], sizeof titles[d], "%u:%u %s", dev->platform_index,
+                 dev->device_index, dev->name);
+        cols[d + 1] = (cli_column){keys[d], titles[d], NULL, NULL};
+    }
+    return cols;
+}
+
+int run_print_table(const run_rows *rows, const cli_devices *devs)
+{
+    table_ctx *c = calloc(1, sizeof *c);
+    char(*keys)[24] = calloc(devs->n + 1, sizeof *keys);
+    char(*titles)[300] = calloc(devs->n + 1, sizeof *titles);
+    cli_column *cols = keys && titles ? table_columns(devs, keys, titles) : 0;
+    int rc = -1;
+    if (!c || !cols || !(c->fields = cli_rows_new())) {
+        cli_error("out of memory");
+        goto out;
+    }
+    *c = (table_ctx){rows, devs, c->fields, 0, ""};
+    for (size_t k = 0; k < rows->n; ++k)
+        put_fields(c->fields, rows->rows, k);
+    rc = cli_rows_oom(c->fields) ? -1 : 0;
+    if (rc)
+        cli_error("out of memory");
+    for (size_t i = 0; i < rows->n && rc == 0;) {
         size_t j = i;
-        while (j < rows->n && same_problem(&rows->rows[j].p, p))
+        while (j < rows->n && same_problem(&rows->rows[j].p, &rows->rows[i].p))
             ++j;
-        table_head(p, devs);
-        table_block(rows->rows, i, j, devs, &notes);
+        cli_rows *t = cli_rows_new();
+        rc = table_block(c, i, j, t, cols, devs->n + 1);
+        cli_rows_free(t);
         i = j;
     }
-    if (*notes.text)
-        printf("\n%s", notes.text);
+    if (*c->text)
+        printf("\n%s", c->text);
+out:
+    if (c)
+        cli_rows_free(c->fields);
+    free(c);
+    free(cols);
+    free(titles);
+    free(keys);
+    return rc;
 }

@@ -1,5 +1,5 @@
 /* `clconv tune`'s output: progress per candidate on stderr, a result per
- * device and problem as lines, JSON or CSV. */
+ * device and problem as a table's line, JSON or CSV. */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,31 +63,6 @@ static double gbs(const clconv_problem *p, double ms)
     return m.gbs;
 }
 
-static void print_row(const tune_row *r)
-{
-    char size[64], best[96], def[96];
-    cli_format_size(r->p.size, r->p.dims, size, sizeof size);
-    format_candidate(&r->def, def, sizeof def);
-    const clconv_tune_outcome *o = &r->out;
-    printf("%u:%u %-24.24s %dD %-13s W=%-3d ", r->dev->platform_index,
-           r->dev->device_index, r->dev->name, r->p.dims, size,
-           r->p.mask_width);
-    if (o->found) {
-        format_candidate(&o->best, best, sizeof best);
-        printf("best %-26s %9.4f ms %8.2f GB/s", best, o->best_ms,
-               gbs(&r->p, o->best_ms));
-        if (o->default_ms > 0)
-            printf("  (default %s %.4f ms: %.2fx)", def, o->default_ms,
-                   o->default_ms / o->best_ms);
-    } else {
-        printf("not tuned: no verified candidate");
-    }
-    printf("\n    tried %zu of %zu: %zu ok, %zu FAILED, %zu unsupported, %zu "
-           "errors%s\n",
-           o->tried, o->tried + o->not_tried, o->verified, o->failed,
-           o->unsupported, o->errors, o->out_of_time ? "; budget ran out" : "");
-}
-
 /* The fields of one row for --json and --csv, in the order of the keys
  * `clconv tune --json` has always had. */
 static void put_fields(cli_rows *t, const void *rows, size_t i)
@@ -110,6 +85,11 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
         cli_put_num(t, "ms", "%.6f", o->best_ms);
         cli_put_num(t, "gbs", "%.3f", gbs(&r->p, o->best_ms));
     }
+    /* How many times faster the best is than the default. */
+    if (o->found && o->default_ms > 0)
+        cli_put_num(t, "speedup", "%.3f", o->default_ms / o->best_ms);
+    else
+        cli_put_null(t, "speedup");
     cli_put_str(t, "default.strategy", clconv_strategy_name(r->def.strategy));
     cli_put_int(t, "default.tile", r->def.tile);
     if (o->default_ms > 0)
@@ -125,10 +105,40 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
     cli_put_bool(t, "out_of_time", o->out_of_time);
 }
 
+/* A knob of the best configuration: "-" where the strategy has none (0). */
+static void knob(const char *text, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", strcmp(text, "0") == 0 ? "-" : text);
+}
+
+/* The lines: the rows' fields; "-" for the best of a problem with no
+ * verified candidate and for a default that was not timed. */
+static const cli_column columns[] = {
+    {"device", "device", NULL, NULL},
+    {"dims", "D", NULL, NULL},
+    {"size", "size", NULL, NULL},
+    {"mask", "W", NULL, NULL},
+    {"strategy", "best", NULL, NULL},
+    {"tile", "T", NULL, NULL},
+    {"coarsen", "C", NULL, knob},
+    {"group_y", "GY", NULL, knob},
+    {"ms", "ms", "%.4f", NULL},
+    {"gbs", "GB/s", "%.2f", NULL},
+    {"default.strategy", "default", NULL, NULL},
+    {"default.tile", "T", NULL, NULL},
+    {"default.ms", "ms", "%.4f", NULL},
+    {"speedup", "speedup", "%.2fx", NULL},
+    {"tried", "tried", NULL, NULL},
+    {"not_tried", "not tried", NULL, NULL},
+    {"verified", "ok", NULL, NULL},
+    {"failed", "FAILED", NULL, NULL},
+    {"unsupported", "unsupported", NULL, NULL},
+    {"errors", "errors", NULL, NULL},
+    {"out_of_time", "budget ran out", NULL, NULL},
+};
+
 int tune_print_rows(const tune_row *rows, size_t n, const cli_outputs *out)
 {
-    if (cli_outputs_text(out))
-        for (size_t i = 0; i < n; ++i)
-            print_row(&rows[i]);
-    return cli_emit(out, rows, n, put_fields);
+    return cli_emit_table(out, columns, sizeof columns / sizeof *columns, rows,
+                          n, put_fields);
 }
