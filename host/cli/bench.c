@@ -378,8 +378,8 @@ int cli_bench_main(int argc, char **argv)
         code = -code;
         goto out;
     }
-    if (cli_outputs_text(&o.out))
-        bench_print_table(&r);
+    if (cli_outputs_text(&o.out) && bench_print_table(&r))
+        code = CLI_EXIT_UNSUPPORTED;
     if (o.out.json && cli_write_output(o.out.json, render_json, &r))
         code = CLI_EXIT_UNSUPPORTED;
     if (o.out.csv && cli_write_output(o.out.csv, render_csv, &r))

@@ -43,7 +43,8 @@ double bench_work_of(const clconv_bench_problem *b);
 /* "2D 67x45 W=3" */
 void bench_problem_label(const clconv_bench_problem *b, char *buf, size_t len);
 /* One row per problem, a column group per device (best variant, median ms,
- * % of roofline), then each device's speed relative to the first. */
-void bench_print_table(const clconv_bench_report *r);
+ * % of roofline), then each device's speed relative to the first; rows
+ * rendered by the emitter (cli_rows_text). 0, or -1 (printed). */
+int bench_print_table(const clconv_bench_report *r);
 
 #endif

@@ -49,9 +49,81 @@ void bench_problem_label(const clconv_bench_problem *b, char *buf, size_t len)
     snprintf(buf, len, "%dD %s W=%d", b->dims, size, b->mask_width);
 }
 
-/* One row per problem, a column group per device (best variant, median ms,
- * % of roofline), then each device's speed relative to the first. */
-void bench_print_table(const clconv_bench_report *r)
+/* The table's columns: the problem, per device [X] its best variant, its
+ * median ms and % of roofline, then per device after the first its speed
+ * relative to the first ("X vs A"). Keys "<d>.best", "<d>.ms", ... */
+typedef struct bench_columns {
+    cli_column *cols;
+    size_t n;
+    char (*keys)[4][24];   /* best, ms, roof, vs */
+    char (*titles)[2][16]; /* "[X] best", "X vs A" */
+} bench_columns;
+
+static int bench_columns_of(size_t ndev, bench_columns *c)
+{
+    c->n = 0;
+    c->cols = calloc(4 * ndev + 1, sizeof *c->cols);
+    c->keys = calloc(ndev + 1, sizeof *c->keys);
+    c->titles = calloc(ndev + 1, sizeof *c->titles);
+    if (!c->cols || !c->keys || !c->titles)
+        return -1;
+    static const char *const what[4] = {"best", "ms", "roof", "vs"};
+    c->cols[c->n++] = (cli_column){"problem", "problem", NULL, NULL};
+    for (size_t d = 0; d < ndev; ++d) {
+        for (int k = 0; k < 4; ++k)
+            snprintf(c->keys[d][k], sizeof c->keys[d][k], "%zu.%s", d,
+                     what[k]);
+        const int x = 'A' + (int)(d % 26);
+        snprintf(c->titles[d][0], sizeof c->titles[d][0], "[%c] best", x);
+        snprintf(c->titles[d][1], sizeof c->titles[d][1], "%c vs A", x);
+        c->cols[c->n++] = (cli_column){c->keys[d][0], c->titles[d][0], 0, 0};
+        c->cols[c->n++] = (cli_column){c->keys[d][1], "ms", "%.4f", NULL};
+        c->cols[c->n++] = (cli_column){c->keys[d][2], "%roof", "%.1f%%", 0};
+    }
+    for (size_t d = 1; d < ndev; ++d)
+        c->cols[c->n++] = (cli_column){c->keys[d][3], c->titles[d][1],
+                                       "%.2fx", NULL};
+    return 0;
+}
+
+/* Problem p's row: each device's best verified variant and, after the
+ * first device, how many times faster it is than the first's. */
+static void bench_put_problem(cli_rows *t, const clconv_bench_report *r,
+                              size_t p, const bench_columns *c)
+{
+    char label[96];
+    bench_problem_label(&r->problems[p], label, sizeof label);
+    cli_row_begin(t);
+    cli_put_str(t, "problem", label);
+    double t0 = 0.0;
+    for (size_t d = 0; d < r->ndevices; ++d) {
+        long b = clconv_bench_best(r, p, d);
+        if (b < 0) {
+            cli_put_str(t, c->keys[d][0], "(none)");
+            continue;
+        }
+        const clconv_bench_row *w = &r->rows[b];
+        char variant[48];
+        snprintf(variant, sizeof variant, "%s/%d",
+                 clconv_strategy_name(w->p.strategy), w->p.tile);
+        cli_put_str(t, c->keys[d][0], variant);
+        cli_put_num(t, c->keys[d][1], "%.6f", w->res.timing.median_ms);
+        if (w->m.roofline_pct > 0)
+            cli_put_num(t, c->keys[d][2], "%.3f", w->m.roofline_pct);
+        if (d == 0)
+            t0 = w->res.timing.median_ms;
+    }
+    for (size_t d = 1; d < r->ndevices; ++d) {
+        long b = clconv_bench_best(r, p, d);
+        if (b >= 0 && t0 > 0)
+            cli_put_num(t, c->keys[d][3], "%.6f",
+                        t0 / r->rows[b].res.timing.median_ms);
+    }
+}
+
+/* The suite and the devices with their ceilings, then a row per problem
+ * with a column group per device. 0, or -1 (out of memory: printed). */
+int bench_print_table(const clconv_bench_report *r)
 {
     printf("\nclconv bench %s: suite %s, seed %llu, median of %d launches "
            "after %d warm-up\n",
@@ -67,51 +139,26 @@ void bench_print_table(const clconv_bench_report *r)
                v->ceilings.fp32_gflops, v->ceilings_error[0] ? ": " : "",
                v->ceilings_error);
     }
-    printf("\n%-24s", "problem");
-    for (size_t d = 0; d < r->ndevices; ++d)
-        printf(" | [%c] %-15s %10s %6s", (int)('A' + d % 26), "best", "ms",
-               "%roof");
-    for (size_t d = 1; d < r->ndevices; ++d)
-        printf(" | %c vs A", (int)('A' + d % 26));
     printf("\n");
-    for (size_t p = 0; p < r->nproblems; ++p) {
-        char label[96];
-        bench_problem_label(&r->problems[p], label, sizeof label);
-        printf("%-24s", label);
-        double t0 = 0.0;
-        for (size_t d = 0; d < r->ndevices; ++d) {
-            long b = clconv_bench_best(r, p, d);
-            if (b < 0) {
-                printf(" |     %-15s %10s %6s", "(none)", "-", "-");
-                continue;
-            }
-            const clconv_bench_row *w = &r->rows[b];
-            char variant[48], pct[16];
-            snprintf(variant, sizeof variant, "%s/%d",
-                     clconv_strategy_name(w->p.strategy), w->p.tile);
-            if (w->m.roofline_pct > 0)
-                snprintf(pct, sizeof pct, "%5.1f%%", w->m.roofline_pct);
-            else
-                snprintf(pct, sizeof pct, "-");
-            printf(" |     %-15s %10.4f %6s", variant, w->res.timing.median_ms,
-                   pct);
-            if (d == 0)
-                t0 = w->res.timing.median_ms;
-        }
-        for (size_t d = 1; d < r->ndevices; ++d) {
-            long b = clconv_bench_best(r, p, d);
-            if (b < 0 || t0 <= 0)
-                printf(" | %6s", "-");
-            else
-                printf(" | %5.2fx", t0 / r->rows[b].res.timing.median_ms);
-        }
-        printf("\n");
+    bench_columns c = {0};
+    cli_rows *t = cli_rows_new();
+    int rc = -1;
+    if (t && bench_columns_of(r->ndevices, &c) == 0) {
+        for (size_t p = 0; p < r->nproblems; ++p)
+            bench_put_problem(t, r, p, &c);
+        rc = cli_rows_text(t, c.cols, c.n, stdout);
+    } else {
+        cli_error("out of memory");
     }
-    if (r->ndevices > 1)
+    if (rc == 0 && r->ndevices > 1)
         printf("(X vs A: how many times faster device X's best variant is "
                "than device A's)\n");
+    cli_rows_free(t);
+    free(c.cols);
+    free(c.keys);
+    free(c.titles);
+    return rc;
 }
-
 
 int bench_choose_problems(const bench_options *o, const cli_devices *devs,
                           clconv_bench_report *r)
