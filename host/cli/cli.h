@@ -228,6 +228,7 @@ void cli_rows_free(cli_rows *t);
 void cli_row_begin(cli_rows *t);
 void cli_put_str(cli_rows *t, const char *key, const char *s);
 void cli_put_int(cli_rows *t, const char *key, long long v);
+void cli_put_uint(cli_rows *t, const char *key, unsigned long long v);
 /* A number printed with fmt ("%.6f"); null when not finite. */
 void cli_put_num(cli_rows *t, const char *key, const char *fmt, double v);
 void cli_put_bool(cli_rows *t, const char *key, int v);

@@ -107,6 +107,11 @@ void cli_put_int(cli_rows *t, const char *key, long long v)
     put(t, key, 0, "%lld", v);
 }
 
+void cli_put_uint(cli_rows *t, const char *key, unsigned long long v)
+{
+    put(t, key, 0, "%llu", v);
+}
+
 void cli_put_num(cli_rows *t, const char *key, const char *fmt, double v)
 {
     if (isfinite(v))

@@ -256,6 +256,47 @@ static void problem_of(const model_options *o, clconv_strategy s,
     p->tile = o->tile ? o->tile : clconv_default_tile(s, o->dims, o->mask);
 }
 
+/* Each strategy's counts over --size (a block, or every kind of tile). */
+static int model_cases(const model_options *o, int s0, int s1)
+{
+    int rc = CLI_EXIT_OK, first = 1;
+    if (o->json)
+        printf("[\n");
+    for (int s = s0; s < s1 && rc == CLI_EXIT_OK; ++s) {
+        if (!clconv_model_has_strategy((clconv_strategy)s))
+            continue;
+        clconv_problem p;
+        problem_of(o, (clconv_strategy)s, &p);
+        rc = model_sized(&p, o, first);
+        first = 0;
+    }
+    if (o->json)
+        printf("\n]\n");
+    return rc;
+}
+
+/* Each strategy's interior tile, a row each: JSON or a table. */
+static int model_interiors(const model_options *o, int s0, int s1)
+{
+    cli_rows *t = cli_rows_new();
+    if (!t) {
+        cli_error("out of memory");
+        return CLI_EXIT_UNSUPPORTED;
+    }
+    for (int s = s0; s < s1; ++s) {
+        clconv_problem p;
+        problem_of(o, (clconv_strategy)s, &p);
+        if (clconv_model_has_strategy((clconv_strategy)s))
+            model_interior(t, &p, o->warp);
+    }
+    const cli_outputs out = {o->json ? "-" : NULL, NULL};
+    int rc = o->json ? cli_rows_emit(t, &out)
+                     : cli_rows_text(t, model_interior_columns,
+                                     model_interior_ncolumns, stdout);
+    cli_rows_free(t);
+    return rc ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_OK;
+}
+
 int cli_model_main(int argc, char **argv)
 {
     /* The methods' cost model (model_methods.c). */
@@ -295,25 +336,10 @@ int cli_model_main(int argc, char **argv)
             return cli_exit_code(st);
         }
     }
-    int rc = CLI_EXIT_OK;
-    if (o.json)
-        printf("[\n");
-    else
+    if (!o.json)
         printf("%dD, mask %d, %s\n", o.dims, o.mask,
                o.have_block ? "one tile of the grid"
                : o.have_size ? "every tile of the grid"
                              : "an interior tile (no ghost cells)");
-    int first = 1;
-    for (int s = s0; s < s1 && rc == CLI_EXIT_OK; ++s) {
-        if (!clconv_model_has_strategy((clconv_strategy)s))
-            continue;
-        clconv_problem p;
-        problem_of(&o, (clconv_strategy)s, &p);
-        rc = o.have_size ? model_sized(&p, &o, first)
-                         : model_interior(&p, o.warp, o.json, first);
-        first = 0;
-    }
-    if (o.json)
-        printf("\n]\n");
-    return rc;
+    return o.have_size ? model_cases(&o, s0, s1) : model_interiors(&o, s0, s1);
 }

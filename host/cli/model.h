@@ -31,9 +31,11 @@ void model_print_reduction_tables(void);
 /* The percent-of-peak tables, for --peak-gflops/--bandwidth or the
  * ceilings measured on --device. The exit code. */
 int model_peak_tables(const model_options *o);
-/* One strategy's interior tile (no --size); first: print the header or
- * open the JSON array's first object. The exit code. */
-int model_interior(const clconv_problem *p, int warp, int json, int first);
+/* One strategy's interior tile as a row of t (the case checked first),
+ * for --json and the table of model_interior_columns. */
+void model_interior(cli_rows *t, const clconv_problem *p, int warp);
+extern const cli_column model_interior_columns[];
+extern const size_t model_interior_ncolumns;
 /* One strategy over --size: a --block, or every kind of tile and the
  * totals, and with --device the counted loads under them. */
 int model_sized(const clconv_problem *p, const model_options *o, int first);

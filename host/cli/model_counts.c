@@ -27,11 +27,11 @@ static clconv_status count_one(clconv_session *s, const clconv_problem *p,
     return st;
 }
 
-/* Run p's instrumented kernel on every device of the selector and print
- * its counted loads under the model's totals. 1 (verification failed) if
- * a count differs from the model. */
+/* Run p's instrumented kernel on every device of the selector and add
+ * its counted loads to t, under the model's totals. 1 (verification
+ * failed) if a count differs from the model. */
 static int count_on_devices(const clconv_problem *p, const char *selector,
-                            const clconv_model_counts *want)
+                            const clconv_model_counts *want, cli_rows *t)
 {
     /* the kernels count with 32-bit atomics */
     if (want->global_loads > INT_MAX || want->local_reads > INT_MAX) {
@@ -68,11 +68,15 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
             got.global_loads >= 0 && got.local_reads >= 0 &&
             (unsigned long long)got.global_loads == want->global_loads &&
             (unsigned long long)got.local_reads == want->local_reads;
-        printf("  %-12s %8s %10s %12s %12lld %10s %10s %12lld  %s on %u:%u "
-               "%.40s\n",
-               "counted", "", "", "", got.global_loads, "", "",
-               got.local_reads, same ? "equal" : "DIFFERENT",
-               d->platform_index, d->device_index, d->name);
+        char check[96];
+        snprintf(check, sizeof check, "%s on %u:%u %.40s",
+                 same ? "equal" : "DIFFERENT", d->platform_index,
+                 d->device_index, d->name);
+        cli_row_begin(t);
+        cli_put_str(t, "first", "counted");
+        cli_put_int(t, "global_loads", got.global_loads);
+        cli_put_int(t, "local_reads", got.local_reads);
+        cli_put_str(t, "check", check);
         if (!same)
             rc = CLI_EXIT_VERIFY;
     }
@@ -95,18 +99,52 @@ static void json_counts(const clconv_model_counts *c)
            c->global_loads, c->ghost_cells, c->local_reads, c->reduction);
 }
 
-static void text_counts_header(const char *first)
+/* The model's counts as a row's fields (a text row's, after "first"). */
+static void put_counts(cli_rows *t, const clconv_model_counts *c)
 {
-    printf("  %-12s %8s %10s %12s %12s %10s %10s %12s %9s\n", first, "tiles",
-           "outputs", "accesses", "global", "(halo)", "ghosts", "local rd",
-           "reduction");
+    cli_put_uint(t, "tiles", c->tiles);
+    cli_put_uint(t, "outputs", c->outputs);
+    cli_put_uint(t, "accesses", c->accesses);
+    cli_put_uint(t, "tile_loads", c->tile_loads);
+    cli_put_uint(t, "halo_loads", c->halo_loads);
+    cli_put_uint(t, "global_loads", c->global_loads);
+    cli_put_uint(t, "ghost_cells", c->ghost_cells);
+    cli_put_uint(t, "local_reads", c->local_reads);
+    cli_put_num(t, "reduction", "%.6f", c->reduction);
 }
 
-static void text_counts(const char *first, const clconv_model_counts *c)
+/* The counts of a block, of each kind of tile and their total, and the
+ * counted loads under them: a line each. */
+static const cli_column count_columns[] = {
+    {"first", "", NULL, NULL},
+    {"tiles", "tiles", NULL, NULL},
+    {"outputs", "outputs", NULL, NULL},
+    {"accesses", "accesses", NULL, NULL},
+    {"global_loads", "global", NULL, NULL},
+    {"halo_loads", "(halo)", NULL, NULL},
+    {"ghost_cells", "ghosts", NULL, NULL},
+    {"local_reads", "local rd", NULL, NULL},
+    {"reduction", "reduction", "%.3f", NULL},
+    {"check", "check", NULL, NULL},
+};
+
+static void put_count_row(cli_rows *t, const char *first,
+                          const clconv_model_counts *c)
 {
-    printf("  %-12s %8llu %10llu %12llu %12llu %10llu %10llu %12llu %9.3f\n",
-           first, c->tiles, c->outputs, c->accesses, c->global_loads,
-           c->halo_loads, c->ghost_cells, c->local_reads, c->reduction);
+    cli_row_begin(t);
+    cli_put_str(t, "first", first);
+    put_counts(t, c);
+}
+
+/* The count rows of t under a title ("block", "first block"); the
+ * column of the counted loads' check with --device. */
+static int print_counts(const cli_rows *t, const char *title, int counted)
+{
+    cli_column cols[sizeof count_columns / sizeof *count_columns];
+    const size_t n = sizeof cols / sizeof *cols - (counted ? 0 : 1);
+    memcpy(cols, count_columns, sizeof cols);
+    cols[0].title = title;
+    return cli_rows_text(t, cols, n, stdout);
 }
 
 static void format_block(const size_t b[3], int dims, char *buf, size_t len)
@@ -119,77 +157,106 @@ static void format_block(const size_t b[3], int dims, char *buf, size_t len)
         snprintf(buf, len, "(%zu,%zu,%zu)", b[0], b[1], b[2]);
 }
 
-int model_interior(const clconv_problem *p, int warp, int json,
-                          int first)
+void model_interior(cli_rows *t, const clconv_problem *p, int warp)
 {
     clconv_model_interior m;
-    clconv_status st = clconv_model_interior_of(p, warp, &m);
+    if (clconv_model_interior_of(p, warp, &m) != CLCONV_OK)
+        return; /* model.c checked every case first */
+    cli_row_begin(t);
+    cli_put_str(t, "strategy", clconv_strategy_name(p->strategy));
+    cli_put_int(t, "dims", p->dims);
+    cli_put_int(t, "mask", p->mask_width);
+    cli_put_int(t, "tile", p->tile);
+    cli_put_str(t, "scope", "interior");
+    put_counts(t, &m.counts);
+    cli_put_int(t, "group_size", m.group_size);
+    cli_put_int(t, "computing_items", m.computing_items);
+    cli_put_int(t, "local_bytes", m.local_bytes);
+    cli_put_int(t, "max_loads_per_item", m.max_loads_per_item);
+    cli_put_int(t, "warp", m.warp_width);
+    cli_put_int(t, "warps", m.warps);
+    cli_put_int(t, "active_warps", m.active_warps);
+    cli_put_int(t, "idle_warps", m.idle_warps);
+    cli_put_int(t, "divergent_warps", m.divergent_warps);
+}
+
+const cli_column model_interior_columns[] = {
+    {"strategy", "strategy", NULL, NULL},
+    {"tile", "tile", NULL, NULL},
+    {"group_size", "group", NULL, NULL},
+    {"computing_items", "compute", NULL, NULL},
+    {"warps", "warps", NULL, NULL},
+    {"active_warps", "active", NULL, NULL},
+    {"idle_warps", "idle", NULL, NULL},
+    {"divergent_warps", "diverg", NULL, NULL},
+    {"local_bytes", "local B", NULL, NULL},
+    {"max_loads_per_item", "ld/wi", NULL, NULL},
+    {"global_loads", "global", NULL, NULL},
+    {"halo_loads", "(halo)", NULL, NULL},
+    {"accesses", "accesses", NULL, NULL},
+    {"reduction", "reduction", "%.3f", NULL},
+};
+const size_t model_interior_ncolumns =
+    sizeof model_interior_columns / sizeof *model_interior_columns;
+
+/* --block: the counts of one tile of the grid. */
+static int model_block(const clconv_problem *p, const model_options *o,
+                       int first)
+{
+    clconv_model_counts c;
+    clconv_status st = clconv_model_block(p, o->block, &c);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
         return cli_exit_code(st);
     }
-    if (json) {
+    if (o->json) {
         printf("%s  {\"strategy\": \"%s\", \"dims\": %d, \"mask\": %d, "
-               "\"tile\": %d, \"scope\": \"interior\", ",
-               first ? "" : ",\n", clconv_strategy_name(p->strategy), p->dims,
-               p->mask_width, p->tile);
-        json_counts(&m.counts);
-        printf(", \"group_size\": %lld, \"computing_items\": %lld, "
-               "\"local_bytes\": %lld, \"max_loads_per_item\": %lld, "
-               "\"warp\": %d, \"warps\": %lld, \"active_warps\": %lld, "
-               "\"idle_warps\": %lld, \"divergent_warps\": %lld}",
-               m.group_size, m.computing_items, m.local_bytes,
-               m.max_loads_per_item, m.warp_width, m.warps, m.active_warps,
-               m.idle_warps, m.divergent_warps);
+               "\"tile\": %d, \"size\": [%zu, %zu, %zu], \"scope\": "
+               "\"block\", \"block\": [%zu, %zu, %zu], ",
+               first ? "" : ",\n", clconv_strategy_name(p->strategy),
+               p->dims, p->mask_width, p->tile, p->size[0], p->size[1],
+               p->size[2], o->block[0], o->block[1], o->block[2]);
+        json_counts(&c);
+        printf("}");
         return CLI_EXIT_OK;
     }
-    if (first)
-        printf("%-12s %5s %6s %7s %6s %6s %5s %6s %8s %6s %10s %9s %10s "
-               "%9s\n",
-               "strategy", "tile", "group", "compute", "warps", "active",
-               "idle", "diverg", "local B", "ld/wi", "global", "(halo)",
-               "accesses", "reduction");
-    printf("%-12s %5d %6lld %7lld %6lld %6lld %5lld %6lld %8lld %6lld %10llu "
-           "%9llu %10llu %9.3f\n",
-           clconv_strategy_name(p->strategy), p->tile, m.group_size,
-           m.computing_items, m.warps, m.active_warps, m.idle_warps,
-           m.divergent_warps, m.local_bytes, m.max_loads_per_item,
-           m.counts.global_loads, m.counts.halo_loads, m.counts.accesses,
-           m.counts.reduction);
-    return CLI_EXIT_OK;
+    char blk[64];
+    format_block(o->block, p->dims, blk, sizeof blk);
+    printf("%s%s, tile %d:\n", first ? "" : "\n",
+           clconv_strategy_name(p->strategy), p->tile);
+    cli_rows *t = cli_rows_new();
+    if (t)
+        put_count_row(t, blk, &c);
+    int rc = t ? print_counts(t, "block", 0) : -1;
+    cli_rows_free(t);
+    return rc ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_OK;
 }
 
-int model_sized(const clconv_problem *p, const model_options *o,
-                       int first)
+static void json_problem(const clconv_problem *p, const clconv_model_counts *c,
+                         const clconv_model_kind *kinds, size_t nk, int first)
 {
-    char blk[64];
-    clconv_model_counts c;
-    clconv_status st;
-    if (o->have_block) {
-        st = clconv_model_block(p, o->block, &c);
-        if (st != CLCONV_OK) {
-            cli_error("%s", clconv_last_error());
-            return cli_exit_code(st);
-        }
-        format_block(o->block, p->dims, blk, sizeof blk);
-        if (o->json) {
-            printf("%s  {\"strategy\": \"%s\", \"dims\": %d, \"mask\": %d, "
-                   "\"tile\": %d, \"size\": [%zu, %zu, %zu], \"scope\": "
-                   "\"block\", \"block\": [%zu, %zu, %zu], ",
-                   first ? "" : ",\n", clconv_strategy_name(p->strategy),
-                   p->dims, p->mask_width, p->tile, p->size[0], p->size[1],
-                   p->size[2], o->block[0], o->block[1], o->block[2]);
-            json_counts(&c);
-            printf("}");
-            return CLI_EXIT_OK;
-        }
-        if (first)
-            text_counts_header("block");
-        printf("%s, tile %d:\n", clconv_strategy_name(p->strategy), p->tile);
-        text_counts(blk, &c);
-        return CLI_EXIT_OK;
+    printf("%s  {\"strategy\": \"%s\", \"dims\": %d, \"mask\": %d, "
+           "\"tile\": %d, \"size\": [%zu, %zu, %zu], \"scope\": "
+           "\"problem\", ",
+           first ? "" : ",\n", clconv_strategy_name(p->strategy), p->dims,
+           p->mask_width, p->tile, p->size[0], p->size[1], p->size[2]);
+    json_counts(c);
+    printf(", \"kinds\": [");
+    for (size_t k = 0; k < nk; ++k) {
+        printf("%s{\"first_block\": [%zu, %zu, %zu], ", k ? ", " : "",
+               kinds[k].first[0], kinds[k].first[1], kinds[k].first[2]);
+        json_counts(&kinds[k].counts);
+        printf("}");
     }
-    st = clconv_model_problem(p, &c);
+    printf("]}");
+}
+
+int model_sized(const clconv_problem *p, const model_options *o, int first)
+{
+    if (o->have_block)
+        return model_block(p, o, first);
+    clconv_model_counts c;
+    clconv_status st = clconv_model_problem(p, &c);
     static clconv_model_kind kinds[MODEL_MAX_KINDS];
     size_t nk = 0;
     clconv_status kst = st == CLCONV_OK
@@ -200,40 +267,32 @@ int model_sized(const clconv_problem *p, const model_options *o,
         cli_error("%s", clconv_last_error());
         return cli_exit_code(st);
     }
+    const size_t listed = kst == CLCONV_OK ? nk : 0;
     if (o->json) {
-        printf("%s  {\"strategy\": \"%s\", \"dims\": %d, \"mask\": %d, "
-               "\"tile\": %d, \"size\": [%zu, %zu, %zu], \"scope\": "
-               "\"problem\", ",
-               first ? "" : ",\n", clconv_strategy_name(p->strategy), p->dims,
-               p->mask_width, p->tile, p->size[0], p->size[1], p->size[2]);
-        json_counts(&c);
-        printf(", \"kinds\": [");
-        for (size_t k = 0; kst == CLCONV_OK && k < nk; ++k) {
-            printf("%s{\"first_block\": [%zu, %zu, %zu], ", k ? ", " : "",
-                   kinds[k].first[0], kinds[k].first[1], kinds[k].first[2]);
-            json_counts(&kinds[k].counts);
-            printf("}");
-        }
-        printf("]}");
+        json_problem(p, &c, kinds, listed, first);
         return CLI_EXIT_OK;
     }
     size_t grid[3];
     clconv_model_grid(p, grid);
-    char g[64];
+    char g[64], blk[64];
     cli_format_size(grid, p->dims, g, sizeof g);
-    if (first)
-        text_counts_header("first block");
-    printf("%s, tile %d: grid %s, %zu kind%s of tile (counts per tile; "
+    printf("%s%s, tile %d: grid %s, %zu kind%s of tile (counts per tile; "
            "'tiles': how many)\n",
-           clconv_strategy_name(p->strategy), p->tile, g, nk,
-           nk == 1 ? "" : "s");
+           first ? "" : "\n", clconv_strategy_name(p->strategy), p->tile, g,
+           nk, nk == 1 ? "" : "s");
     if (kst != CLCONV_OK)
-        printf("  (%s: kinds not listed)\n", clconv_last_error());
-    for (size_t k = 0; kst == CLCONV_OK && k < nk; ++k) {
+        printf("(%s: kinds not listed)\n", clconv_last_error());
+    cli_rows *t = cli_rows_new();
+    for (size_t k = 0; t && k < listed; ++k) {
         format_block(kinds[k].first, p->dims, blk, sizeof blk);
-        text_counts(blk, &kinds[k].counts);
+        put_count_row(t, blk, &kinds[k].counts);
     }
-    text_counts("total", &c);
-    return o->device ? count_on_devices(p, o->device, &c) : CLI_EXIT_OK;
+    if (t)
+        put_count_row(t, "total", &c);
+    int rc = t && o->device ? count_on_devices(p, o->device, &c, t)
+                            : CLI_EXIT_OK;
+    if (!t || print_counts(t, "first block", o->device != NULL))
+        rc = CLI_EXIT_UNSUPPORTED;
+    cli_rows_free(t);
+    return rc;
 }
-
