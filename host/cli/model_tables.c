@@ -8,17 +8,22 @@
 
 /* ---- --table ------------------------------------------------------------ */
 
-/* Row t of one of the notes' tables: a TILE_WIDTH, its reductions for
- * masks 5 and 9. */
-static void put_reduction(cli_rows *rows, const void *dims_tiles, size_t t)
+/* One of the notes' tables: its dims and TILE_WIDTHs. */
+typedef struct reduction_table {
+    int dims;
+    const int *tiles;
+} reduction_table;
+
+/* Row t: a TILE_WIDTH and its reductions for masks 5 and 9. */
+static void put_reduction(cli_rows *rows, const void *table, size_t t)
 {
-    const int *dt = dims_tiles; /* dims, then the tiles */
+    const reduction_table *r = table;
     cli_row_begin(rows);
-    cli_put_int(rows, "tile", dt[1 + t]);
+    cli_put_int(rows, "tile", r->tiles[t]);
     cli_put_num(rows, "w5", "%.6f",
-                clconv_model_interior_reduction(dt[0], dt[1 + t], 5));
+                clconv_model_interior_reduction(r->dims, r->tiles[t], 5));
     cli_put_num(rows, "w9", "%.6f",
-                clconv_model_interior_reduction(dt[0], dt[1 + t], 9));
+                clconv_model_interior_reduction(r->dims, r->tiles[t], 9));
 }
 
 static const cli_column reduction_columns[] = {
@@ -29,14 +34,18 @@ static const cli_column reduction_columns[] = {
 
 void model_print_reduction_tables(void)
 {
-    static const int t1[] = {1, 16, 32, 64, 128, 256}, t2[] = {2, 8, 16, 32, 64};
+    static const int tiles1[] = {16, 32, 64, 128, 256};
+    static const int tiles2[] = {8, 16, 32, 64};
+    const reduction_table t1 = {1, tiles1}, t2 = {2, tiles2};
     const cli_outputs text = {NULL, NULL};
     printf("Bandwidth reduction for 1D: (TILE_WIDTH * MASK_WIDTH) / "
            "(TILE_WIDTH + MASK_WIDTH - 1)\n");
-    cli_emit_table(&text, reduction_columns, 3, t1, 5, put_reduction);
+    cli_emit_table(&text, reduction_columns, 3, &t1,
+                   sizeof tiles1 / sizeof *tiles1, put_reduction);
     printf("\nBandwidth reduction for 2D: (TILE_WIDTH * MASK_WIDTH)^2 / "
            "(TILE_WIDTH + MASK_WIDTH - 1)^2\n");
-    cli_emit_table(&text, reduction_columns, 3, t2, 4, put_reduction);
+    cli_emit_table(&text, reduction_columns, 3, &t2,
+                   sizeof tiles2 / sizeof *tiles2, put_reduction);
 }
 
 /* ---- percent of peak ------------------------------------------------------ */
