@@ -48,6 +48,9 @@ PAD_MODES = {
     "constant": "constant", "grid-constant": "constant",
 }
 MAX_MASK_AXES = 3
+# SciPy's mode -> the library's clconv_border (include/clconv.h).
+BORDERS = {"constant": 0, "grid-constant": 0, "nearest": 1, "reflect": 2,
+           "grid-mirror": 2, "mirror": 3, "wrap": 4, "grid-wrap": 4}
 
 ArrayLike = Union[np.ndarray, Sequence, float]
 
@@ -215,7 +218,20 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     # Zero borders are the library's own: only the mask needs padding.
     direct = (batch == 1 and cval == 0.0
               and all(PAD_MODES[m] == "constant" for m in modes))
-    if direct:
+    y = None
+    if batch == 1 and len(set(modes)) == 1 and np.isfinite(cval) and not direct:
+        # The library's own border modes, any mask shape and origin: no
+        # padding on the host. Where it refuses, the host path below.
+        try:
+            y = session.native.correlate_ex(
+                np.ascontiguousarray(xt.reshape(dshape)),
+                np.ascontiguousarray(w, dtype=np.float32), origins,
+                BORDERS[modes[0]], cval).reshape(xt.shape)
+        except (_native.UnsupportedError, ValueError):
+            y = None
+    if y is not None:
+        pass
+    elif direct:
         y = session.native.correlate(np.ascontiguousarray(xt.reshape(dshape)), mask)
         y = y.reshape(xt.shape)
     else:

@@ -61,6 +61,10 @@ _lib.clconvpy_session_from_cl.argtypes = [ctypes.c_void_p] * 3 + [
 _lib.clconvpy_correlate.argtypes = [ctypes.c_void_p, ctypes.c_int, _c_size_p,
                                     ctypes.c_int, ctypes.c_void_p,
                                     ctypes.c_void_p, ctypes.c_void_p]
+_c_int_p = ctypes.POINTER(ctypes.c_int)
+_lib.clconvpy_correlate_ex.argtypes = [
+    ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p, ctypes.c_int,
+    ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
 _lib.clconvpy_enqueue.argtypes = [
     ctypes.c_void_p, ctypes.c_int, _c_size_p, ctypes.c_int, ctypes.c_void_p,
     ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
@@ -181,6 +185,22 @@ class NativeSession:
                                           mask.shape[0],
                                           data.ctypes.data, mask.ctypes.data,
                                           out.ctypes.data))
+        return out
+
+    def correlate_ex(self, data, mask, origins, border: int, cval: float):
+        """The library's own filter: ``mask`` of any shape (data.ndim axes),
+        SciPy's origins (NumPy axis order), border (clconv_border), cval."""
+        import numpy as np
+        out = np.empty_like(data)
+        dims = data.ndim
+        size = (ctypes.c_size_t * 3)(*(list(data.shape[::-1]) + [1] * (3 - dims)))
+        msize = (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * (3 - dims)))
+        orig = (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * (3 - dims)))
+        with self.lock:
+            check(_lib.clconvpy_correlate_ex(self.handle, dims, size, msize,
+                                             orig, border, cval,
+                                             data.ctypes.data, mask.ctypes.data,
+                                             out.ctypes.data))
         return out
 
     def enqueue(self, shape, mask, in_mem: int, in_offset: int, out_mem: int,

@@ -21,6 +21,10 @@ int clconvpy_session_from_cl(void *context, void *device, void *queue,
 int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
                        int mask_width, const float *in, const float *mask,
                        float *out);
+int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
+                          const int *mask_size, const int *origin, int border,
+                          double cval, const float *in, const float *mask,
+                          float *out);
 int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
                      int mask_width, const float *mask, void *in_mem,
                      size_t in_offset, void *out_mem, size_t out_offset,
@@ -142,6 +146,34 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
 {
     clconv_problem p;
     clconv_status st = make_problem(s, dims, size, mask_width, &p);
+    if (st != CLCONV_OK)
+        return st;
+    return clconv_convolve(s, &p, in, mask, out);
+}
+
+/* The same with scipy.ndimage's filter: per-axis mask widths and origins
+ * (x first), a border mode (clconv_border) and its cval. */
+int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
+                          const int *mask_size, const int *origin, int border,
+                          double cval, const float *in, const float *mask,
+                          float *out)
+{
+    clconv_problem p;
+    memset(&p, 0, sizeof p);
+    p.dims = dims;
+    int widest = 1;
+    for (int a = 0; a < 3; ++a) {
+        p.size[a] = a < dims ? size[a] : 1;
+        p.mask_size[a] = a < dims ? mask_size[a] : 1;
+        p.origin[a] = a < dims ? origin[a] : 0;
+        if (p.mask_size[a] > widest)
+            widest = p.mask_size[a];
+    }
+    p.mask_width = widest;
+    p.border = (clconv_border)border;
+    p.cval = cval;
+    int tuned = 0;
+    clconv_status st = clconv_auto_config(clconv_session_device(s), &p, &tuned);
     if (st != CLCONV_OK)
         return st;
     return clconv_convolve(s, &p, in, mask, out);
