@@ -1,26 +1,28 @@
 """scipy.ndimage's correlate, convolve, gaussian and uniform filters on
 clconv's devices.
 
-Every call reduces to the one problem the library runs: a correlation of
-a dense float32 array of 1 to 3 dimensions with an odd cubic mask and
-zero ghost cells. What SciPy's filters add is done around it on the host:
+Every call reduces to the library's filter (clconv_problem's mask_size,
+origin, border and cval): a float32 correlation of a dense array of 1 to
+3 dimensions with a mask of any shape, SciPy's origins and border modes.
+What SciPy's filters add is done around it on the host:
 
-- border modes, origins, even and anisotropic masks: the input is padded
-  by the mask's reach with NumPy's equivalent of the mode (reflect ==
-  'symmetric', mirror == 'reflect', nearest == 'edge', wrap == 'wrap',
-  constant == 'constant' with cval), the mask is zero-padded to an odd
-  cube around its (shifted) centre, and the result is cropped;
-- axes and batches: the axes the mask spans are moved last and the others
-  folded into the slowest of them (each item keeps its own padding, so
-  items never see each other), giving one launch for the whole batch;
+- axes and batches: the mask gets width 1 along the axes it does not
+  span and runs of such adjacent axes are merged, so a batch is one more
+  problem axis (its lines never see each other) and one call; where that
+  leaves more than 3 axes, the mask's axes are moved last and the others
+  folded into one, or (beside a 3-axis mask) looped over, one call per
+  item on its slice of one array;
 - mask axes of width 1 are dropped, so a (1, 5) mask is a 1D problem;
+- convolution: the mask flipped and the origin mirrored, as SciPy does;
 - dtypes: any real input is converted to float32 (byte order and layout
   included) and the result cast to the output dtype as SciPy does
   (float to integer truncates); complex input or weights go through their
   real and imaginary parts, as in SciPy.
 
-A call whose mode is constant with cval 0 and no batch goes to the device
-with no padding or copy of the input (the mask alone is padded).
+The input is padded on the host (NumPy's equivalent of the mode, the mask
+zero-padded to an odd cube, the result cropped) only for a non-finite
+cval in the constant mode (the library takes finite values) and for what
+the library refuses.
 
 pyopencl arrays stay on their device (see _pyopencl.py).
 """
@@ -183,11 +185,66 @@ def _pad(x: np.ndarray, pads, modes, cval: float) -> np.ndarray:
     return x
 
 
+def _merge_axes(shape, wshape, origins):
+    """Runs of adjacent axes where the mask has width 1 merged into one:
+    their lines never see each other, so a batch costs no dimension."""
+    s, ws, os_ = [], [], []
+    for n, m, o in zip(shape, wshape, origins):
+        if m == 1 and ws and ws[-1] == 1:
+            s[-1] *= n
+        else:
+            s.append(int(n))
+            ws.append(int(m))
+            os_.append(int(o))
+    return s, ws, os_
+
+
+def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
+                 cval: float, origins) -> np.ndarray:
+    """The library's own filter (mask shape, origins, border mode, cval): no
+    padding on the host. The mask gets width 1 along the other axes and
+    adjacent ones merge, so one call covers a batch when the problem then
+    has at most 3 axes; else the mask's axes are moved last, the others
+    folded into one (one call) or, beside a 3-axis mask, looped over (one
+    call per item, each on its slice of one array)."""
+    border = BORDERS[mode]
+    if PAD_MODES[mode] != "constant":
+        cval = 0.0  # read by the constant mode only
+    full_w = [1] * x.ndim
+    full_o = [0] * x.ndim
+    for i, a in enumerate(waxes):
+        full_w[a] = w.shape[i]
+        full_o[a] = origins[i]
+    shape, wshape, orig = _merge_axes(x.shape, full_w, full_o)
+    if len(shape) <= MAX_MASK_AXES:
+        mask = np.transpose(w, np.argsort(waxes)).reshape(wshape)
+        data = np.ascontiguousarray(x, dtype=np.float32).reshape(shape)
+        y = session.native.correlate_ex(
+            data, np.ascontiguousarray(mask, dtype=np.float32), orig, border, cval)
+        return y.reshape(x.shape)
+    rest = [a for a in range(x.ndim) if a not in waxes]
+    perm = rest + list(waxes)
+    xt = np.ascontiguousarray(np.transpose(x, perm), dtype=np.float32)
+    dshape = xt.shape[len(rest):]
+    batch = int(np.prod(xt.shape[:len(rest)], dtype=np.int64))
+    data = xt.reshape((batch,) + dshape)
+    mask = np.ascontiguousarray(w, dtype=np.float32)
+    if len(dshape) < MAX_MASK_AXES:
+        y = session.native.correlate_ex(data, mask.reshape((1,) + mask.shape),
+                                        [0] + list(origins), border, cval)
+    else:
+        y = np.empty_like(data)
+        for b in range(batch):
+            session.native.correlate_ex(data[b], mask, origins, border, cval,
+                                        out=y[b])
+    return np.transpose(y.reshape(xt.shape), np.argsort(perm))
+
+
 def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
              modes: Sequence[str], cval: float, origins: Sequence[int]) -> np.ndarray:
     """Correlate a real array with real weights spanning axes ``waxes`` of x
     (SciPy's meaning of modes and origins); returns float32 of x's shape."""
-    x = np.asarray(x, dtype=np.float32)  # native byte order, any layout
+    x = np.asarray(x)
     w = np.asarray(weights, dtype=np.float64)
     keep = [i for i in range(w.ndim) if w.shape[i] > 1]
     w = w.reshape([w.shape[i] for i in keep])
@@ -198,11 +255,29 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     if x.size == 0:
         return np.zeros(x.shape, np.float32)
     if k == 0:
-        return (x * np.float32(w.reshape(()))).astype(np.float32)
+        return (np.asarray(x, dtype=np.float32)
+                * np.float32(w.reshape(()))).astype(np.float32)
     if k > MAX_MASK_AXES:
         raise _native.UnsupportedError(
             "the mask spans %d axes of width > 1; clconv runs masks over at "
             "most %d axes (the others are a batch)" % (k, MAX_MASK_AXES))
+    if len(set(modes)) == 1 and (np.isfinite(cval)
+                                 or PAD_MODES[modes[0]] != "constant"):
+        try:
+            return _run_library(session, x, w, waxes, modes[0], cval, origins)
+        except (_native.UnsupportedError, ValueError):
+            pass  # what the library refuses: the host path below
+    return _run_padded(session, np.asarray(x, dtype=np.float32), w, waxes,
+                       modes, cval, origins)
+
+
+def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
+                origins) -> np.ndarray:
+    """The host path, for per-axis modes, a non-finite cval and whatever the
+    library refuses: the input extended by the mask's reach with each
+    axis's mode, a zero-border correlation with the mask padded to an odd
+    cube, the result cropped."""
+    k = len(waxes)
     rest = [a for a in range(x.ndim) if a not in waxes]
     perm = rest + list(waxes)
     xt = np.transpose(x, perm)
@@ -214,33 +289,12 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     width = 2 * half + 1
     mask = np.zeros((width,) * k, np.float32)
     mask[tuple(slice(half - c, half - c + n) for c, n in zip(centre, w.shape))] = w
-
-    # Zero borders are the library's own: only the mask needs padding.
-    direct = (batch == 1 and cval == 0.0
-              and all(PAD_MODES[m] == "constant" for m in modes))
-    y = None
-    if batch == 1 and len(set(modes)) == 1 and np.isfinite(cval) and not direct:
-        # The library's own border modes, any mask shape and origin: no
-        # padding on the host. Where it refuses, the host path below.
-        try:
-            y = session.native.correlate_ex(
-                np.ascontiguousarray(xt.reshape(dshape)),
-                np.ascontiguousarray(w, dtype=np.float32), origins,
-                BORDERS[modes[0]], cval).reshape(xt.shape)
-        except (_native.UnsupportedError, ValueError):
-            y = None
-    if y is not None:
-        pass
-    elif direct:
-        y = session.native.correlate(np.ascontiguousarray(xt.reshape(dshape)), mask)
-        y = y.reshape(xt.shape)
-    else:
-        xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
-        pshape = xp.shape[1:]
-        dev = np.ascontiguousarray(xp).reshape((batch * pshape[0],) + pshape[1:])
-        y = session.native.correlate(dev, mask).reshape((batch,) + pshape)
-        y = y[(slice(None),) + tuple(slice(c, c + n) for c, n in zip(centre, dshape))]
-        y = y.reshape(xt.shape)
+    xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
+    pshape = xp.shape[1:]
+    dev = np.ascontiguousarray(xp).reshape((batch * pshape[0],) + pshape[1:])
+    y = session.native.correlate(dev, mask).reshape((batch,) + pshape)
+    y = y[(slice(None),) + tuple(slice(c, c + n) for c, n in zip(centre, dshape))]
+    y = y.reshape(xt.shape)
     return np.transpose(y, np.argsort(perm))
 
 

@@ -187,11 +187,16 @@ class NativeSession:
                                           out.ctypes.data))
         return out
 
-    def correlate_ex(self, data, mask, origins, border: int, cval: float):
-        """The library's own filter: ``mask`` of any shape (data.ndim axes),
-        SciPy's origins (NumPy axis order), border (clconv_border), cval."""
+    def correlate_ex(self, data, mask, origins, border: int, cval: float,
+                     out=None):
+        """The library's own filter of a C-contiguous float32 array of 1-3
+        dimensions: a float32 ``mask`` of any shape (data.ndim axes), SciPy's
+        origins (NumPy axis order), border (clconv_border), cval; into
+        ``out`` (C-contiguous float32, data's shape; default a new array),
+        returned. Blocking, GIL released."""
         import numpy as np
-        out = np.empty_like(data)
+        if out is None:
+            out = np.empty_like(data)
         dims = data.ndim
         size = (ctypes.c_size_t * 3)(*(list(data.shape[::-1]) + [1] * (3 - dims)))
         msize = (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * (3 - dims)))

@@ -239,3 +239,66 @@ def test_results_are_new_c_contiguous_arrays_of_the_native_dtype(rng):
                   clconv.gaussian_filter(v, 1.0), clconv.uniform_filter(v, 1)]:
             assert y.flags.c_contiguous and y.dtype == np.float32
             assert not np.shares_memory(y, v)
+
+
+ALL_MODES = MODES + ["grid-mirror", "grid-wrap", "grid-constant"]
+
+
+@pytest.fixture
+def no_host_padding(monkeypatch):
+    """Fail any call that would extend the input on the host: the library's
+    own border modes must serve it."""
+    from clconv import _filters
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the input was padded on the host")
+    monkeypatch.setattr(_filters, "_run_padded", refuse)
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_every_mode_and_alias_runs_in_the_library_without_host_padding(
+        mode, rng, no_host_padding):
+    cval = 1.5 if "constant" in mode else 0.0
+    for shape, wshape in [((7, 9), (3, 2)), ((2, 3), (5, 4)), ((1,), (3,))]:
+        x = random_input(rng, shape, np.float64)
+        w = random_weights(rng, wshape, False)
+        origin = random_origin(rng, wshape)
+        for func in ["correlate", "convolve"]:
+            expected = getattr(ndimage, func)(x, w, mode=mode, cval=cval,
+                                              origin=origin)
+            got = getattr(clconv, func)(x, w, mode=mode, cval=cval, origin=origin)
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5,
+                                       err_msg="%s %s %s" % (func, shape, wshape))
+
+
+@pytest.mark.parametrize("mode", ["reflect", "wrap"])
+def test_batches_run_in_the_library_without_host_padding(mode, rng, no_host_padding):
+    # 1-D passes over a 2D array (the other axis a batch, merged), a 2-axis
+    # mask over 4D (two batch axes between and after: moved and folded)
+    # and a 3-axis mask beside a batch (one call per item).
+    x = random_input(rng, (12, 10), np.float32)
+    np.testing.assert_allclose(clconv.gaussian_filter(x, 1.0, mode=mode),
+                               ndimage.gaussian_filter(x, 1.0, mode=mode),
+                               rtol=0, atol=2e-5)
+    np.testing.assert_allclose(clconv.uniform_filter1d(x, 3, axis=0, mode=mode),
+                               ndimage.uniform_filter1d(x, 3, axis=0, mode=mode),
+                               rtol=0, atol=2e-5)
+    x = random_input(rng, (3, 4, 5, 6), np.float32)
+    w = random_weights(rng, (3, 2), False)
+    expected = ndimage.correlate(x, full_weights(w, [0, 2], 4), mode=mode)
+    got = clconv.correlate(x, w, mode=mode, axes=(0, 2))
+    np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+    x = random_input(rng, (3, 2, 4, 5, 2), np.float32)
+    w = random_weights(rng, (2, 3, 2), False)
+    expected = ndimage.correlate(x, full_weights(w, [0, 2, 4], 5), mode=mode)
+    got = clconv.correlate(x, w, mode=mode, axes=(0, 2, 4))
+    np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+
+
+def test_a_non_finite_cval_takes_the_host_path_as_scipy(rng):
+    x = random_input(rng, (6, 7), np.float64)
+    w = random_weights(rng, (3, 3), False)
+    for cval in [np.nan, np.inf]:
+        expected = ndimage.correlate(x, w, mode="constant", cval=cval)
+        got = clconv.correlate(x, w, mode="constant", cval=cval)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
