@@ -50,9 +50,6 @@ PAD_MODES = {
     "constant": "constant", "grid-constant": "constant",
 }
 MAX_MASK_AXES = 3
-# SciPy's mode -> the library's clconv_border (include/clconv.h).
-BORDERS = {"constant": 0, "grid-constant": 0, "nearest": 1, "reflect": 2,
-           "grid-mirror": 2, "mirror": 3, "wrap": 4, "grid-wrap": 4}
 
 ArrayLike = Union[np.ndarray, Sequence, float]
 
@@ -199,6 +196,18 @@ def _merge_axes(shape, wshape, origins):
     return s, ws, os_
 
 
+def _mask_over(ndim: int, w: np.ndarray, waxes, origins):
+    """The mask of weights ``w`` over axes ``waxes`` as the library takes it
+    for an ndim array: its axes in the array's order, width 1 along the
+    others; and the origins per array axis."""
+    shape = [1] * ndim
+    full_o = [0] * ndim
+    for i, a in enumerate(waxes):
+        shape[a] = w.shape[i]
+        full_o[a] = int(origins[i])
+    return np.transpose(w, np.argsort(waxes)).reshape(shape), full_o
+
+
 def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
                  cval: float, origins) -> np.ndarray:
     """The library's own filter (mask shape, origins, border mode, cval): no
@@ -207,17 +216,13 @@ def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
     has at most 3 axes; else the mask's axes are moved last, the others
     folded into one (one call) or, beside a 3-axis mask, looped over (one
     call per item, each on its slice of one array)."""
-    border = BORDERS[mode]
+    border = _native.BORDERS[mode]
     if PAD_MODES[mode] != "constant":
         cval = 0.0  # read by the constant mode only
-    full_w = [1] * x.ndim
-    full_o = [0] * x.ndim
-    for i, a in enumerate(waxes):
-        full_w[a] = w.shape[i]
-        full_o[a] = origins[i]
-    shape, wshape, orig = _merge_axes(x.shape, full_w, full_o)
+    mask, full_o = _mask_over(x.ndim, w, waxes, origins)
+    shape, wshape, orig = _merge_axes(x.shape, mask.shape, full_o)
     if len(shape) <= MAX_MASK_AXES:
-        mask = np.transpose(w, np.argsort(waxes)).reshape(wshape)
+        mask = mask.reshape(wshape)
         data = np.ascontiguousarray(x, dtype=np.float32).reshape(shape)
         y = session.native.correlate_ex(
             data, np.ascontiguousarray(mask, dtype=np.float32), orig, border, cval)
@@ -360,9 +365,12 @@ def _check_single_mode(mode) -> str:
 def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
                            device, convolution):
     if _pyopencl.is_cl_array(input):
-        w, _, origins = _mask_args(input.ndim, weights, origin, axes, convolution)
-        return _pyopencl.correlate(input, w, output, _check_single_mode(mode),
-                                   _check_cval(cval), origins, axes)
+        w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
+                                      convolution)
+        mode = _check_single_mode(mode)
+        mask, origins = _mask_over(input.ndim, w, axes, origins)
+        return _pyopencl.correlate(input, mask, output, mode, _check_cval(cval),
+                                   origins)
     input = _check_input(input)
     weights = np.asarray(weights)
     if weights.dtype.kind == "O":

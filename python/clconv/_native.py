@@ -66,10 +66,18 @@ _lib.clconvpy_correlate_ex.argtypes = [
     ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p, ctypes.c_int,
     ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
 _lib.clconvpy_enqueue.argtypes = [
-    ctypes.c_void_p, ctypes.c_int, _c_size_p, ctypes.c_int, ctypes.c_void_p,
+    ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p, ctypes.c_int,
+    ctypes.c_double, ctypes.c_void_p,
     ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
     ctypes.c_uint, ctypes.POINTER(ctypes.c_void_p),
     ctypes.POINTER(ctypes.c_void_p)]
+
+
+# scipy.ndimage's mode -> the library's clconv_border (include/clconv.h);
+# SciPy's filters treat grid-mirror, grid-wrap and grid-constant as
+# reflect, wrap and constant.
+BORDERS = {"constant": 0, "grid-constant": 0, "nearest": 1, "reflect": 2,
+           "grid-mirror": 2, "mirror": 3, "wrap": 4, "grid-wrap": 4}
 
 
 def check(status: int) -> None:
@@ -187,6 +195,15 @@ class NativeSession:
                                           out.ctypes.data))
         return out
 
+    @staticmethod
+    def _problem(shape, mask, origins):
+        """size, mask widths and origins as the library orders them (x
+        first), for 1-3 NumPy axes."""
+        pad = 3 - len(shape)
+        return ((ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * pad)),
+                (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * pad)),
+                (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * pad)))
+
     def correlate_ex(self, data, mask, origins, border: int, cval: float,
                      out=None):
         """The library's own filter of a C-contiguous float32 array of 1-3
@@ -197,26 +214,26 @@ class NativeSession:
         import numpy as np
         if out is None:
             out = np.empty_like(data)
-        dims = data.ndim
-        size = (ctypes.c_size_t * 3)(*(list(data.shape[::-1]) + [1] * (3 - dims)))
-        msize = (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * (3 - dims)))
-        orig = (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * (3 - dims)))
+        size, msize, orig = self._problem(data.shape, mask, origins)
         with self.lock:
-            check(_lib.clconvpy_correlate_ex(self.handle, dims, size, msize,
+            check(_lib.clconvpy_correlate_ex(self.handle, data.ndim, size, msize,
                                              orig, border, cval,
                                              data.ctypes.data, mask.ctypes.data,
                                              out.ctypes.data))
         return out
 
-    def enqueue(self, shape, mask, in_mem: int, in_offset: int, out_mem: int,
-                out_offset: int, wait_events=()) -> int:
-        dims = len(shape)
-        size = (ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * (3 - dims)))
+    def enqueue(self, shape, mask, origins, border: int, cval: float,
+                in_mem: int, in_offset: int, out_mem: int, out_offset: int,
+                wait_events=()) -> int:
+        """correlate_ex on device buffers, after wait_events; returns the
+        completion event (a cl_event handle, 0 if none)."""
+        size, msize, orig = self._problem(shape, mask, origins)
         nwait = len(wait_events)
         wait = (ctypes.c_void_p * max(1, nwait))(*wait_events)
         done = ctypes.c_void_p()
         with self.lock:
-            check(_lib.clconvpy_enqueue(self.handle, dims, size, mask.shape[0],
+            check(_lib.clconvpy_enqueue(self.handle, len(shape), size, msize,
+                                        orig, border, cval,
                                         mask.ctypes.data, in_mem, in_offset,
                                         out_mem, out_offset, nwait, wait,
                                         ctypes.byref(done)))

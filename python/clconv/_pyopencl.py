@@ -31,14 +31,16 @@ def _session(queue) -> "_native.NativeSession":
 def _unsupported(what: str):
     return _native.UnsupportedError(
         "on pyopencl arrays clconv runs float32 C-contiguous arrays of 1-3 "
-        "dimensions with mode='constant', cval=0 and a mask over every axis; "
-        "%s (pass a NumPy array for the rest)" % what)
+        "dimensions with a finite cval; %s (pass a NumPy array for the rest)"
+        % what)
 
 
-def correlate(input, weights: np.ndarray, output, mode: str, cval: float,
-              origins, axes):
-    """The correlation of a pyopencl array on its queue; returns a
-    pyopencl array (``output`` when one is given) of the same context."""
+def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
+              origins):
+    """The correlation of a pyopencl array on its queue with ``mask`` (one
+    axis per axis of input, in its order), SciPy's mode and origins (per
+    axis); returns a pyopencl array (``output`` when one is given) of the
+    same context."""
     import pyopencl.array as cla
 
     if input.dtype != np.float32 or not input.flags.c_contiguous:
@@ -46,15 +48,10 @@ def correlate(input, weights: np.ndarray, output, mode: str, cval: float,
             input.dtype, "" if input.flags.c_contiguous else ", not contiguous"))
     if not 1 <= input.ndim <= 3:
         raise _unsupported("this one has %d" % input.ndim)
-    if mode not in ("constant", "grid-constant") or cval != 0.0:
-        raise _unsupported("mode=%r, cval=%r" % (mode, cval))
-    if axes is not None and sorted(a % input.ndim for a in axes) != list(range(input.ndim)):
-        raise _unsupported("axes=%r" % (axes,))
-    w = np.asarray(weights, np.float64)
-    centre = [n // 2 + o for n, o in zip(w.shape, origins)]
-    half = max(max(c, n - 1 - c) for c, n in zip(centre, w.shape))
-    mask = np.zeros((2 * half + 1,) * input.ndim, np.float32)
-    mask[tuple(slice(half - c, half - c + n) for c, n in zip(centre, w.shape))] = w
+    if mode not in ("constant", "grid-constant"):
+        cval = 0.0  # read by the constant mode only
+    elif not np.isfinite(cval):
+        raise _unsupported("cval=%r" % (cval,))
     if output is None:
         output = cla.empty_like(input)
     elif (not is_cl_array(output) or output.shape != input.shape
@@ -66,9 +63,10 @@ def correlate(input, weights: np.ndarray, output, mode: str, cval: float,
         return output
     session = _session(input.queue)
     waits = [e.int_ptr for e in list(input.events) + list(output.events)]
-    done = session.enqueue(input.shape, mask, input.base_data.int_ptr,
-                           input.offset, output.base_data.int_ptr,
-                           output.offset, waits)
+    done = session.enqueue(input.shape, np.ascontiguousarray(mask, np.float32),
+                           origins, _native.BORDERS[mode], cval,
+                           input.base_data.int_ptr, input.offset,
+                           output.base_data.int_ptr, output.offset, waits)
     if done:
         import pyopencl as cl
         output.add_event(cl.Event.from_int_ptr(done, retain=False))

@@ -26,7 +26,8 @@ int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
                           double cval, const float *in, const float *mask,
                           float *out);
 int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
-                     int mask_width, const float *mask, void *in_mem,
+                     const int *mask_size, const int *origin, int border,
+                     double cval, const float *mask, void *in_mem,
                      size_t in_offset, void *out_mem, size_t out_offset,
                      unsigned nwait, void *const *wait, void **done);
 const char *clconvpy_last_error(void);
@@ -123,17 +124,28 @@ int clconvpy_session_from_cl(void *context, void *device, void *queue,
                                          (cl_command_queue)queue, out);
 }
 
-/* The problem of one call: the tuned variant for this device and shape
- * when `clconv tune` recorded one, else the library's default. */
+/* The problem of one call: scipy.ndimage's filter with per-axis mask
+ * widths and origins (x first), a border mode (clconv_border) and its
+ * cval; the tuned variant for this device and shape when `clconv tune`
+ * recorded one, else the library's default. */
 static clconv_status make_problem(clconv_session *s, int dims,
-                                  const size_t *size, int mask_width,
+                                  const size_t *size, const int *mask_size,
+                                  const int *origin, int border, double cval,
                                   clconv_problem *p)
 {
     memset(p, 0, sizeof *p);
     p->dims = dims;
-    for (int a = 0; a < 3; ++a)
+    int widest = 1;
+    for (int a = 0; a < 3; ++a) {
         p->size[a] = a < dims ? size[a] : 1;
-    p->mask_width = mask_width;
+        p->mask_size[a] = a < dims ? mask_size[a] : 1;
+        p->origin[a] = a < dims ? origin[a] : 0;
+        if (p->mask_size[a] > widest)
+            widest = p->mask_size[a];
+    }
+    p->mask_width = widest;
+    p->border = (clconv_border)border;
+    p->cval = cval;
     int tuned = 0;
     return clconv_auto_config(clconv_session_device(s), p, &tuned);
 }
@@ -144,53 +156,44 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
                        int mask_width, const float *in, const float *mask,
                        float *out)
 {
+    const int widths[3] = {mask_width, mask_width, mask_width};
+    const int centred[3] = {0, 0, 0};
     clconv_problem p;
-    clconv_status st = make_problem(s, dims, size, mask_width, &p);
+    clconv_status st = make_problem(s, dims, size, widths, centred,
+                                    CLCONV_BORDER_CONSTANT, 0.0, &p);
     if (st != CLCONV_OK)
         return st;
     return clconv_convolve(s, &p, in, mask, out);
 }
 
-/* The same with scipy.ndimage's filter: per-axis mask widths and origins
- * (x first), a border mode (clconv_border) and its cval. */
+/* The same with scipy.ndimage's filter (make_problem's arguments). */
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
                           const int *mask_size, const int *origin, int border,
                           double cval, const float *in, const float *mask,
                           float *out)
 {
     clconv_problem p;
-    memset(&p, 0, sizeof p);
-    p.dims = dims;
-    int widest = 1;
-    for (int a = 0; a < 3; ++a) {
-        p.size[a] = a < dims ? size[a] : 1;
-        p.mask_size[a] = a < dims ? mask_size[a] : 1;
-        p.origin[a] = a < dims ? origin[a] : 0;
-        if (p.mask_size[a] > widest)
-            widest = p.mask_size[a];
-    }
-    p.mask_width = widest;
-    p.border = (clconv_border)border;
-    p.cval = cval;
-    int tuned = 0;
-    clconv_status st = clconv_auto_config(clconv_session_device(s), &p, &tuned);
+    clconv_status st = make_problem(s, dims, size, mask_size, origin, border,
+                                    cval, &p);
     if (st != CLCONV_OK)
         return st;
     return clconv_convolve(s, &p, in, mask, out);
 }
 
-/* The same on dense device buffers of the session's context, enqueued
+/* clconvpy_correlate_ex on dense device buffers of the session's context, enqueued
  * after the wait list; *done gets the completion event (released by the
  * caller). The plan is made for this call and released after enqueueing
  * (OpenCL keeps what the kernel needs alive; built programs are cached in
  * the session). */
 int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
-                     int mask_width, const float *mask, void *in_mem,
+                     const int *mask_size, const int *origin, int border,
+                     double cval, const float *mask, void *in_mem,
                      size_t in_offset, void *out_mem, size_t out_offset,
                      unsigned nwait, void *const *wait, void **done)
 {
     clconv_problem p;
-    clconv_status st = make_problem(s, dims, size, mask_width, &p);
+    clconv_status st = make_problem(s, dims, size, mask_size, origin, border,
+                                    cval, &p);
     if (st != CLCONV_OK)
         return st;
     clconv_plan *plan = NULL;
