@@ -6,12 +6,13 @@ origin, border and cval): a float32 correlation of a dense array of 1 to
 3 dimensions with a mask of any shape, SciPy's origins and border modes.
 What SciPy's filters add is done around it on the host:
 
-- axes and batches: the mask gets width 1 along the axes it does not
-  span and runs of such adjacent axes are merged, so a batch is one more
-  problem axis (its lines never see each other) and one call; where that
-  leaves more than 3 axes, the mask's axes are moved last and the others
-  folded into one, or (beside a 3-axis mask) looped over, one call per
-  item on its slice of one array;
+- axes and batches: runs of adjacent axes the mask does not span are
+  merged (a reshape); a leading one is the library's batch
+  (clconv_problem_stack) and the others are axes the mask leaves out
+  (clconv_problem_on_axes: width 1 along them), so one launch covers the
+  batch; where more than 3 axes remain, the mask's axes are moved last
+  and the others folded into the batch, and a batch beside a 3-axis mask
+  is one call per item on its slice of one array;
 - mask axes of width 1 are dropped, so a (1, 5) mask is a 1D problem;
 - convolution: the mask flipped and the origin mirrored, as SciPy does;
 - dtypes: any real input is converted to float32 (byte order and layout
@@ -182,67 +183,64 @@ def _pad(x: np.ndarray, pads, modes, cval: float) -> np.ndarray:
     return x
 
 
-def _merge_axes(shape, wshape, origins):
-    """Runs of adjacent axes where the mask has width 1 merged into one:
-    their lines never see each other, so a batch costs no dimension."""
-    s, ws, os_ = [], [], []
-    for n, m, o in zip(shape, wshape, origins):
-        if m == 1 and ws and ws[-1] == 1:
-            s[-1] *= n
+def _merge_axes(shape, waxes):
+    """Runs of adjacent axes the mask does not span merged into one (a
+    reshape: their lines never see each other): the merged shape and the
+    positions of the mask's axes in it."""
+    out, at = [], []
+    for a, n in enumerate(shape):
+        if a in waxes:
+            at.append(len(out))
+            out.append(int(n))
+        elif out and len(out) - 1 not in at and a - 1 not in waxes:
+            out[-1] *= int(n)
         else:
-            s.append(int(n))
-            ws.append(int(m))
-            os_.append(int(o))
-    return s, ws, os_
+            out.append(int(n))
+    return out, at
 
 
-def _mask_over(ndim: int, w: np.ndarray, waxes, origins):
-    """The mask of weights ``w`` over axes ``waxes`` as the library takes it
-    for an ndim array: its axes in the array's order, width 1 along the
-    others; and the origins per array axis."""
-    shape = [1] * ndim
-    full_o = [0] * ndim
-    for i, a in enumerate(waxes):
-        shape[a] = w.shape[i]
-        full_o[a] = int(origins[i])
-    return np.transpose(w, np.argsort(waxes)).reshape(shape), full_o
+def _sorted_mask(w: np.ndarray, waxes, origins):
+    """The mask with its axes in the array's order, and their origins."""
+    order = np.argsort(waxes)
+    return (np.ascontiguousarray(np.transpose(w, order), dtype=np.float32),
+            [int(origins[i]) for i in order])
 
 
 def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
                  cval: float, origins) -> np.ndarray:
-    """The library's own filter (mask shape, origins, border mode, cval): no
-    padding on the host. The mask gets width 1 along the other axes and
-    adjacent ones merge, so one call covers a batch when the problem then
-    has at most 3 axes; else the mask's axes are moved last, the others
-    folded into one (one call) or, beside a 3-axis mask, looped over (one
-    call per item, each on its slice of one array)."""
+    """The library's own filter (mask shape, axes, origins, border mode,
+    cval, batch): no padding on the host. Adjacent axes the mask does not
+    span merge; a leading one is the library's batch (stacked, one
+    launch), the others it filters along with mask width 1. Where more
+    than 3 axes remain, the mask's axes are moved last and the others
+    folded into the batch. A batch beside a 3-axis mask is one call per
+    item, each on its slice of one array."""
     border = _native.BORDERS[mode]
     if PAD_MODES[mode] != "constant":
         cval = 0.0  # read by the constant mode only
-    mask, full_o = _mask_over(x.ndim, w, waxes, origins)
-    shape, wshape, orig = _merge_axes(x.shape, mask.shape, full_o)
-    if len(shape) <= MAX_MASK_AXES:
-        mask = mask.reshape(wshape)
-        data = np.ascontiguousarray(x, dtype=np.float32).reshape(shape)
-        y = session.native.correlate_ex(
-            data, np.ascontiguousarray(mask, dtype=np.float32), orig, border, cval)
-        return y.reshape(x.shape)
-    rest = [a for a in range(x.ndim) if a not in waxes]
-    perm = rest + list(waxes)
-    xt = np.ascontiguousarray(np.transpose(x, perm), dtype=np.float32)
-    dshape = xt.shape[len(rest):]
-    batch = int(np.prod(xt.shape[:len(rest)], dtype=np.int64))
-    data = xt.reshape((batch,) + dshape)
-    mask = np.ascontiguousarray(w, dtype=np.float32)
-    if len(dshape) < MAX_MASK_AXES:
-        y = session.native.correlate_ex(data, mask.reshape((1,) + mask.shape),
-                                        [0] + list(origins), border, cval)
-    else:
-        y = np.empty_like(data)
+    mask, morigins = _sorted_mask(w, waxes, origins)
+    shape, at = _merge_axes(x.shape, waxes)
+    perm = None
+    if len(shape) - (0 not in at) > MAX_MASK_AXES:
+        rest = [a for a in range(x.ndim) if a not in waxes]
+        perm = rest + sorted(waxes)
+        x = np.transpose(x, perm)
+        batch = int(np.prod(x.shape[:len(rest)], dtype=np.int64))
+        shape, at = [batch] + list(x.shape[len(rest):]), list(range(1, len(waxes) + 1))
+    batch = 1 if 0 in at else shape[0]
+    if 0 not in at:
+        shape, at = shape[1:], [a - 1 for a in at]
+    data = np.ascontiguousarray(x, dtype=np.float32).reshape([batch] + shape)
+    y = np.empty_like(data)
+    if len(shape) == MAX_MASK_AXES and batch > 1:
         for b in range(batch):
-            session.native.correlate_ex(data[b], mask, origins, border, cval,
-                                        out=y[b])
-    return np.transpose(y.reshape(xt.shape), np.argsort(perm))
+            session.native.correlate_ex(data[b], mask, at, morigins, border,
+                                        cval, out=y[b])
+    else:
+        session.native.correlate_ex(data, mask, at, morigins, border, cval,
+                                    batched=True, out=y)
+    y = y.reshape(x.shape)
+    return y if perm is None else np.transpose(y, np.argsort(perm))
 
 
 def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
@@ -368,9 +366,9 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
         w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
                                       convolution)
         mode = _check_single_mode(mode)
-        mask, origins = _mask_over(input.ndim, w, axes, origins)
+        mask, origins = _sorted_mask(w, axes, origins)
         return _pyopencl.correlate(input, mask, output, mode, _check_cval(cval),
-                                   origins)
+                                   sorted(axes), origins)
     input = _check_input(input)
     weights = np.asarray(weights)
     if weights.dtype.kind == "O":

@@ -62,12 +62,11 @@ _lib.clconvpy_correlate.argtypes = [ctypes.c_void_p, ctypes.c_int, _c_size_p,
                                     ctypes.c_int, ctypes.c_void_p,
                                     ctypes.c_void_p, ctypes.c_void_p]
 _c_int_p = ctypes.POINTER(ctypes.c_int)
-_lib.clconvpy_correlate_ex.argtypes = [
-    ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p, ctypes.c_int,
-    ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-_lib.clconvpy_enqueue.argtypes = [
-    ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p, ctypes.c_int,
-    ctypes.c_double, ctypes.c_void_p,
+_problem_args = [ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p,
+                 ctypes.c_uint, ctypes.c_size_t, ctypes.c_int, ctypes.c_double]
+_lib.clconvpy_correlate_ex.argtypes = _problem_args + [ctypes.c_void_p] * 3
+_lib.clconvpy_enqueue.argtypes = _problem_args + [
+    ctypes.c_void_p,
     ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
     ctypes.c_uint, ctypes.POINTER(ctypes.c_void_p),
     ctypes.POINTER(ctypes.c_void_p)]
@@ -195,46 +194,50 @@ class NativeSession:
                                           out.ctypes.data))
         return out
 
-    @staticmethod
-    def _problem(shape, mask, origins):
-        """size, mask widths and origins as the library orders them (x
-        first), for 1-3 NumPy axes."""
-        pad = 3 - len(shape)
-        return ((ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * pad)),
-                (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * pad)),
-                (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * pad)))
+    def _problem(self, shape, mask, axes, origins, batch, border, cval):
+        """clconvpy_correlate_ex's problem arguments: ``batch`` arrays of
+        ``shape`` (1-3 NumPy axes), the mask over NumPy axes ``axes`` (in
+        increasing order, one per mask axis), SciPy's origins per mask
+        axis, border (clconv_border), cval."""
+        dims, k = len(shape), mask.ndim
+        bits = sum(1 << (dims - 1 - a) for a in axes)
+        return (self.handle, dims,
+                (ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * (3 - dims))),
+                (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * (3 - k))),
+                (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * (3 - k))),
+                bits, batch, border, cval)
 
-    def correlate_ex(self, data, mask, origins, border: int, cval: float,
-                     out=None):
-        """The library's own filter of a C-contiguous float32 array of 1-3
-        dimensions: a float32 ``mask`` of any shape (data.ndim axes), SciPy's
-        origins (NumPy axis order), border (clconv_border), cval; into
-        ``out`` (C-contiguous float32, data's shape; default a new array),
+    def correlate_ex(self, data, mask, axes, origins, border: int, cval: float,
+                     batched: bool = False, out=None):
+        """The library's own filter of a C-contiguous float32 array: ``data``
+        of 1-3 axes, or with ``batched`` a stack of such arrays along its
+        first axis (one launch); a float32 ``mask`` over ``data``'s axes
+        ``axes`` (increasing, not counting the batch), SciPy's origins per
+        mask axis, border (clconv_border), cval; into ``out``
+        (C-contiguous float32, data's shape; default a new array),
         returned. Blocking, GIL released."""
         import numpy as np
         if out is None:
             out = np.empty_like(data)
-        size, msize, orig = self._problem(data.shape, mask, origins)
+        shape = data.shape[1:] if batched else data.shape
+        batch = data.shape[0] if batched else 1
+        args = self._problem(shape, mask, axes, origins, batch, border, cval)
         with self.lock:
-            check(_lib.clconvpy_correlate_ex(self.handle, data.ndim, size, msize,
-                                             orig, border, cval,
-                                             data.ctypes.data, mask.ctypes.data,
-                                             out.ctypes.data))
+            check(_lib.clconvpy_correlate_ex(*args, data.ctypes.data,
+                                             mask.ctypes.data, out.ctypes.data))
         return out
 
-    def enqueue(self, shape, mask, origins, border: int, cval: float,
+    def enqueue(self, shape, mask, axes, origins, border: int, cval: float,
                 in_mem: int, in_offset: int, out_mem: int, out_offset: int,
                 wait_events=()) -> int:
-        """correlate_ex on device buffers, after wait_events; returns the
-        completion event (a cl_event handle, 0 if none)."""
-        size, msize, orig = self._problem(shape, mask, origins)
+        """correlate_ex (one array) on device buffers, after wait_events;
+        returns the completion event (a cl_event handle, 0 if none)."""
+        args = self._problem(shape, mask, axes, origins, 1, border, cval)
         nwait = len(wait_events)
         wait = (ctypes.c_void_p * max(1, nwait))(*wait_events)
         done = ctypes.c_void_p()
         with self.lock:
-            check(_lib.clconvpy_enqueue(self.handle, len(shape), size, msize,
-                                        orig, border, cval,
-                                        mask.ctypes.data, in_mem, in_offset,
-                                        out_mem, out_offset, nwait, wait,
-                                        ctypes.byref(done)))
+            check(_lib.clconvpy_enqueue(*args, mask.ctypes.data, in_mem,
+                                        in_offset, out_mem, out_offset, nwait,
+                                        wait, ctypes.byref(done)))
         return done.value or 0

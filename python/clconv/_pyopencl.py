@@ -36,9 +36,9 @@ def _unsupported(what: str):
 
 
 def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
-              origins):
-    """The correlation of a pyopencl array on its queue with ``mask`` (one
-    axis per axis of input, in its order), SciPy's mode and origins (per
+              axes, origins):
+    """The correlation of a pyopencl array on its queue with ``mask`` over
+    its axes ``axes`` (increasing), SciPy's mode and origins (per mask
     axis); returns a pyopencl array (``output`` when one is given) of the
     same context."""
     import pyopencl.array as cla
@@ -64,7 +64,7 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
     session = _session(input.queue)
     waits = [e.int_ptr for e in list(input.events) + list(output.events)]
     done = session.enqueue(input.shape, np.ascontiguousarray(mask, np.float32),
-                           origins, _native.BORDERS[mode], cval,
+                           axes, origins, _native.BORDERS[mode], cval,
                            input.base_data.int_ptr, input.offset,
                            output.base_data.int_ptr, output.offset, waits)
     if done:

@@ -22,12 +22,13 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
                        int mask_width, const float *in, const float *mask,
                        float *out);
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
-                          const int *mask_size, const int *origin, int border,
-                          double cval, const float *in, const float *mask,
-                          float *out);
+                          const int *mask_size, const int *origin,
+                          unsigned axes, size_t batch, int border, double cval,
+                          const float *in, const float *mask, float *out);
 int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
-                     const int *mask_size, const int *origin, int border,
-                     double cval, const float *mask, void *in_mem,
+                     const int *mask_size, const int *origin, unsigned axes,
+                     size_t batch, int border, double cval, const float *mask,
+                     void *in_mem,
                      size_t in_offset, void *out_mem, size_t out_offset,
                      unsigned nwait, void *const *wait, void **done);
 const char *clconvpy_last_error(void);
@@ -124,28 +125,42 @@ int clconvpy_session_from_cl(void *context, void *device, void *queue,
                                          (cl_command_queue)queue, out);
 }
 
-/* The problem of one call: scipy.ndimage's filter with per-axis mask
- * widths and origins (x first), a border mode (clconv_border) and its
- * cval; the tuned variant for this device and shape when `clconv tune`
+/* The problem of one call: scipy.ndimage's filter of `batch` arrays of
+ * `dims` axes (size, x first) stacked along one more, slowest axis, with
+ * a mask over the axes in the bit set `axes` (bit 0 x; 0: every axis),
+ * its widths and origins per mask axis (x first), a border mode
+ * (clconv_border) and its cval. The library puts the mask on those axes
+ * and stacks the batch (clconv_problem_on_axes, clconv_problem_stack);
+ * then the tuned variant for this device and shape when `clconv tune`
  * recorded one, else the library's default. */
 static clconv_status make_problem(clconv_session *s, int dims,
                                   const size_t *size, const int *mask_size,
-                                  const int *origin, int border, double cval,
+                                  const int *origin, unsigned axes,
+                                  size_t batch, int border, double cval,
                                   clconv_problem *p)
 {
     memset(p, 0, sizeof *p);
+    if (dims < 1 || dims > 3)
+        return clconv_problem_validate(p); /* its message for dims */
     p->dims = dims;
-    int widest = 1;
+    int k = 0;
+    for (unsigned a = 0; a < (unsigned)dims; ++a)
+        k += axes == 0 || (axes >> a & 1u);
     for (int a = 0; a < 3; ++a) {
         p->size[a] = a < dims ? size[a] : 1;
-        p->mask_size[a] = a < dims ? mask_size[a] : 1;
-        p->origin[a] = a < dims ? origin[a] : 0;
-        if (p->mask_size[a] > widest)
-            widest = p->mask_size[a];
+        p->mask_size[a] = a < k ? mask_size[a] : 1;
+        p->origin[a] = a < k ? origin[a] : 0;
     }
-    p->mask_width = widest;
+    p->mask_width = clconv_problem_mask_max(p);
     p->border = (clconv_border)border;
     p->cval = cval;
+    clconv_status st = CLCONV_OK;
+    if (axes != 0)
+        st = clconv_problem_on_axes(p, axes);
+    if (st == CLCONV_OK)
+        st = clconv_problem_stack(p, batch);
+    if (st != CLCONV_OK)
+        return st;
     int tuned = 0;
     return clconv_auto_config(clconv_session_device(s), p, &tuned);
 }
@@ -159,7 +174,7 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
     const int widths[3] = {mask_width, mask_width, mask_width};
     const int centred[3] = {0, 0, 0};
     clconv_problem p;
-    clconv_status st = make_problem(s, dims, size, widths, centred,
+    clconv_status st = make_problem(s, dims, size, widths, centred, 0, 1,
                                     CLCONV_BORDER_CONSTANT, 0.0, &p);
     if (st != CLCONV_OK)
         return st;
@@ -168,13 +183,13 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
 
 /* The same with scipy.ndimage's filter (make_problem's arguments). */
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
-                          const int *mask_size, const int *origin, int border,
-                          double cval, const float *in, const float *mask,
-                          float *out)
+                          const int *mask_size, const int *origin,
+                          unsigned axes, size_t batch, int border, double cval,
+                          const float *in, const float *mask, float *out)
 {
     clconv_problem p;
-    clconv_status st = make_problem(s, dims, size, mask_size, origin, border,
-                                    cval, &p);
+    clconv_status st = make_problem(s, dims, size, mask_size, origin, axes,
+                                    batch, border, cval, &p);
     if (st != CLCONV_OK)
         return st;
     return clconv_convolve(s, &p, in, mask, out);
@@ -186,14 +201,15 @@ int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
  * (OpenCL keeps what the kernel needs alive; built programs are cached in
  * the session). */
 int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
-                     const int *mask_size, const int *origin, int border,
-                     double cval, const float *mask, void *in_mem,
+                     const int *mask_size, const int *origin, unsigned axes,
+                     size_t batch, int border, double cval, const float *mask,
+                     void *in_mem,
                      size_t in_offset, void *out_mem, size_t out_offset,
                      unsigned nwait, void *const *wait, void **done)
 {
     clconv_problem p;
-    clconv_status st = make_problem(s, dims, size, mask_size, origin, border,
-                                    cval, &p);
+    clconv_status st = make_problem(s, dims, size, mask_size, origin, axes,
+                                    batch, border, cval, &p);
     if (st != CLCONV_OK)
         return st;
     clconv_plan *plan = NULL;
