@@ -20,6 +20,7 @@ void conv1d_coarse(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(1, nx);
     __local float tile[PAD(TILE_LEN) + 1];
     float m[MASK_X];
     for (int j = 0; j < MASK_X; ++j)

@@ -7,6 +7,7 @@ void conv1d_input_tile(const __global float *restrict N,
                        const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(1, nx);
     __local float tile[IN_TILE_X];
     const int lx = get_local_id(0);
     const int out0 = get_group_id(0) * TILE_WIDTH;

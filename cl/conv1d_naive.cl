@@ -5,6 +5,7 @@ void conv1d_naive(const __global float *restrict N, __global float *restrict P,
                   __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(1, nx);
     const int i = get_global_id(0);
     if (i >= nx)
         return;

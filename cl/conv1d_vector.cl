@@ -13,6 +13,7 @@ void conv1d_vector(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(1, nx);
     const int x0 = get_global_id(0) * (VEC_WIDTH * COARSEN);
     if (x0 >= nx)
         return;

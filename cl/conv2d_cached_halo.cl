@@ -7,6 +7,7 @@ void conv2d_cached_halo(const __global float *restrict N,
                         const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(2, (size_t)nx * ny);
     __local float tile[TILE_WIDTH][TILE_WIDTH];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int ox = get_group_id(0) * TILE_WIDTH;

@@ -55,6 +55,7 @@ void conv2d_coarse(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(2, (size_t)nx * ny);
     /* The mask in private registers: read once, reused COARSEN times. */
     float m[MASK_X * MASK_Y];
     for (int k = 0; k < MASK_X * MASK_Y; ++k)

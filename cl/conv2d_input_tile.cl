@@ -8,6 +8,7 @@ void conv2d_input_tile(const __global float *restrict N,
                        const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(2, (size_t)nx * ny);
     __local float tile[IN_TILE_Y][IN_TILE_X];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int ox = get_group_id(0) * TILE_WIDTH;

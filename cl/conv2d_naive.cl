@@ -5,6 +5,7 @@ void conv2d_naive(const __global float *restrict N, __global float *restrict P,
                   __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(2, (size_t)nx * ny);
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= nx || y >= ny)

@@ -20,6 +20,7 @@ void conv2d_vector(const __global float *restrict N, __global float *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
+    BATCH_MEMBER(2, (size_t)nx * ny);
     const int x0 = get_global_id(0) * VEC_SPAN;
     const int y0 = get_global_id(1) * COARSEN;
     if (x0 >= nx || y0 >= ny)

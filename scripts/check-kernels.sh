@@ -51,7 +51,9 @@ masks='1 3 5'
 # ',' for spaces and '/' for a comma inside a value (--origin -3/1): every mode, even and anisotropic masks, origins, masks
 # wider than the data, convolution, a non-zero cval; then the separable
 # passes (cl/sep_pass.cl, every axis) and the FFT path (cl/fft_ops.cl and
-# VkFFT's kernels) of issue 17.
+# VkFFT's kernels) of issue 17; then batches, whose members run the
+# lower-dimensional kernels one NDRange dimension deeper (a mask 1 wide
+# along the slowest axes is a batch too).
 filter_cases='1:37:4:4:--mode,reflect,--origin,1
 1:3:7:4:--mode,wrap,--convolve
 2:13x11:5x2:4:--mode,mirror,--convolve
@@ -66,7 +68,11 @@ filter_cases='1:37:4:4:--mode,reflect,--origin,1
 3:77x4x3:5:2:--method,separable
 1:37:5:4:--method,fft
 2:13x11:3:4:--method,fft
-3:7x6x5:3:2:--method,fft'
+3:7x6x5:3:2:--method,fft
+1:37:5:4:--batch,3
+2:13x11:3x5:4:--mode,reflect,--batch,3
+2:13x11:5x1:4:--mode,wrap
+3:7x6x5:3x2x1:2:--mode,mirror'
 if [ "${CHECK_KERNELS_QUICK:-0}" = 1 ]; then
     cases='1:37:4'
     masks='3'

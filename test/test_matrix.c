@@ -15,7 +15,9 @@
  * each with a mask class (centred cube, anisotropic, even widths, origins
  * at the low and the high end, masks wider than the data, convolution)
  * rotated so that every pair of (variant, mode, dims, mask class) appears,
- * on sizes 1, 2, a small mixed one, a prime one and a wide one. */
+ * on sizes 1, 2, a small mixed one, a prime one and a wide one; and
+ * batches (a mask 1 wide along the slowest axes) for every (variant,
+ * mode). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -253,16 +255,20 @@ static void run_cases(void **state)
 }
 
 /* The mask classes of the semantics cases, per dims (x first). */
+/* CLASS_BATCH, outside the rotation: 1 wide along the slowest axes, so
+ * the problem runs as a batch of lower-dimensional members (2D: rows; 3D:
+ * planes, or rows for odd strategies). */
 enum { CLASS_CUBE, CLASS_ANISO, CLASS_EVEN, CLASS_ORIGIN_LOW,
-       CLASS_ORIGIN_HIGH, CLASS_WIDE, CLASS_CONVOLVE, CLASSES };
-static const char *const class_names[CLASSES] = {
+       CLASS_ORIGIN_HIGH, CLASS_WIDE, CLASS_CONVOLVE, CLASSES,
+       CLASS_BATCH = CLASSES, ALL_CLASSES };
+static const char *const class_names[ALL_CLASSES] = {
     "cube", "anisotropic", "even", "origin low", "origin high",
-    "wider than the data", "convolve even"};
-static const int class_widths[CLASSES][3][3] = {
+    "wider than the data", "convolve even", "batch"};
+static const int class_widths[ALL_CLASSES][3][3] = {
     {{3, 1, 1}, {3, 3, 1}, {3, 3, 3}}, {{5, 1, 1}, {5, 3, 1}, {3, 1, 5}},
     {{4, 1, 1}, {2, 4, 1}, {4, 2, 3}}, {{6, 1, 1}, {3, 4, 1}, {3, 4, 2}},
     {{7, 1, 1}, {4, 5, 1}, {2, 3, 4}}, {{9, 1, 1}, {7, 5, 1}, {5, 5, 3}},
-    {{6, 1, 1}, {4, 3, 1}, {2, 3, 4}}};
+    {{6, 1, 1}, {4, 3, 1}, {2, 3, 4}}, {{3, 1, 1}, {5, 1, 1}, {3, 4, 1}}};
 /* Sizes of every semantics case (x first): 1, 2, small mixed, prime, wide
  * (interior spans of every fast variant between border ones). */
 static const size_t sem_sizes[5][3] = {
@@ -288,8 +294,9 @@ static void sem_problem(const matrix_test *mt, int cls, int flip_cval,
                          ? 2
                          : 0;
     }
+    const int rows = cls == CLASS_BATCH && d == 3 && mt->strategy % 2;
     for (int a = 0; a < d; ++a) {
-        const int w = class_widths[cls][d - 1][a];
+        const int w = rows ? (a ? 1 : 5) : class_widths[cls][d - 1][a];
         p->mask_size[a] = w;
         if (cls == CLASS_ORIGIN_LOW || (cls == CLASS_WIDE && a == 1))
             p->origin[a] = -(w / 2);
@@ -333,6 +340,10 @@ static void run_semantics(void **state)
     uint64_t case_seed = seed ^ ((uint64_t)(v * 64 + m * 8 + d) << 32);
     long failures = run_semantics_class(mt, c1, (v + m + d) % 2, &case_seed);
     failures += run_semantics_class(mt, c2, (v + m + d + 1) % 2, &case_seed);
+    /* Batches: every (variant, mode) once, in 2D or 3D by parity. */
+    if (d > 1 && (v + m + d) % 2 == 0)
+        failures += run_semantics_class(mt, CLASS_BATCH, (v + m) % 2,
+                                        &case_seed);
     assert_int_equal(failures, 0);
 }
 

@@ -135,6 +135,10 @@ void clc_overrides_read(clc_overrides *o);
 typedef struct clc_config {
     clconv_problem p;         /* tile, coarsen, group_y, mask mode set */
     int knob[CLC_KNOB_COUNT]; /* every knob the kernel is built with */
+    /* Problems of p stacked along launch dimension p.dims (1: none): a
+     * problem whose slowest axes the mask spans 1 wide runs the kernel of
+     * its lower-dimensional member (clc_config_resolve_batched). */
+    size_t batch;
 } clc_config;
 
 typedef struct clc_variant {
@@ -171,6 +175,17 @@ void clc_config_resolve(const clconv_device_info *dev,
                         clc_config *c);
 /* Geometry of a resolved problem, and of a problem with defaults for no
  * particular device (the model's one-tile view). */
+/* clc_config_resolve on p's batch member (clc_batch_member): c->p is the
+ * member, c->batch the count; a member's tile and knobs are those of its
+ * own dimensions. */
+void clc_config_resolve_batched(const clconv_device_info *dev,
+                                const clc_overrides *ov,
+                                const clconv_problem *p, clc_config *c);
+/* The problem whose copies make up p along its slowest axes where the
+ * mask is 1 wide there (any border mode is then the same): member gets
+ * the lower-dimensional problem; returns the number of copies (1: p
+ * itself). Every member is computed exactly as it would be alone. */
+size_t clc_batch_member(const clconv_problem *p, clconv_problem *member);
 void clc_config_geometry(const clc_config *c, clc_geometry *g);
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
 /* "-D MASK_WIDTH=.. -D TILE_WIDTH=.." and " -D NAME=value" for every knob
@@ -196,7 +211,7 @@ int clc_geometry_check(const clconv_device_info *d, int dims,
  * maximum allocation and global memory: CLCONV_OK, or CLCONV_EUNSUPPORTED
  * with the reason. */
 clconv_status clc_problem_fits(const clconv_device_info *d,
-                               const clconv_problem *p, const clc_geometry *g);
+                               const clc_config *c, const clc_geometry *g);
 
 /* ---- problem.c, reference.c: filter semantics ---- */
 /* 1 if the mask has the same width along every axis of the data. */

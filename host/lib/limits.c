@@ -53,8 +53,9 @@ int clc_geometry_check(const clconv_device_info *d, int dims,
 }
 
 clconv_status clc_problem_fits(const clconv_device_info *d,
-                               const clconv_problem *p, const clc_geometry *g)
+                               const clc_config *c, const clc_geometry *g)
 {
+    const clconv_problem *p = &c->p;
     char why[512];
     if (!clc_geometry_check(d, p->dims, g, why, sizeof why))
         return clc_fail(CLCONV_EUNSUPPORTED, "%s", why);
@@ -66,7 +67,8 @@ clconv_status clc_problem_fits(const clconv_device_info *d,
                         "buffer of %llu bytes",
                         (unsigned long long)mbytes,
                         (unsigned long long)d->constant_mem_bytes);
-    const uint64_t dbytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
+    const uint64_t dbytes = (uint64_t)clconv_problem_elements(p) *
+                            c->batch * sizeof(float);
     if (dbytes > d->max_alloc_bytes)
         return clc_fail(CLCONV_EUNSUPPORTED,
                         "a buffer of %llu bytes exceeds the device's maximum "

@@ -9,8 +9,8 @@
 
 struct clconv_plan {
     clconv_session *s;
-    clconv_problem p; /* the problem with every default resolved (c.p) */
-    clc_config c;     /* and the knobs its kernel is built with */
+    clconv_problem p; /* the problem with every default resolved */
+    clc_config c;     /* its kernel's problem (a batch member) and knobs */
     clc_geometry g;
     int count_loads;
     cl_kernel kernel;
@@ -73,8 +73,8 @@ static clconv_status set_args(clconv_plan *pl)
     cl_uint a = 0;
     a += 2; /* input and output: set by each launch (clc_plan_launch) */
     CLC_CHECK(clSetKernelArg(k, a++, sizeof(cl_mem), &pl->mask));
-    for (int d = 0; d < pl->p.dims; ++d) {
-        cl_int n = (cl_int)pl->p.size[d];
+    for (int d = 0; d < pl->c.p.dims; ++d) {
+        cl_int n = (cl_int)pl->c.p.size[d];
         CLC_CHECK(clSetKernelArg(k, a++, sizeof n, &n));
     }
     if (pl->count_loads)
@@ -88,10 +88,18 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
                                   const float *mask)
 {
     clconv_session *s = pl->s;
-    clc_config_resolve(&s->dev, &s->overrides, p, &pl->c);
+    /* Counted loads follow the model of the problem's own kernel. */
+    if (pl->count_loads)
+        clc_config_resolve(&s->dev, &s->overrides, p, &pl->c);
+    else
+        clc_config_resolve_batched(&s->dev, &s->overrides, p, &pl->c);
+    pl->p = *p;
     for (int d = p->dims; d < 3; ++d)
         pl->p.size[d] = 1;
-    pl->p = pl->c.p;
+    pl->p.tile = pl->c.p.tile;
+    pl->p.coarsen = pl->c.p.coarsen;
+    pl->p.group_y = pl->c.p.group_y;
+    pl->p.mask_mode = pl->c.p.mask_mode;
     pl->p.method = CLCONV_METHOD_DIRECT;
     clconv_status st = clconv_problem_validate(&pl->p);
     if (st != CLCONV_OK)
@@ -107,9 +115,9 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
         pl->baked = malloc(pl->m * sizeof *pl->baked);
         if (!pl->baked)
             return clc_fail(CLCONV_ENOMEM, "out of memory");
-        clc_mask_oriented(&pl->p, mask, pl->m, pl->baked);
+        clc_mask_oriented(&pl->c.p, mask, pl->m, pl->baked);
     }
-    return clc_problem_fits(&s->dev, &pl->p, &pl->g);
+    return clc_problem_fits(&s->dev, &pl->c, &pl->g);
 }
 
 /* Build (or fetch) the variant's program and create its kernel. */
@@ -119,9 +127,9 @@ static clconv_status plan_kernel(clconv_plan *pl)
     cl_int err;
     char stem[64];
     cl_program prog = NULL;
-    if (clc_kernel_stem(pl->p.strategy, pl->p.dims, stem, sizeof stem))
+    if (clc_kernel_stem(pl->c.p.strategy, pl->c.p.dims, stem, sizeof stem))
         return clc_fail(CLCONV_EINVAL, "no kernel for strategy %d in %dD",
-                        (int)pl->p.strategy, pl->p.dims);
+                        (int)pl->c.p.strategy, pl->c.p.dims);
     char *options = clc_build_options(&pl->c, pl->count_loads, pl->baked);
     if (!options)
         return CLCONV_ENOMEM;
@@ -317,6 +325,12 @@ static clconv_status launch_events(clconv_plan *pl, cl_mem in, cl_mem out,
     return st;
 }
 
+/* The kernel's dimensions, and one more for a batch. */
+static cl_uint launch_dims(const clc_config *c)
+{
+    return (cl_uint)(c->p.dims + (c->batch > 1));
+}
+
 clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
                               cl_uint nwait, const cl_event *wait,
                               cl_event *ev)
@@ -328,7 +342,7 @@ clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
     /* An empty list must be NULL: NVIDIA refuses a pointer with 0 events
      * (CL_INVALID_EVENT_WAIT_LIST), as the specification allows. */
     cl_int err = clEnqueueNDRangeKernel(pl->s->queue, pl->kernel,
-                                        (cl_uint)pl->p.dims, NULL, pl->g.global,
+                                        launch_dims(&pl->c), NULL, pl->g.global,
                                         pl->g.local, nwait, nwait ? wait : NULL,
                                         ev);
     if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES)

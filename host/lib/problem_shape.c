@@ -55,3 +55,22 @@ clconv_status clconv_problem_stack(clconv_problem *p, size_t batch)
     p->origin[d] = 0;
     return CLCONV_OK;
 }
+
+size_t clc_batch_member(const clconv_problem *p, clconv_problem *member)
+{
+    *member = *p;
+    size_t batch = 1;
+    while (member->dims > 1 &&
+           clconv_problem_mask_axis(member, member->dims - 1) == 1) {
+        const int a = member->dims - 1;
+        for (int k = 0; k < a; ++k)
+            member->mask_size[k] = clconv_problem_mask_axis(member, k);
+        batch *= member->size[a];
+        member->size[a] = 1;
+        member->mask_size[a] = 0;
+        member->origin[a] = 0;
+        member->dims = a;
+    }
+    member->mask_width = clconv_problem_mask_max(member);
+    return batch;
+}

@@ -125,9 +125,9 @@ static clconv_status entry_check(const clconv_device_info *dev,
     }
     clc_config c;
     clc_geometry g;
-    clc_config_resolve(dev, NULL, &p, &c);
+    clc_config_resolve_batched(dev, NULL, &p, &c);
     clc_config_geometry(&c, &g);
-    return clc_problem_fits(dev, &c.p, &g);
+    return clc_problem_fits(dev, &c, &g);
 }
 
 /* An entry the planner would refuse (a hand edit with knobs out of range,

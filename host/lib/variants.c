@@ -160,6 +160,7 @@ void clc_config_resolve(const clconv_device_info *dev,
 {
     memset(c, 0, sizeof *c);
     c->p = *p;
+    c->batch = 1;
     c->p.mask_mode = clc_mask_mode_for(dev, p);
     const clc_variant *v = clc_variant_get(p->strategy);
     if (!v || p->dims < 1 || p->dims > 3)
@@ -178,9 +179,24 @@ void clc_config_resolve(const clconv_device_info *dev,
         c->p.tile = fitted_tile(dev, v, c);
 }
 
+void clc_config_resolve_batched(const clconv_device_info *dev,
+                                const clc_overrides *ov,
+                                const clconv_problem *p, clc_config *c)
+{
+    clconv_problem member;
+    const size_t batch = clc_batch_member(p, &member);
+    clc_config_resolve(dev, ov, &member, c);
+    c->batch = batch;
+}
+
+/* The launch geometry; a batch adds one dimension, a work-group 1 deep. */
 void clc_config_geometry(const clc_config *c, clc_geometry *g)
 {
     clc_variant_get(c->p.strategy)->geometry(c, g);
+    if (c->batch > 1 && c->p.dims < 3) {
+        g->global[c->p.dims] = c->batch;
+        g->local[c->p.dims] = 1;
+    }
 }
 
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g)
@@ -220,7 +236,7 @@ int clconv_default_tile_for(const clconv_device_info *dev,
     clconv_problem q = *p;
     q.tile = 0;
     clc_config c;
-    clc_config_resolve(dev, NULL, &q, &c);
+    clc_config_resolve_batched(dev, NULL, &q, &c);
     return c.p.tile;
 }
 
@@ -232,9 +248,9 @@ clconv_status clconv_problem_fits(const clconv_device_info *dev,
         return st;
     clc_config c;
     clc_geometry g;
-    clc_config_resolve(dev, NULL, p, &c);
+    clc_config_resolve_batched(dev, NULL, p, &c);
     clc_config_geometry(&c, &g);
-    return clc_problem_fits(dev, &c.p, &g);
+    return clc_problem_fits(dev, &c, &g);
 }
 
 clconv_status clconv_problem_defines(const clconv_device_info *dev,
@@ -245,7 +261,7 @@ clconv_status clconv_problem_defines(const clconv_device_info *dev,
     if (st != CLCONV_OK || !len)
         return st;
     clc_config c;
-    clc_config_resolve(dev, NULL, p, &c);
+    clc_config_resolve_batched(dev, NULL, p, &c);
     clc_config_defines(&c, buf, len);
     return CLCONV_OK;
 }
@@ -300,6 +316,9 @@ void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p)
 {
     clc_config c;
-    clc_config_resolve(dev, NULL, p, &c);
-    *p = c.p;
+    clc_config_resolve_batched(dev, NULL, p, &c);
+    p->tile = c.p.tile;
+    p->coarsen = c.p.coarsen;
+    p->group_y = c.p.group_y;
+    p->mask_mode = c.p.mask_mode;
 }
