@@ -12,8 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib/check.sh"
 
-check "run beyond the allocation limit streams in slabs" 0 env CLCONV_MAX_ALLOC_BYTES=100000 \
-    "$CLI" run --dims 3 --size 40x30x50 --mask 3 --reps 2 --device 0:0 --json -
+check "run beyond the allocation limit streams in slabs" 0 env CLCONV_MAX_ALLOC_BYTES=20000 \
+    "$CLI" run --dims 3 --size 24x20x30 --mask 3 --reps 2 --device 0:0 --json -
 python3 - "$tmp/out" <<'PYEOF' || { echo "FAIL slab rows JSON"; fails=$((fails + 1)); }
 import json, sys
 rows = json.load(open(sys.argv[1]))
