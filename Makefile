@@ -270,16 +270,16 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/host/cli/cli_args.o $(LIB)
 # INTEL_OPENCL_DIR and prints OCL_ICD_VENDORS and LD_LIBRARY_PATH).
 # `make test-oclgrind`: `make test` with Oclgrind's simulator as the only
 # device (OCLGRIND_ICD; a private vendors folder in BUILD): every cmocka
-# test and the shell tests that exercise kernels and the OpenCL API. The
-# shell tests of host behaviour alone (files, streams, installs, bad
-# input, bench's ceilings, the default problems at full size) run on PoCL
-# in `make test`; on the simulator they cost minutes each and check
-# nothing new about the implementation.
+# test and the shell tests that exercise kernels, the OpenCL API and the
+# implementation-neutral messages (bad_input, robust_cli). The ones of
+# large data or host behaviour alone (output files, installs, bench's
+# ceilings, chunked files, the default problems at full size) run on
+# PoCL in `make test`; on the simulator each costs minutes (output_files
+# over 5) and checks nothing new about the implementation.
 INTEL_OPENCL_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/clconv/intel-opencl
 OCLGRIND_ICD ?= /usr/lib/oclgrind/liboclgrind-rt-icd.so
 SECOND_IMPL_SKIP := test/python.sh test/mpi.sh
 OCLGRIND_SKIP := $(SECOND_IMPL_SKIP) test/install.sh test/output_files.sh \
-  test/input_streams.sh test/robust_cli.sh test/bad_input.sh \
   test/small_workgroups.sh test/bench_smoke.sh test/apply_large.sh
 .PHONY: test-intel test-oclgrind
 test-intel: $(BIN) $(TEST_BINS)
