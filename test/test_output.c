@@ -270,6 +270,12 @@ static void sigint_during_a_write_removes_the_temporary_file(void **state)
 
 int main(void)
 {
+    /* The signal tests need the default dispositions a terminal gives: a
+     * shell starts background jobs with SIGINT ignored, and clconv leaves
+     * an ignored signal ignored (so would the child, and never die). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(regular_file_is_replaced_and_keeps_its_mode),
         cmocka_unit_test(symlink_target_is_replaced_and_the_link_kept),
