@@ -6,7 +6,8 @@
  * For every strategy, dims 1-3, masks 1..9 (odd), one small tile per dims
  * and sizes with partial boundary tiles (and a single element), so every
  * kind of boundary tile appears: ghost cells on one or both sides, a
- * mask wider than the tile, tiles cut by the end of N. */
+ * mask wider than the tile, tiles cut by the end of N; then anisotropic
+ * and even masks with origins at both ends, in every border mode. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +124,58 @@ static void counted_loads_equal_the_model(void **state)
         SUPPORT_SKIP("%s: no case fits this device", t->name);
 }
 
+/* Anisotropic and even masks, origins at both ends of their range and
+ * every border mode (rotated over dims and strategies: two shapes per
+ * test, each its own kernel build). x first. */
+static const int shape_widths[3][2][3] = {
+    {{4, 1, 1}, {5, 1, 1}}, {{5, 2, 1}, {4, 3, 1}}, {{3, 2, 4}, {4, 1, 3}}};
+static const int shape_origins[3][2][3] = {
+    {{1, 0, 0}, {-2, 0, 0}}, {{-2, 0, 0}, {1, 1, 0}}, {{-1, 0, 1}, {1, 0, -1}}};
+
+static void shaped_masks_in_every_mode_count_as_the_model(void **state)
+{
+    counted_test *t = *state;
+    const int d = t->dc->dims;
+    int ran = 0, wrong = 0;
+    char why[1024] = "";
+    for (int k = 0; k < 2; ++k)
+        for (int s = 0; s < t->dc->nsizes; ++s) {
+            const size_t *sz = t->dc->sizes[s];
+            clconv_problem p = support_problem(d, sz[0], sz[1], sz[2], 1,
+                                               t->dc->tile, t->strategy);
+            for (int a = 0; a < d; ++a) {
+                p.mask_size[a] = shape_widths[d - 1][k][a];
+                p.origin[a] = shape_origins[d - 1][k][a];
+            }
+            p.mask_width = clconv_problem_mask_max(&p);
+            p.border = (clconv_border)((d + (int)t->strategy + 2 * k) %
+                                       CLCONV_BORDER_COUNT);
+            p.cval = p.border == CLCONV_BORDER_CONSTANT ? 0.5 : 0.0;
+            clconv_model_counts want;
+            assert_int_equal(clconv_model_problem(&p, &want), CLCONV_OK);
+            long long got[2] = {-1, -1};
+            if (count_one(t, &p, got, why, sizeof why))
+                continue;
+            ++ran;
+            if ((unsigned long long)got[0] != want.global_loads ||
+                (unsigned long long)got[1] != want.local_reads) {
+                if (++wrong <= 5)
+                    print_error("  %dD %s %s mask %dx%dx%d origin %d,%d,%d "
+                                "size %zux%zux%zu: global loads %lld, model "
+                                "%llu; local reads %lld, model %llu\n",
+                                d, clconv_strategy_name(p.strategy),
+                                clconv_border_name(p.border), p.mask_size[0],
+                                p.mask_size[1], p.mask_size[2], p.origin[0],
+                                p.origin[1], p.origin[2], p.size[0], p.size[1],
+                                p.size[2], got[0], want.global_loads, got[1],
+                                want.local_reads);
+            }
+        }
+    assert_int_equal(wrong, 0);
+    if (!ran)
+        SUPPORT_SKIP("%s: no shaped case fits this device: %s", t->name, why);
+}
+
 int main(void)
 {
     support_devices f;
@@ -131,7 +184,7 @@ int main(void)
         return 1;
     }
     const size_t ncases = sizeof cases / sizeof cases[0];
-    const size_t ntests = f.n * ncases * CLCONV_STRATEGY_COUNT;
+    const size_t ntests = 2 * f.n * ncases * CLCONV_STRATEGY_COUNT;
     counted_test *cts = calloc(ntests, sizeof *cts);
     struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
     if (!cts || !tests)
@@ -156,6 +209,18 @@ int main(void)
                 tests[n].name = ct->name;
                 tests[n].test_func = counted_loads_equal_the_model;
                 tests[n].initial_state = ct;
+                ++n;
+                /* The same case, shaped masks in every mode. */
+                cts[n] = *ct;
+                snprintf(cts[n].name, sizeof cts[n].name,
+                         "conv%dd_%s_shaped_masks_count_as_the_model_on_%u:%u_"
+                         "%.60s",
+                         cases[c].dims, clconv_strategy_name(ct->strategy),
+                         dev->platform_index, dev->device_index, dev->name);
+                tests[n].name = cts[n].name;
+                tests[n].test_func =
+                    shaped_masks_in_every_mode_count_as_the_model;
+                tests[n].initial_state = &cts[n];
                 ++n;
             }
     }

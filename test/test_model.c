@@ -465,13 +465,22 @@ static void tile_kinds_add_up_to_the_whole_problem(void **state)
     assert_int_equal(need, n);
 }
 
-static void model_rejects_even_masks_and_blocks_outside_the_grid(void **state)
+static void model_rejects_bad_masks_and_blocks_outside_the_grid(void **state)
 {
     (void)state;
     clconv_model_interior m;
     clconv_model_counts c;
-    clconv_problem p = support_problem(2, 32, 32, 1, 4, 16, CLCONV_OUTPUT_TILE);
+    clconv_problem p = support_problem(2, 32, 32, 1, 0, 16, CLCONV_OUTPUT_TILE);
     assert_int_equal(clconv_model_interior_of(&p, 32, &m), CLCONV_EINVAL);
+    p.mask_width = 4; /* even widths count too (issue 15) */
+    assert_int_equal(clconv_model_problem(&p, &c), CLCONV_OK);
+    p.origin[0] = 2; /* beyond (W-1)/2 */
+    assert_int_equal(clconv_model_problem(&p, &c), CLCONV_EINVAL);
+    p.origin[0] = 0;
+    p.border = CLCONV_BORDER_REFLECT;
+    p.mask_width = 4097; /* folded modes count tap by tap, up to 4096 */
+    assert_int_equal(clconv_model_problem(&p, &c), CLCONV_EINVAL);
+    p.border = CLCONV_BORDER_CONSTANT;
     p.mask_width = 5;
     assert_int_equal(clconv_model_interior_of(&p, 0, &m), CLCONV_EINVAL);
     const size_t outside[3] = {2, 0, 0};
@@ -506,7 +515,7 @@ int main(void)
         cmocka_unit_test(input_tile_divergence_matches_the_notes_30x30_exercise),
         cmocka_unit_test(model_counts_equal_a_brute_force_count_of_the_kernels),
         cmocka_unit_test(tile_kinds_add_up_to_the_whole_problem),
-        cmocka_unit_test(model_rejects_even_masks_and_blocks_outside_the_grid),
+        cmocka_unit_test(model_rejects_bad_masks_and_blocks_outside_the_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,8 @@
 void cli_model_usage(FILE *f)
 {
     fprintf(f,
-        "usage: clconv model --dims D --mask W [--tile T] [--strategy S|all]\n"
+        "usage: clconv model --dims D --mask W|WxH[xD] [--tile T] [--strategy S|all]\n"
+        "                    [--mode M] [--origin O[,O..]] [--convolve]\n"
         "                    [--warp N] [--size X[xY[xZ]] [--block i[,j[,k]]]]\n"
         "                    [--json]\n"
         "       clconv model --table\n"
@@ -25,7 +26,12 @@ void cli_model_usage(FILE *f)
         "read); 'global' the loads of N the strategy issues (input tile, or\n"
         "core + halo for cached_halo); reduction = accesses / global.\n"
         "  --dims D         1, 2 or 3\n"
-        "  --mask W         odd mask width\n"
+        "  --mask W|WxH[xD] mask width, or one per axis (x first; odd or\n"
+        "                   even)\n"
+        "  --mode M         border mode: constant (ghost cells are not\n"
+        "                   loaded), nearest, reflect, mirror, wrap (every\n"
+        "                   tap loads a folded element)\n"
+        "  --origin O[,O..] SciPy's origin per axis; --convolve flips it\n"
         "  --tile T         TILE_WIDTH (default: the strategy's default)\n"
         "  --strategy S     %s, all\n"
         "  --warp N         warp width for the warp counts (default 32)\n"
@@ -141,7 +147,9 @@ static int parse_one(int argc, char **argv, int *i, model_options *o,
     const char *v = NULL;
     long x;
     int r;
-    if ((r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
+    if ((r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
+                                     &o->filter)) ||
+        (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)))
         return r < 0 ? -1 : 0;
     if ((r = cli_opt_value(argc, argv, i, "--masks", &v)))
@@ -234,7 +242,13 @@ static int parse(int argc, char **argv, model_options *o)
     for (int i = 1; i < argc; ++i)
         if (parse_one(argc, argv, &i, o, &size, &block))
             return -1;
+    for (int a = 0; a < o->filter.nmask_size; ++a) /* the largest width */
+        if (o->filter.mask_size[a] > o->mask)
+            o->mask = o->filter.mask_size[a];
     if (check(o, size, block))
+        return -1;
+    clconv_problem shape = {.dims = o->dims, .mask_width = o->mask};
+    if (o->dims && cli_filter_apply(&o->filter, 0, &shape))
         return -1;
     if (size && cli_parse_size(size, o->dims, o->size))
         return -1;
@@ -252,6 +266,7 @@ static void problem_of(const model_options *o, clconv_strategy s,
     p->dims = o->dims;
     memcpy(p->size, o->size, sizeof p->size);
     p->mask_width = o->mask;
+    cli_filter_apply(&o->filter, 0, p); /* checked by parse */
     p->strategy = s;
     p->tile = o->tile ? o->tile : clconv_default_tile(s, o->dims, o->mask);
 }
@@ -336,10 +351,15 @@ int cli_model_main(int argc, char **argv)
             return cli_exit_code(st);
         }
     }
-    if (!o.json)
-        printf("%dD, mask %d, %s\n", o.dims, o.mask,
+    if (!o.json) {
+        clconv_problem p;
+        char filter[160];
+        problem_of(&o, (clconv_strategy)s0, &p);
+        cli_filter_describe(&p, 0, filter, sizeof filter);
+        printf("%dD, mask %d%s, %s\n", o.dims, o.mask, filter,
                o.have_block ? "one tile of the grid"
                : o.have_size ? "every tile of the grid"
                              : "an interior tile (no ghost cells)");
+    }
     return o.have_size ? model_cases(&o, s0, s1) : model_interiors(&o, s0, s1);
 }

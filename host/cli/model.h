@@ -24,6 +24,7 @@ typedef struct model_options {
     const char *device;
     int masks[MODEL_MAX_LIST];
     int nmasks;
+    cli_filter filter; /* --mask WxH[xD], --mode, --origin, --convolve */
 } model_options;
 
 /* --table: the notes' reduction tables. */

@@ -12,146 +12,6 @@
 #include "internal.h"
 #include "model.h"
 
-/* sum_{i=lo}^{hi-1} max(0, c - i) */
-static long long sum_pos(long long c, long long lo, long long hi)
-{
-    const long long m = hi < c ? hi : c;
-    if (m <= lo)
-        return 0;
-    const long long count = m - lo;
-    return count * ((c - lo) + (c - m + 1)) / 2;
-}
-
-/* Mask taps inside [a, e) of the outputs lo..hi-1 (inside [a, e) too):
- * sum_i |[i - r, i + r] ∩ [a, e)|. The taps cut on the left (k < a) and on
- * the right (k >= e) are disjoint, each at most r. */
-static long long taps(long long lo, long long hi, long long a, long long e,
-                      long long r)
-{
-    if (hi <= lo)
-        return 0;
-    const long long w = 2 * r + 1;
-    const long long left = sum_pos(a + r, lo, hi);
-    const long long d = e - 1 - r; /* right cut: max(0, i - d) */
-    const long long right = sum_pos(-d, 1 - hi, 1 - lo);
-    return (hi - lo) * w - left - right;
-}
-
-/* Counts are 64-bit unsigned; every sum and product is checked. */
-typedef unsigned long long count_t;
-
-static int add_to(count_t *acc, count_t x)
-{
-    if (*acc > ULLONG_MAX - x)
-        return -1;
-    *acc += x;
-    return 0;
-}
-
-static int mul_to(count_t *acc, count_t x)
-{
-    if (x && *acc > ULLONG_MAX / x)
-        return -1;
-    *acc *= x;
-    return 0;
-}
-
-/* The 1D factors of a tile, or their sum over tiles of one dimension. */
-typedef struct dim_factors {
-    count_t tiles;
-    count_t outputs;  /* outputs inside N */
-    count_t accesses; /* taps inside N of those outputs */
-    count_t in_loads; /* input-tile elements inside N */
-    count_t in_width; /* input-tile elements, inside N or not */
-    count_t core;     /* taps inside the tile's own (core) elements */
-} dim_factors;
-
-/* sum += times * f, field by field; -1 on overflow. */
-static int add_factors(dim_factors *sum, const dim_factors *f, count_t times)
-{
-    const count_t *src[6] = {&f->tiles,    &f->outputs,  &f->accesses,
-                             &f->in_loads, &f->in_width, &f->core};
-    count_t *dst[6] = {&sum->tiles,    &sum->outputs,  &sum->accesses,
-                       &sum->in_loads, &sum->in_width, &sum->core};
-    for (int k = 0; k < 6; ++k) {
-        count_t v = *src[k];
-        if (mul_to(&v, times) || add_to(dst[k], v))
-            return -1;
-    }
-    return 0;
-}
-
-/* Tile b of a dimension of n elements. */
-static void block_factors(long long n, long long t, long long w, long long b,
-                          dim_factors *f)
-{
-    const long long r = w / 2;
-    const long long out0 = b * t;
-    const long long o = n - out0 < t ? n - out0 : t;
-    const long long in_lo = out0 - r > 0 ? out0 - r : 0;
-    const long long in_hi = out0 + t + r < n ? out0 + t + r : n;
-    f->tiles = 1;
-    f->outputs = (count_t)o;
-    f->accesses = (count_t)taps(out0, out0 + o, 0, n, r);
-    f->in_loads = in_hi > in_lo ? (count_t)(in_hi - in_lo) : 0;
-    f->in_width = (count_t)(t + w - 1);
-    f->core = (count_t)taps(out0, out0 + o, out0, out0 + o, r);
-}
-
-/* An interior tile: no ghost cell, the whole tile inside N. */
-static void interior_factors(long long t, long long w, dim_factors *f)
-{
-    f->tiles = 1;
-    f->outputs = (count_t)t;
-    f->accesses = (count_t)(t * w);
-    f->in_loads = (count_t)(t + w - 1);
-    f->in_width = (count_t)(t + w - 1);
-    f->core = (count_t)taps(0, t, 0, t, w / 2);
-}
-
-/* The tiles of one dimension in order, as runs of equal factors: every
- * tile whose halo is clipped (or that is partial) alone, and the interior
- * tiles, b*t >= r and b*t + t + r <= n, as one run. There are at most
- * about 2r/t + 3 clipped tiles, so a walk costs that, whatever n is. */
-typedef struct dim_walk {
-    long long n, t, w, tiles, lo, hi, b;
-} dim_walk;
-
-typedef struct dim_run {
-    size_t first;
-    count_t count;
-    dim_factors f;
-} dim_run;
-
-static void walk_start(dim_walk *it, long long n, long long t, long long w)
-{
-    const long long r = w / 2;
-    it->n = n;
-    it->t = t;
-    it->w = w;
-    it->tiles = (n + t - 1) / t;
-    it->lo = (r + t - 1) / t;                   /* first interior tile */
-    it->hi = n >= t + r ? (n - t - r) / t : -1; /* last interior tile */
-    it->b = 0;
-}
-
-static int walk_next(dim_walk *it, dim_run *run)
-{
-    if (it->b >= it->tiles)
-        return 0;
-    run->first = (size_t)it->b;
-    if (it->b >= it->lo && it->b <= it->hi) {
-        run->count = (count_t)(it->hi - it->b + 1);
-        interior_factors(it->t, it->w, &run->f);
-        it->b = it->hi + 1;
-    } else {
-        run->count = 1;
-        block_factors(it->n, it->t, it->w, it->b, &run->f);
-        ++it->b;
-    }
-    return 1;
-}
-
 static clconv_status overflow(const clconv_problem *p)
 {
     return clc_fail(CLCONV_EINVAL,
@@ -169,10 +29,10 @@ static clconv_status combine(const clconv_problem *p, const dim_factors f[3],
     count_t tiles = 1, outputs = 1, acc = 1, loads = 1, width = 1, core = 1,
             mask = 1, local = 0, global = 0;
     for (int d = 0; d < p->dims; ++d)
-        if (mul_to(&tiles, f[d].tiles) || mul_to(&outputs, f[d].outputs) ||
-            mul_to(&acc, f[d].accesses) || mul_to(&loads, f[d].in_loads) ||
-            mul_to(&width, f[d].in_width) || mul_to(&core, f[d].core) ||
-            mul_to(&mask, (count_t)p->mask_width))
+        if (clc_count_mul(&tiles, f[d].tiles) || clc_count_mul(&outputs, f[d].outputs) ||
+            clc_count_mul(&acc, f[d].accesses) || clc_count_mul(&loads, f[d].in_loads) ||
+            clc_count_mul(&width, f[d].in_width) || clc_count_mul(&core, f[d].core) ||
+            clc_count_mul(&mask, (count_t)clconv_problem_mask_axis(p, d)))
             return overflow(p);
     memset(c, 0, sizeof *c);
     c->tiles = tiles;
@@ -185,7 +45,7 @@ static clconv_status combine(const clconv_problem *p, const dim_factors f[3],
     case CLCONV_OUTPUT_TILE:
     case CLCONV_INPUT_TILE:
         local = outputs;
-        if (mul_to(&local, mask))
+        if (clc_count_mul(&local, mask))
             return overflow(p);
         c->tile_loads = loads;
         c->global_loads = loads;
@@ -194,7 +54,7 @@ static clconv_status combine(const clconv_problem *p, const dim_factors f[3],
         break;
     default: /* CLCONV_CACHED_HALO; check_case refused the others */
         global = outputs;
-        if (add_to(&global, acc - core))
+        if (clc_count_add(&global, acc - core))
             return overflow(p);
         c->tile_loads = outputs;
         c->halo_loads = acc - core;
@@ -224,9 +84,18 @@ static clconv_status check_case(const clconv_problem *p)
     if (p->dims < 1 || p->dims > 3)
         return clc_fail(CLCONV_EINVAL, "dims must be 1, 2 or 3 (got %d)",
                         p->dims);
-    if (p->mask_width < 1 || p->mask_width % 2 == 0)
-        return clc_fail(CLCONV_EINVAL, "mask width must be odd and >= 1 "
-                        "(got %d)", p->mask_width);
+    for (int d = 0; d < p->dims; ++d) {
+        const int w = clconv_problem_mask_axis(p, d);
+        if (w < 1)
+            return clc_fail(CLCONV_EINVAL, "mask width must be >= 1 (got %d "
+                            "along axis %d)", w, d);
+        if (p->origin[d] < -(w / 2) || p->origin[d] > (w - 1) / 2)
+            return clc_fail(CLCONV_EINVAL, "origin %d along axis %d is out "
+                            "of range for a mask %d wide", p->origin[d], d, w);
+    }
+    if ((unsigned)p->border >= CLCONV_BORDER_COUNT)
+        return clc_fail(CLCONV_EINVAL, "unknown border mode %d",
+                        (int)p->border);
     if (p->tile < 1)
         return clc_fail(CLCONV_EINVAL, "tile must be >= 1 (got %d)", p->tile);
     if (!clconv_model_has_strategy(p->strategy))
@@ -240,15 +109,24 @@ static clconv_status check_case(const clconv_problem *p)
 /* Beyond this mask width a dimension has too many clipped tiles to walk
  * one by one in well under a second. */
 #define CLC_MODEL_MAX_MASK (1 << 20)
+/* In the folded modes the clipped tiles' local reads are counted tap by
+ * tap: about (W + 3 T) * W per dimension. */
+#define CLC_MODEL_MAX_FOLDED 4096
 
 static clconv_status check_sized(const clconv_problem *p)
 {
     clconv_status st = check_case(p);
     if (st != CLCONV_OK)
         return st;
-    if (p->mask_width > CLC_MODEL_MAX_MASK)
-        return clc_fail(CLCONV_EINVAL, "the model counts masks up to %d wide "
-                        "(got %d)", CLC_MODEL_MAX_MASK, p->mask_width);
+    const int most = p->border == CLCONV_BORDER_CONSTANT
+                         ? CLC_MODEL_MAX_MASK
+                         : CLC_MODEL_MAX_FOLDED;
+    for (int d = 0; d < p->dims; ++d)
+        if (clconv_problem_mask_axis(p, d) > most)
+            return clc_fail(CLCONV_EINVAL, "the model counts masks up to %d "
+                            "wide in mode %s (got %d)", most,
+                            clconv_border_name(p->border),
+                            clconv_problem_mask_axis(p, d));
     for (int d = 0; d < p->dims; ++d)
         if (p->size[d] < 1 || p->size[d] > (size_t)1 << 40)
             return clc_fail(CLCONV_EINVAL, "size[%d] must be 1..2^40 (got "
@@ -280,8 +158,9 @@ clconv_status clconv_model_block(const clconv_problem *p, const size_t block[3],
             return clc_fail(CLCONV_EINVAL, "block index %zu is outside the "
                             "grid: dimension %d has %zu tiles (0..%zu)",
                             block[d], d, tiles[d], tiles[d] - 1);
-        block_factors((long long)p->size[d], p->tile, p->mask_width,
-                      (long long)block[d], &f[d]);
+        const dim_mask m = clc_dim_mask_of(p, d);
+        clc_dim_block_factors((long long)p->size[d], p->tile, &m, (long long)block[d],
+                      &f[d]);
     }
     return combine(p, f, out);
 }
@@ -297,9 +176,10 @@ clconv_status clconv_model_problem(const clconv_problem *p,
     for (int d = 0; d < p->dims; ++d) {
         dim_walk it;
         dim_run run;
-        walk_start(&it, (long long)p->size[d], p->tile, p->mask_width);
-        while (walk_next(&it, &run))
-            if (add_factors(&sum[d], &run.f, run.count))
+        const dim_mask m = clc_dim_mask_of(p, d);
+        clc_dim_walk_start(&it, (long long)p->size[d], p->tile, &m);
+        while (clc_dim_walk_next(&it, &run))
+            if (clc_dim_add_factors(&sum[d], &run.f, run.count))
                 return overflow(p);
     }
     return combine(p, sum, out);
@@ -313,8 +193,9 @@ static size_t dim_classes(const clconv_problem *p, int d, dim_run *cls,
     size_t n = 0;
     dim_walk it;
     dim_run run;
-    walk_start(&it, (long long)p->size[d], p->tile, p->mask_width);
-    while (walk_next(&it, &run)) {
+    const dim_mask m = clc_dim_mask_of(p, d);
+    clc_dim_walk_start(&it, (long long)p->size[d], p->tile, &m);
+    while (clc_dim_walk_next(&it, &run)) {
         size_t k = 0;
         while (k < n && memcmp(&cls[k].f, &run.f, sizeof run.f) != 0)
             ++k;
@@ -373,7 +254,7 @@ clconv_status clconv_model_tile_kinds(const clconv_problem *p,
                 if ((st = combine(p, f, &kinds[k].counts)) != CLCONV_OK)
                     return st;
                 count_t tiles = c[0]->count;
-                if (mul_to(&tiles, c[1]->count) || mul_to(&tiles, c[2]->count))
+                if (clc_count_mul(&tiles, c[1]->count) || clc_count_mul(&tiles, c[2]->count))
                     return overflow(p);
                 kinds[k].counts.tiles = tiles;
             }
@@ -387,7 +268,9 @@ clconv_status clc_model_interior_counts(const clconv_problem *p,
     if (st != CLCONV_OK)
         return st;
     dim_factors f[3];
-    for (int d = 0; d < 3; ++d)
-        interior_factors(p->tile, p->mask_width, &f[d]);
+    for (int d = 0; d < 3; ++d) {
+        const dim_mask m = clc_dim_mask_of(p, d);
+        clc_dim_interior_factors(p->tile, &m, &f[d]);
+    }
     return combine(p, f, out);
 }
