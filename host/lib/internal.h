@@ -212,6 +212,11 @@ int clc_geometry_check(const clconv_device_info *d, int dims,
  * with the reason. */
 clconv_status clc_problem_fits(const clconv_device_info *d,
                                const clc_config *c, const clc_geometry *g);
+/* The built kernel's limits against the planned launch: a compiled
+ * reqd_work_group_size other than g's is CLCONV_EINTERNAL, local memory
+ * or a work-group beyond what the kernel allows CLCONV_EUNSUPPORTED. */
+clconv_status clc_kernel_limits_check(clconv_session *s, cl_kernel k,
+                                      const char *stem, const clc_geometry *g);
 
 /* ---- problem.c, reference.c: filter semantics ---- */
 /* 1 if the mask has the same width along every axis of the data. */

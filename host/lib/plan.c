@@ -20,53 +20,6 @@ struct clconv_plan {
     clc_path *path; /* the separable or FFT path, or NULL (direct) */
 };
 
-/* Limits that the built kernel reports.
- *
- * Every kernel declares reqd_work_group_size: a compiled size other than
- * the planned launch means the variant's geometry and its kernel disagree,
- * an internal error (never "unsupported", so tests fail on it). When they
- * agree the compiler built the kernel for exactly that size, and the device
- * maximum (checked before building) is the limit: NVIDIA's OpenCL reports a
- * CL_KERNEL_WORK_GROUP_SIZE of 256 for every kernel, even a one-line one
- * built with -cl-nv-maxrregcount=32, yet runs launches of 1024 correctly
- * (scripts/probe_wg.c, bench/PERF.md). A kernel without the attribute is
- * held to CL_KERNEL_WORK_GROUP_SIZE. */
-static clconv_status check_kernel_limits(clconv_session *s, cl_kernel k,
-                                         const char *stem,
-                                         const clc_geometry *g)
-{
-    size_t kwg = 0, reqd[3] = {0, 0, 0};
-    cl_ulong klocal = 0;
-    CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof kwg, &kwg, NULL));
-    CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device,
-                                       CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                       sizeof reqd, reqd, NULL));
-    CLC_CHECK(clGetKernelWorkGroupInfo(k, s->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                       sizeof klocal, &klocal, NULL));
-    const int declared = reqd[0] || reqd[1] || reqd[2];
-    if (declared && (reqd[0] != g->local[0] || reqd[1] != g->local[1] ||
-                     reqd[2] != g->local[2]))
-        return clc_fail(CLCONV_EINTERNAL,
-                        "internal error: %s.cl was compiled for work-groups of "
-                        "%zux%zux%zu but the variant table plans %zux%zux%zu",
-                        stem, reqd[0], reqd[1], reqd[2], g->local[0],
-                        g->local[1], g->local[2]);
-    const size_t wg = g->local[0] * g->local[1] * g->local[2];
-    if (wg > kwg && !declared)
-        return clc_fail(CLCONV_EUNSUPPORTED,
-                        "work-group of %zu work-items exceeds the kernel's "
-                        "CL_KERNEL_WORK_GROUP_SIZE of %zu on this device",
-                        wg, kwg);
-    if (klocal > s->dev.local_mem_bytes)
-        return clc_fail(CLCONV_EUNSUPPORTED,
-                        "kernel uses %llu bytes of local memory, the device "
-                        "has %llu",
-                        (unsigned long long)klocal,
-                        (unsigned long long)s->dev.local_mem_bytes);
-    return CLCONV_OK;
-}
-
 static clconv_status set_args(clconv_plan *pl)
 {
     cl_kernel k = pl->kernel;
@@ -137,7 +90,7 @@ static clconv_status plan_kernel(clconv_plan *pl)
     if (st != CLCONV_OK)
         goto out;
     CLC_CREATE_GOTO(pl->kernel, clCreateKernel(prog, stem, &err));
-    st = check_kernel_limits(pl->s, pl->kernel, stem, &pl->g);
+    st = clc_kernel_limits_check(pl->s, pl->kernel, stem, &pl->g);
 out:
     free(options);
     return st;
