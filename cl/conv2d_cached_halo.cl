@@ -28,7 +28,7 @@ void conv2d_cached_halo(const __global float *restrict N,
         for (int jx = 0; jx < MASK_X; ++jx) {
             const int gx = x - LEFT_X + jx;
             const float m = M[jy * MASK_X + jx];
-            if (!CLC_IN(gy, ny) || !CLC_IN(gx, nx)) {
+            if (!(CLC_IN(gy, ny) && CLC_IN(gx, nx))) {
                 CLC_GHOST_TAP(acc, m); /* ghost cell */
                 continue;
             }

@@ -32,7 +32,7 @@ void conv3d_cached_halo(const __global float *restrict N,
             for (int jx = 0; jx < MASK_X; ++jx) {
                 const int gx = x - LEFT_X + jx;
                 const float m = M[(jz * MASK_Y + jy) * MASK_X + jx];
-                if (!CLC_IN(gz, nz) || !CLC_IN(gy, ny) || !CLC_IN(gx, nx)) {
+                if (!(CLC_IN(gz, nz) && CLC_IN(gy, ny) && CLC_IN(gx, nx))) {
                     CLC_GHOST_TAP(acc, m); /* ghost cell */
                     continue;
                 }
