@@ -497,6 +497,10 @@ typedef struct clconv_timing {
  * wall times, budgets and progress, in the library and the CLI. */
 double clconv_now_s(void);
 
+/* Median, min and max of n >= 1 samples in ms (sorted in place): the one
+ * summary of every timing. */
+void clconv_timing_of(double *ms, int n, clconv_timing *t);
+
 /* Warm up (warmup launches, untimed), then time reps launches with
  * profiling events. */
 clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,

@@ -30,12 +30,6 @@ static clconv_status call(clconv_session *const *sessions, size_t n,
                                  data->mask, out, info);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* warmup + reps timed calls: median, min, max wall ms. */
 static clconv_status time_calls(const run_options *o,
                                 clconv_session *const *sessions, size_t n,
@@ -51,16 +45,8 @@ static clconv_status time_calls(const run_options *o,
         if (i >= 0)
             ms[i] = 1e3 * (clconv_now_s() - t0);
     }
-    if (st == CLCONV_OK && o->reps > 0) {
-        qsort(ms, (size_t)o->reps, sizeof *ms, cmp_double);
-        clconv_timing *t = &r->res.timing;
-        t->reps = o->reps;
-        t->min_ms = ms[0];
-        t->max_ms = ms[o->reps - 1];
-        t->median_ms = o->reps % 2 ? ms[o->reps / 2]
-                                   : 0.5 * (ms[o->reps / 2 - 1] +
-                                            ms[o->reps / 2]);
-    }
+    if (st == CLCONV_OK && o->reps > 0)
+        clconv_timing_of(ms, o->reps, &r->res.timing);
     free(ms);
     return st;
 }

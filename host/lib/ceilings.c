@@ -45,12 +45,6 @@ static void fma_shape(int *chains, int *steps)
  * resolution and the launch cost are noise. */
 #define FMA_TARGET_MS 20.0
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One launch of k over global/local work-items, waited for; *ms gets its
  * profiled duration. */
 static clconv_status launch(clconv_session *s, cl_kernel k, size_t global,
@@ -92,8 +86,9 @@ static clconv_status median_ms(clconv_session *s, cl_kernel k, size_t global,
         st = launch(s, k, global, local, &t[i]);
     if (st != CLCONV_OK)
         return st;
-    qsort(t, CEIL_REPS, sizeof t[0], cmp_double);
-    *ms = 0.5 * (t[CEIL_REPS / 2 - 1] + t[CEIL_REPS / 2]);
+    clconv_timing tm;
+    clconv_timing_of(t, CEIL_REPS, &tm);
+    *ms = tm.median_ms;
     return CLCONV_OK;
 }
 

@@ -9,21 +9,6 @@
 
 static double now_ms(void) { return 1e3 * clconv_now_s(); }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median, min and max of n samples (sorted in place). */
-static void summarize(double *ms, int n, clconv_timing *t)
-{
-    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
-    t->reps = n;
-    t->min_ms = ms[0];
-    t->max_ms = ms[n - 1];
-    t->median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-}
 
 clconv_status clconv_measure_transfer(clconv_session *s, size_t bytes,
                                       clconv_transfer *t)
@@ -59,8 +44,8 @@ clconv_status clconv_measure_transfer(clconv_session *s, size_t bytes,
         }
     }
     clconv_timing tu, td;
-    summarize(up, 7, &tu);
-    summarize(down, 7, &td);
+    clconv_timing_of(up, 7, &tu);
+    clconv_timing_of(down, 7, &td);
     t->bytes = bytes;
     t->h2d_gbs = (double)bytes / (tu.median_ms * 1e6);
     t->d2h_gbs = (double)bytes / (td.median_ms * 1e6);
@@ -91,7 +76,7 @@ clconv_status clconv_time_end_to_end(clconv_session *s,
             ms[i] = now_ms() - t0;
     }
     if (st == CLCONV_OK)
-        summarize(ms, reps, t);
+        clconv_timing_of(ms, reps, t);
     free(ms);
     return st;
 }

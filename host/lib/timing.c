@@ -17,6 +17,15 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void clconv_timing_of(double *ms, int n, clconv_timing *t)
+{
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    t->reps = n;
+    t->min_ms = ms[0];
+    t->max_ms = ms[n - 1];
+    t->median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+}
+
 clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
                                clconv_timing *t)
 {
@@ -30,14 +39,8 @@ clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
         st = clconv_plan_execute(plan, NULL);
     for (int i = 0; i < reps && st == CLCONV_OK; ++i)
         st = clconv_plan_execute(plan, &ms[i]);
-    if (st == CLCONV_OK) {
-        qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
-        t->reps = reps;
-        t->min_ms = ms[0];
-        t->max_ms = ms[reps - 1];
-        t->median_ms = reps % 2 ? ms[reps / 2]
-                                : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
-    }
+    if (st == CLCONV_OK)
+        clconv_timing_of(ms, reps, t);
     free(ms);
     return st;
 }
