@@ -10,17 +10,7 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() { # name expected-exit command...
-    name=$1; want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
-        fails=$((fails + 1))
-    else
-        echo "ok   $name"
-    fi
-}
+. "$(dirname "$0")/lib/check.sh"
 
 check "bench --help exits 0" 0 "$CLI" bench --help
 check "bench rejects an origin out of range" 2 "$CLI" bench --dims 1 --size 64 --mask 4 --origin 2

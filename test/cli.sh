@@ -7,17 +7,7 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() { # name expected-exit command...
-    name=$1; want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "FAIL $name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
-        fails=$((fails + 1))
-    else
-        echo "ok   $name"
-    fi
-}
+. "$(dirname "$0")/lib/check.sh"
 
 check "clconv --help exits 0" 0 "$CLI" --help
 check "devices --help exits 0" 0 "$CLI" devices --help

@@ -13,18 +13,7 @@ fails=0
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-
-check() { # name expected-exit command...
-    name=$1; want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        fail "$name: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err"
-    else
-        echo "ok   $name"
-    fi
-}
+. "$(dirname "$0")/lib/check.sh"
 
 # Exit 2 (or 3), exactly one line on stderr that holds TEXT.
 check_line() { # name exit text command...
