@@ -1,9 +1,12 @@
-/* One pass of a separable filter: the 1D mask SEP_MASK_VALUES (MASK_WIDTH
- * taps, compiled in as constants like the "baked" mask mode) correlated
- * along axis AXIS (0 = x, 1 = y, 2 = z) of an nx x ny x nz array, ghost
- * cells 0, centred on MASK_WIDTH / 2:
- *   out[.., i, ..] = sum_j in[.., i - R + j, ..] * m[j].
- * The host (host/lib/separable.c) runs one pass per axis, x first, the
+/* One pass of a separable filter: the 1D mask SEP_MASK_VALUES (MASK_X
+ * taps, odd or even, compiled in as constants like the "baked" mask mode)
+ * correlated along axis AXIS (0 = x, 1 = y, 2 = z) of an nx x ny x nz
+ * array, with common.clh's window and border mode along that axis:
+ *   out[.., i, ..] = sum_j in[.., i - LEFT_X + j, ..] * m[j],
+ * LEFT_X = MASK_X / 2 + ORIGIN_X, indices outside 0..len-1 folded
+ * (CLC_AT) or, in constant mode, the ghost value CLC_GHOST (-D
+ * CLCONV_CVAL: the host passes each pass its own, see
+ * host/lib/separable.c). The host runs one pass per axis, x first, the
  * intermediates staying on the device.
  *
  * AXIS 0: a work-group of TILE_WIDTH work-items loads TILE_WIDTH * COARSEN
@@ -17,25 +20,17 @@
 #ifndef AXIS
 #error "build with -D AXIS=<0, 1 or 2>"
 #endif
-#ifndef MASK_WIDTH
-#error "build with -D MASK_WIDTH=<odd width>"
-#endif
-#ifndef TILE_WIDTH
-#error "build with -D TILE_WIDTH=<work-items along x>"
-#endif
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
 #endif
 #ifndef SEP_MASK_VALUES
-#error "build with -D SEP_MASK_VALUES=<MASK_WIDTH floats>"
+#error "build with -D SEP_MASK_VALUES=<MASK_X floats>"
 #endif
 #ifndef LANES
 #error "build with -D LANES=<1, or 16: float16 of x per work-item (CPUs)>"
 #endif
 
-#define RADIUS (MASK_WIDTH / 2)
-
-__constant float sep_mask[MASK_WIDTH] = {SEP_MASK_VALUES};
+__constant float sep_mask[MASK_X] = {SEP_MASK_VALUES};
 
 #if LANES == 16
 /* LANES 16 (CPUs): each work-item computes float16 blocks of consecutive
@@ -79,7 +74,7 @@ static inline void store16(__global float *out, int i, int x, int nx,
 
 #if AXIS == 0
 #define SPAN (TILE_WIDTH * COARSEN * LANES)
-#define TILE_LEN (SPAN + MASK_WIDTH - 1)
+#define TILE_LEN (SPAN + MASK_X - 1)
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void sep_pass(const __global float *restrict in, __global float *restrict out,
@@ -90,14 +85,14 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     const int row = (get_global_id(2) * ny + get_global_id(1)) * nx;
     const int x0 = get_group_id(0) * SPAN;
     for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
-        const int g = x0 - RADIUS + t;
-        tile[t] = (g >= 0 && g < nx) ? in[row + g] : 0.0f;
+        const int g = x0 - LEFT_X + t;
+        tile[t] = CLC_IN(g, nx) ? in[row + CLC_AT(g, nx)] : CLC_GHOST;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int c = 0; c < COARSEN; ++c) {
         const int o = (c * TILE_WIDTH + lx) * LANES;
         VEC acc = 0.0f;
-        for (int j = 0; j < MASK_WIDTH; ++j)
+        for (int j = 0; j < MASK_X; ++j)
 #if LANES == 16
             acc += vload16(0, tile + o + j) * sep_mask[j];
 #else
@@ -124,19 +119,21 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     const int a0 = get_global_id(1) * COARSEN;
     VEC win[COARSEN], acc[COARSEN];
     for (int c = 0; c < COARSEN; ++c) {
-        const int r = a0 - RADIUS + c;
-        win[c] = (r >= 0 && r < len) ? LOAD(base + r * stride, x) : 0.0f;
+        const int r = a0 - LEFT_X + c;
+        win[c] = CLC_IN(r, len) ? LOAD(base + CLC_AT(r, len) * stride, x)
+                                : CLC_GHOST;
         acc[c] = 0.0f;
     }
-    for (int j = 0; j < MASK_WIDTH; ++j) {
+    for (int j = 0; j < MASK_X; ++j) {
         const float m = sep_mask[j];
         for (int c = 0; c < COARSEN; ++c)
             acc[c] += win[c] * m;
         for (int c = 0; c < COARSEN - 1; ++c)
             win[c] = win[c + 1];
-        const int r = a0 - RADIUS + j + COARSEN;
-        win[COARSEN - 1] =
-            (r >= 0 && r < len) ? LOAD(base + r * stride, x) : 0.0f;
+        const int r = a0 - LEFT_X + j + COARSEN;
+        win[COARSEN - 1] = CLC_IN(r, len)
+                               ? LOAD(base + CLC_AT(r, len) * stride, x)
+                               : CLC_GHOST;
     }
     for (int c = 0; c < COARSEN; ++c)
         if (a0 + c < len)

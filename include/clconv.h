@@ -232,9 +232,11 @@ typedef struct clconv_problem {
     clconv_method method;
 } clconv_problem;
 
-/* Split a mask of p (W^dims floats) into dims 1D masks, factors[a * W + j]
- * along axis a (x first), so that mask[z][y][x] equals
- * factors[2W + z] * factors[W + y] * factors[x] within
+/* Split a mask of p (Wx * Wy * Wz floats, per-axis widths) into dims 1D
+ * masks, one after the other, x first: factors[j] along x, factors[Wx + j]
+ * along y, factors[Wx + Wy + j] along z (for a cube a * W + j), so that
+ * mask[z][y][x] equals
+ * factors[Wx + Wy + z] * factors[Wx + y] * factors[x] within
  * CLCONV_SEPARABLE_TOL * FLT_EPSILON relative per element (a rank-1 test pivoting
  * on the largest element). Returns 1 if separable, 0 if not (factors may
  * then hold anything); a 1D mask always is. factors may be NULL. */
@@ -456,8 +458,9 @@ void clconv_verify(const clconv_problem *p, const float *got,
 /* The bound of each method (issue 17; doc/methods.md derives them):
  * |got - expected| <= scale * FLT_EPSILON * abs_sum[i] + floor, with
  *   direct:    scale = 4 W^d, floor = 0 (clconv_verify);
- *   separable: scale = 4 (d W + CLCONV_SEPARABLE_TOL): d passes of W-term
- *              sums, plus the factorisation's tolerance;
+ *   separable: scale = 4 (Wx + Wy + Wz + CLCONV_SEPARABLE_TOL): a pass of
+ *              W-term sums per axis (4 (d W + ..) for a cube), plus the
+ *              factorisation's tolerance;
  *   FFT:       scale = 4 W^d and floor = CLCONV_FFT_BOUND * log2(L) *
  *              FLT_EPSILON * max|in| * sum|mask|, L the padded transform's
  *              elements: the FFT's error follows the data's range, not

@@ -1,7 +1,8 @@
 /* The separable and FFT paths (issue 17): each verified against the
  * double reference with its own bound (clconv_verify_bound) and against
  * the direct path's result, in 1D, 2D and 3D, at sizes 1, 2 and odd ones,
- * with masks wider than the data; a mask that is not separable with
+ * with masks wider than the data; the separable path also in every border
+ * mode with per-axis widths, origins and convolution; a mask that is not separable with
  * method separable is CLCONV_EINVAL; the cost model picks the path a user
  * would. On the first device $CLCONV_DEVICE selects. */
 #include <math.h>
@@ -82,10 +83,15 @@ static void check_path(clconv_session *s, const clconv_problem *p,
     clconv_verify_bound(p, p->method, in, mask, &scale, &floor);
     clconv_verify_with(p, got, ref, abs_sum, scale, floor, &v);
     if (!v.ok)
-        fail_msg("%s %dD %zux%zux%zu W=%d: %zu failures, worst [%zu] got %g "
-                 "expected %g", clconv_method_name(p->method), p->dims,
-                 p->size[0], p->size[1], p->size[2], p->mask_width,
-                 v.failures, v.worst_index, v.worst_got, v.worst_expected);
+        fail_msg("%s %dD %zux%zux%zu mask %dx%dx%d origin %d,%d,%d %s cval "
+                 "%g%s: %zu failures, worst [%zu] got %g expected %g",
+                 clconv_method_name(p->method), p->dims, p->size[0],
+                 p->size[1], p->size[2], clconv_problem_mask_axis(p, 0),
+                 clconv_problem_mask_axis(p, 1),
+                 clconv_problem_mask_axis(p, 2), p->origin[0], p->origin[1],
+                 p->origin[2], clconv_border_name(p->border), p->cval,
+                 p->flip ? " convolve" : "", v.failures, v.worst_index,
+                 v.worst_got, v.worst_expected);
     clconv_problem d = *p;
     d.method = CLCONV_METHOD_DIRECT;
     assert_int_equal(clconv_convolve(s, &d, in, mask, direct), CLCONV_OK);
@@ -93,8 +99,9 @@ static void check_path(clconv_session *s, const clconv_problem *p,
         ref[i] = direct[i];
     /* Both results lie within their bounds of the reference: within the
      * sum of the bounds of each other. */
-    clconv_verify_with(p, got, ref, abs_sum, scale + 4.0 * pow(p->mask_width,
-                       p->dims), floor, &v);
+    clconv_verify_with(p, got, ref, abs_sum,
+                       scale + 4.0 * (double)clconv_problem_mask_elements(p),
+                       floor, &v);
     assert_true(v.ok);
     free(got), free(direct), free(ref), free(abs_sum);
 }
@@ -136,6 +143,92 @@ static void separable_path_matches_reference_and_direct(void **state)
 static void fft_path_matches_reference_and_direct(void **state)
 {
     run_cases(state, CLCONV_METHOD_FFT, 0);
+}
+
+/* The separable path with the filter semantics (issue 15): per-axis
+ * widths, odd and even, origins at both ends of their range (origin -1:
+ * -(W/2) on every axis, 1: (W-1)/2, 2: x low, y high, z centred), masks
+ * wider than the data, sizes 1 and 2, a width-1 axis (no pass),
+ * convolution; each in every border mode, constant with cval 0 and 1.5. */
+typedef struct sem_case {
+    int dims;
+    size_t n[3];
+    int w[3], origin, flip;
+} sem_case;
+
+static const sem_case sem_cases[] = {
+    {2, {23, 17, 1}, {4, 7, 1}, -1, 0}, {2, {3, 2, 1}, {6, 5, 1}, 1, 1},
+    {2, {1, 2, 1}, {3, 4, 1}, 2, 1},    {2, {31, 5, 1}, {7, 1, 1}, 0, 0},
+    {3, {13, 11, 7}, {2, 5, 3}, -1, 1}, {3, {2, 1, 3}, {5, 4, 7}, 1, 0},
+    {3, {9, 7, 5}, {1, 3, 6}, 2, 1},
+};
+
+static clconv_problem sem_problem(const sem_case *c, int mode)
+{
+    clconv_problem p = shape(c->dims, c->n[0], c->n[1], c->n[2], 0,
+                             CLCONV_METHOD_SEPARABLE);
+    for (int a = 0; a < c->dims; ++a) {
+        const int w = c->w[a];
+        p.mask_size[a] = w;
+        if (c->origin == -1 || (c->origin == 2 && a == 0))
+            p.origin[a] = -(w / 2);
+        if (c->origin == 1 || (c->origin == 2 && a == 1))
+            p.origin[a] = (w - 1) / 2;
+    }
+    p.mask_width = clconv_problem_mask_max(&p);
+    clconv_pick_default(NULL, &p);
+    p.flip = c->flip;
+    /* mode 0..4: the border modes; 5: constant with cval 1.5 */
+    p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
+                                          : CLCONV_BORDER_CONSTANT;
+    p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
+    return p;
+}
+
+static void separable_path_takes_every_mode_shape_origin_and_flip(void **state)
+{
+    fixture *f = *state;
+    const size_t ncases = sizeof sem_cases / sizeof sem_cases[0];
+    for (int mode = 0; mode <= CLCONV_BORDER_COUNT; ++mode)
+        for (size_t c = 0; c < ncases; ++c) {
+            clconv_problem p = sem_problem(&sem_cases[c], mode);
+            const size_t n = clconv_problem_elements(&p);
+            const size_t nm = clconv_problem_mask_elements(&p);
+            float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
+            assert_non_null(in && mask);
+            clconv_fill_random(in, n, 7 + c);
+            clconv_fill_separable(&p, mask, 41 + c);
+            assert_int_equal(clconv_mask_separable(&p, mask, NULL), 1);
+            check_path(f->s, &p, in, mask);
+            free(in), free(mask);
+        }
+}
+
+/* Auto takes the separable path in every mode where the model says so
+ * (a 31x31 mask in mode reflect, an even anisotropic one convolved);
+ * the FFT path still refuses what it cannot compute. */
+static void auto_takes_separable_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    const sem_case c = {2, {256, 256, 1}, {31, 31, 1}, 0, 0};
+    clconv_problem p = sem_problem(&c, CLCONV_BORDER_REFLECT);
+    p.method = CLCONV_METHOD_AUTO;
+    float *mask = malloc(31 * 31 * sizeof *mask);
+    assert_non_null(mask);
+    clconv_fill_separable(&p, mask, 3);
+    assert_int_equal(clconv_method_choose(f->s, &p, mask),
+                     CLCONV_METHOD_SEPARABLE);
+    p.mask_size[0] = 30, p.mask_size[1] = 21, p.origin[1] = 10, p.flip = 1;
+    p.border = CLCONV_BORDER_CONSTANT, p.cval = -2.0;
+    clconv_fill_separable(&p, mask, 4);
+    assert_int_equal(clconv_method_choose(f->s, &p, mask),
+                     CLCONV_METHOD_SEPARABLE);
+    p.method = CLCONV_METHOD_FFT;
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "cval 0"));
+    free(mask);
 }
 
 static void separable_method_refuses_a_mask_that_is_not(void **state)
@@ -181,6 +274,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(separable_path_matches_reference_and_direct),
         cmocka_unit_test(fft_path_matches_reference_and_direct),
+        cmocka_unit_test(separable_path_takes_every_mode_shape_origin_and_flip),
+        cmocka_unit_test(auto_takes_separable_in_every_mode),
         cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
         cmocka_unit_test(cost_model_picks_what_a_user_would),
     };

@@ -463,9 +463,10 @@ clconv_status clc_path_launch(clc_path *path, cl_mem in, cl_mem out,
                               cl_event *first, cl_event *last);
 
 /* ---- method.c: the cost model and the automatic choice ---- */
-/* Why the separable and FFT paths cannot compute p (border mode, flip,
- * origin, mask shape), or NULL: they compute the notes' filter. */
-const char *clc_path_limit(const clconv_problem *p);
+/* Why method m's path cannot compute p, or NULL: the separable path
+ * computes every problem (with a separable mask), the FFT only the
+ * constant mode with cval 0, correlation, odd cubic masks, origin 0. */
+const char *clc_path_limit(const clconv_problem *p, clconv_method m);
 /* The method a plan of p runs on dev: auto resolved by the cost model
  * (separable only when mask is given and separable; FFT only with a
  * mask). */

@@ -61,12 +61,15 @@ void clconv_method_predict(const clconv_device_info *dev,
     const double launch = dev && dev->kind == CLCONV_DEVICE_GPU ? 5e-3 : 2e-2;
     const double bw = gbs * 1e6, fl = gflops * 1e6; /* per millisecond */
     const double n = (double)clconv_problem_elements(p);
-    const double w = p->mask_width, taps = pow(w, p->dims);
+    const double taps = (double)clconv_problem_mask_elements(p);
     ms[CLCONV_METHOD_DIRECT] =
         max2(8 * n / bw, 2 * taps * n / (EFF_DIRECT * fl)) + launch;
-    ms[CLCONV_METHOD_SEPARABLE] =
-        p->dims * (max2(8 * n / bw, 2 * w * n / (EFF_SEPARABLE * fl)) +
-                   launch);
+    ms[CLCONV_METHOD_SEPARABLE] = 0;
+    for (int a = 0; a < p->dims; ++a) { /* one pass per axis */
+        const double w = clconv_problem_mask_axis(p, a);
+        ms[CLCONV_METHOD_SEPARABLE] +=
+            max2(8 * n / bw, 2 * w * n / (EFF_SEPARABLE * fl)) + launch;
+    }
     const double l = clc_fft_padded_elements(p);
     const double bytes = 36 * l + 2.0 * p->dims * 8 * l;
     const double flops = 2 * 2.5 * l * log2(l > 2 ? l : 2);
@@ -95,8 +98,12 @@ clconv_method clconv_method_pick(const clconv_device_info *dev,
     return best;
 }
 
-const char *clc_path_limit(const clconv_problem *p)
+const char *clc_path_limit(const clconv_problem *p, clconv_method m)
 {
+    /* The separable passes take every mode, shape, origin and flip: each
+     * pass is a 1D filter with the direct kernels' window and folds. */
+    if (m != CLCONV_METHOD_FFT)
+        return NULL;
     if (p->border != CLCONV_BORDER_CONSTANT || p->cval != 0.0)
         return "only the constant border mode with cval 0 for now";
     if (p->flip)
@@ -117,17 +124,17 @@ clconv_method clc_method_choose(const clconv_session *s,
 {
     if (p->method != CLCONV_METHOD_AUTO)
         return p->method;
-    if (clc_path_limit(p))
-        return CLCONV_METHOD_DIRECT;
     if (!mask)
         return CLCONV_METHOD_DIRECT;
     const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
     const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
     const clconv_method m = clconv_method_pick(&s->dev, &c, p, sep);
-    if (m != CLCONV_METHOD_FFT || clc_fft_fits(s, p))
+    if (m != CLCONV_METHOD_FFT ||
+        (!clc_path_limit(p, CLCONV_METHOD_FFT) && clc_fft_fits(s, p)))
         return m;
-    /* The FFT transforms the whole problem at once: where its arrays do
-     * not fit, the best of the paths that stream in slabs. */
+    /* The FFT transforms the whole problem at once, in constant mode 0:
+     * where its arrays do not fit or it cannot compute p, the best of the
+     * paths that stream in slabs. */
     double ms[CLCONV_METHOD_COUNT];
     clconv_method_predict(&s->dev, &c, p, ms);
     return sep && ms[CLCONV_METHOD_SEPARABLE] < ms[CLCONV_METHOD_DIRECT]

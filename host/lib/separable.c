@@ -13,7 +13,8 @@
 struct clc_sep {
     clconv_session *s;
     clconv_problem p;
-    cl_kernel pass[3];
+    int npass;         /* passes: one per axis, less the identities */
+    cl_kernel pass[3]; /* in order, x first */
     size_t local[3][3], global[3][3];
     cl_mem tmp[2]; /* intermediates, made on first launch */
 };
@@ -22,12 +23,18 @@ struct clc_sep {
 int clconv_mask_separable(const clconv_problem *p, const float *mask,
                           float *factors)
 {
-    const int w = p->mask_width, d = p->dims;
+    const int d = p->dims;
     const size_t m = clconv_problem_mask_elements(p);
     float local_f[3 * 1023];
     float *f = factors ? factors : local_f;
+    size_t stride[3], w[3], off[3];
+    for (int a = 0; a < 3; ++a) {
+        w[a] = (size_t)clconv_problem_mask_axis(p, a);
+        stride[a] = a ? stride[a - 1] * w[a - 1] : 1;
+        off[a] = a ? off[a - 1] + w[a - 1] : 0;
+    }
     if (d == 1) {
-        memcpy(f, mask, (size_t)w * sizeof *f);
+        memcpy(f, mask, w[0] * sizeof *f);
         return 1;
     }
     size_t piv = 0;
@@ -36,23 +43,22 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
             piv = i;
     const double pv = mask[piv];
     if (pv == 0.0 || !isfinite(pv)) { /* all zero: 0 * 0 * 0 */
-        memset(f, 0, (size_t)d * (size_t)w * sizeof *f);
+        memset(f, 0, (off[d - 1] + w[d - 1]) * sizeof *f);
         return pv == 0.0;
     }
-    size_t pc[3] = {piv % (size_t)w, piv / (size_t)w % (size_t)w,
-                    piv / ((size_t)w * (size_t)w)};
-    const size_t stride[3] = {1, (size_t)w, (size_t)w * (size_t)w};
-    for (int a = 0; a < d; ++a)
-        for (int j = 0; j < w; ++j) {
-            size_t idx = piv - pc[a] * stride[a] + (size_t)j * stride[a];
-            f[a * w + j] = a == 0 ? mask[idx] : (float)(mask[idx] / pv);
+    for (int a = 0; a < d; ++a) {
+        const size_t pc = piv / stride[a] % w[a];
+        float *fa = f + off[a];
+        for (size_t j = 0; j < w[a]; ++j) {
+            const size_t idx = piv - pc * stride[a] + j * stride[a];
+            fa[j] = a == 0 ? mask[idx] : (float)(mask[idx] / pv);
         }
+    }
     const double tol = CLCONV_SEPARABLE_TOL * (double)FLT_EPSILON;
     for (size_t i = 0; i < m; ++i) {
         double prod = 1.0;
-        size_t r = i;
-        for (int a = 0; a < d; ++a, r /= (size_t)w)
-            prod *= f[a * w + (int)(r % (size_t)w)];
+        for (int a = 0; a < d; ++a)
+            prod *= f[off[a] + i / stride[a] % w[a]];
         if (!(fabs(mask[i] - prod) <= tol * fabs(mask[i]) + tol * FLT_MIN))
             return 0;
     }
@@ -80,7 +86,12 @@ static size_t round_up(size_t v, size_t m)
     return (v + m - 1) / m * m;
 }
 
-static clconv_status make_pass(clc_sep *sp, int axis, const float *f)
+/* Pass k: the 1D mask f along axis, each output's window starting left
+ * inputs before it, ghost the value beyond the data in constant mode;
+ * built with the defines of that 1D problem (clc_filter_defines), so
+ * border mode, width and origin read as in the direct kernels. */
+static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
+                               int left, double ghost)
 {
     const clconv_problem *p = &sp->p;
     /* CPUs: float16 blocks along x (LANES 16) and fewer rows per
@@ -89,27 +100,34 @@ static clconv_status make_pass(clc_sep *sp, int axis, const float *f)
     const int lanes = cpu ? 16 : 1;
     const int coarsen = axis == 0 ? 4 : cpu ? 4 : 16;
     const size_t g = pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes);
-    const size_t len = 160 + (size_t)p->mask_width * 24;
+    clconv_problem q;
+    memset(&q, 0, sizeof q);
+    q.dims = 1;
+    q.mask_width = clconv_problem_mask_axis(p, axis);
+    q.origin[0] = left - q.mask_width / 2;
+    q.border = p->border;
+    q.cval = ghost;
+    q.tile = (int)g;
+    const size_t len = 400 + (size_t)q.mask_width * 24;
     char *opts = malloc(len);
     if (!opts)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
-    int n = snprintf(opts, len,
-                     "-D AXIS=%d -D MASK_WIDTH=%d "
-                     "-D TILE_WIDTH=%zu -D COARSEN=%d -D LANES=%d "
-                     "-D SEP_MASK_VALUES=",
-                     axis, p->mask_width, g, coarsen, lanes);
-    clc_format_floats(opts + n, len - (size_t)n, f, (size_t)p->mask_width);
+    size_t n = (size_t)snprintf(opts, len, "-D AXIS=%d -D COARSEN=%d "
+                                "-D LANES=%d ", axis, coarsen, lanes);
+    n += clc_filter_defines(&q, opts + n, len - n);
+    n += (size_t)snprintf(opts + n, len - n, " -D SEP_MASK_VALUES=");
+    clc_format_floats(opts + n, len - n, f, (size_t)q.mask_width);
     cl_program prog = NULL;
-    clconv_status st = clc_program_get(sp->s, "sep_pass", opts, 0, &prog);
+    clconv_status st = clc_program_get(sp->s, "sep_pass", opts, 1, &prog);
     free(opts);
     if (st != CLCONV_OK)
         return st;
     cl_int err;
-    sp->pass[axis] = clCreateKernel(prog, "sep_pass", &err);
+    sp->pass[k] = clCreateKernel(prog, "sep_pass", &err);
     if (err != CL_SUCCESS)
         return clc_cl_fail("clCreateKernel(sep_pass)", err, __FILE__,
                            __LINE__);
-    size_t *lo = sp->local[axis], *gl = sp->global[axis];
+    size_t *lo = sp->local[k], *gl = sp->global[k];
     lo[0] = g, lo[1] = lo[2] = 1;
     const size_t lx = (p->size[0] + (size_t)lanes - 1) / (size_t)lanes;
     if (axis == 0) {
@@ -122,9 +140,40 @@ static clconv_status make_pass(clc_sep *sp, int axis, const float *f)
     }
     for (cl_uint a = 2; a < 5; ++a) {
         cl_int v = (cl_int)p->size[a - 2];
-        CLC_CHECK(clSetKernelArg(sp->pass[axis], a, sizeof v, &v));
+        CLC_CHECK(clSetKernelArg(sp->pass[k], a, sizeof v, &v));
     }
     return CLCONV_OK;
+}
+
+/* The passes of factors f (flipped for a convolution). In constant mode
+ * the data are extended by cval, so an intermediate beyond the data along
+ * a later axis is cval filtered by the earlier passes: pass a reads
+ * cval * sum(f_0) * .. * sum(f_{a-1}) there, which makes the passes
+ * exactly the d-dimensional correlation. A y or z factor that is the
+ * single tap 1 (the width-1 axes of --axes and batches) is no pass. */
+static clconv_status make_passes(clc_sep *sp, float *f)
+{
+    const clconv_problem *p = &sp->p;
+    double ghost = p->border == CLCONV_BORDER_CONSTANT ? (float)p->cval : 0;
+    clconv_status st = CLCONV_OK;
+    for (int a = 0, off = 0; a < p->dims && st == CLCONV_OK; ++a) {
+        const int w = clconv_problem_mask_axis(p, a);
+        float *fa = f + off;
+        off += w;
+        for (int j = 0; p->flip && j < w / 2; ++j) {
+            const float t = fa[j];
+            fa[j] = fa[w - 1 - j], fa[w - 1 - j] = t;
+        }
+        if (a > 0 && w == 1 && fa[0] == 1.0f)
+            continue;
+        st = make_pass(sp, sp->npass++, a, fa, clconv_problem_left(p, a),
+                       ghost);
+        double sum = 0.0;
+        for (int j = 0; j < w; ++j)
+            sum += fa[j];
+        ghost = (float)(ghost * sum);
+    }
+    return st;
 }
 
 clconv_status clc_sep_create(clconv_session *s, const clconv_problem *p,
@@ -138,18 +187,18 @@ clconv_status clc_sep_create(clconv_session *s, const clconv_problem *p,
                                        "(clconv_plan_create_with_mask)");
     if (!clconv_mask_separable(p, mask, f))
         return clc_fail(CLCONV_EINVAL,
-                        "method separable: the %dD mask of width %d is not "
+                        "method separable: the %dD mask %dx%dx%d is not "
                         "an outer product of 1D masks (rank-1 test, "
                         "tolerance %d * FLT_EPSILON per element)",
-                        p->dims, p->mask_width, CLCONV_SEPARABLE_TOL);
+                        p->dims, clconv_problem_mask_axis(p, 0),
+                        clconv_problem_mask_axis(p, 1),
+                        clconv_problem_mask_axis(p, 2), CLCONV_SEPARABLE_TOL);
     clc_sep *sp = calloc(1, sizeof *sp);
     if (!sp)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     sp->s = s;
     sp->p = *p;
-    clconv_status st = CLCONV_OK;
-    for (int a = 0; a < p->dims && st == CLCONV_OK; ++a)
-        st = make_pass(sp, a, f + a * p->mask_width);
+    clconv_status st = make_passes(sp, f);
     if (st != CLCONV_OK) {
         clc_sep_destroy(sp);
         return st;
@@ -175,7 +224,7 @@ static clconv_status temps(clc_sep *sp)
 {
     const size_t bytes = clconv_problem_elements(&sp->p) * sizeof(float);
     cl_int err;
-    for (int k = 0; k < sp->p.dims - 1; ++k)
+    for (int k = 0; k < sp->npass - 1; ++k)
         if (!sp->tmp[k]) {
             sp->tmp[k] = clCreateBuffer(sp->s->context, CL_MEM_READ_WRITE,
                                         bytes, NULL, &err);
@@ -193,7 +242,7 @@ clconv_status clc_sep_launch(clc_sep *sp, cl_mem in, cl_mem out,
     clconv_status st = temps(sp);
     if (st != CLCONV_OK)
         return st;
-    const int d = sp->p.dims;
+    const int d = sp->npass;
     cl_event prev = NULL;
     for (int a = 0; a < d && st == CLCONV_OK; ++a) {
         cl_mem src = a == 0 ? in : sp->tmp[a - 1];

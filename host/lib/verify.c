@@ -34,8 +34,12 @@ void clconv_verify_bound(const clconv_problem *p, clconv_method m,
     const double taps = (double)clconv_problem_mask_elements(p);
     *scale = 4.0 * taps;
     *floor = 0.0;
-    if (m == CLCONV_METHOD_SEPARABLE)
-        *scale = 4.0 * (p->dims * p->mask_width + CLCONV_SEPARABLE_TOL);
+    if (m == CLCONV_METHOD_SEPARABLE) { /* a sum of W terms per axis */
+        int widths = 0;
+        for (int a = 0; a < p->dims; ++a)
+            widths += clconv_problem_mask_axis(p, a);
+        *scale = 4.0 * (widths + CLCONV_SEPARABLE_TOL);
+    }
     if (m == CLCONV_METHOD_FFT && in && mask)
         *floor = CLCONV_FFT_BOUND * log2(clc_fft_padded_elements(p)) *
                  (double)FLT_EPSILON *
@@ -121,16 +125,19 @@ void clconv_fill_separable(const clconv_problem *p, float *mask,
                            uint64_t seed)
 {
     float f[3][1023];
-    const size_t w = (size_t)p->mask_width;
+    const size_t w[3] = {(size_t)clconv_problem_mask_axis(p, 0),
+                         (size_t)clconv_problem_mask_axis(p, 1),
+                         (size_t)clconv_problem_mask_axis(p, 2)};
     for (int a = 0; a < p->dims; ++a)
-        clconv_fill_random(f[a], w, seed + 0x5e9a7ab1eULL * (uint64_t)(a + 1));
+        clconv_fill_random(f[a], w[a],
+                           seed + 0x5e9a7ab1eULL * (uint64_t)(a + 1));
     const size_t m = clconv_problem_mask_elements(p);
     for (size_t i = 0; i < m; ++i) {
-        double v = f[0][i % w];
+        double v = f[0][i % w[0]];
         if (p->dims > 1)
-            v *= f[1][i / w % w];
+            v *= f[1][i / w[0] % w[1]];
         if (p->dims > 2)
-            v *= f[2][i / (w * w)];
+            v *= f[2][i / (w[0] * w[1])];
         mask[i] = (float)v;
     }
 }
