@@ -50,10 +50,11 @@ masks='1 3 5'
 # Border modes and mask shapes (issue 15), dims:size:mask:tile:flags with
 # ',' for spaces and '/' for a comma inside a value (--origin -3/1): every mode, even and anisotropic masks, origins, masks
 # wider than the data, convolution, a non-zero cval; then the separable
-# passes (cl/sep_pass.cl, every axis) and the FFT path (cl/fft_ops.cl and
-# VkFFT's kernels) of issue 17; then batches, whose members run the
-# lower-dimensional kernels one NDRange dimension deeper (a mask 1 wide
-# along the slowest axes is a batch too).
+# passes (cl/sep_pass.cl, every axis; then a mode, anisotropic and even
+# masks, origins, convolution, a cval, a width-1 axis) and the FFT path
+# (cl/fft_ops.cl and VkFFT's kernels) of issue 17; then batches, whose
+# members run the lower-dimensional kernels one NDRange dimension deeper
+# (a mask 1 wide along the slowest axes is a batch too).
 filter_cases='1:37:4:4:--mode,reflect,--origin,1
 1:3:7:4:--mode,wrap,--convolve
 2:13x11:5x2:4:--mode,mirror,--convolve
@@ -66,6 +67,10 @@ filter_cases='1:37:4:4:--mode,reflect,--origin,1
 2:2x3:5:4:--method,separable
 3:7x6x5:3:2:--method,separable
 3:77x4x3:5:2:--method,separable
+2:13x11:5:4:--method,separable,--mode,reflect
+2:2x3:7x4:4:--method,separable,--mode,wrap,--origin,-3/1,--convolve
+3:7x6x5:3x2x4:2:--method,separable,--mode,constant,--cval,0.5,--origin,-1/0/1
+3:77x4x3:4x1x3:2:--method,separable,--mode,mirror
 1:37:5:4:--method,fft
 2:13x11:3:4:--method,fft
 3:7x6x5:3:2:--method,fft
