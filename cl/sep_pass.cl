@@ -16,7 +16,9 @@
  * AXIS 1 and 2: one work-item per x column (reads coalesced along x), each
  * marching COARSEN consecutive outputs along the axis with a register
  * window of COARSEN inputs that slides one row per tap: COARSEN + W - 1
- * loads for COARSEN outputs, no local memory, no barrier. */
+ * loads for COARSEN outputs, no local memory, no barrier. Only the
+ * work-groups (AXIS 0) or work-items whose inputs reach past the data
+ * fold indices; the others load plainly. */
 #ifndef AXIS
 #error "build with -D AXIS=<0, 1 or 2>"
 #endif
@@ -84,10 +86,15 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     const int lx = get_local_id(0);
     const int row = (get_global_id(2) * ny + get_global_id(1)) * nx;
     const int x0 = get_group_id(0) * SPAN;
-    for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
-        const int g = x0 - LEFT_X + t;
-        tile[t] = CLC_IN(g, nx) ? in[row + CLC_AT(g, nx)] : CLC_GHOST;
-    }
+    /* Only work-groups whose span reaches past a row end fold indices. */
+    if (x0 - LEFT_X >= 0 && x0 - LEFT_X + TILE_LEN <= nx)
+        for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
+            tile[t] = in[row + x0 - LEFT_X + t];
+    else
+        for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
+            const int g = x0 - LEFT_X + t;
+            tile[t] = CLC_IN(g, nx) ? in[row + CLC_AT(g, nx)] : CLC_GHOST;
+        }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int c = 0; c < COARSEN; ++c) {
         const int o = (c * TILE_WIDTH + lx) * LANES;
@@ -102,6 +109,38 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     }
 }
 #else
+/* Row r of the window (edge: it may lie outside 0..len-1, then the border
+ * mode's value; otherwise a plain load). */
+#define SEP_ROW(r, edge)                                                     \
+    ((!(edge) || CLC_IN((r), len))                                           \
+         ? LOAD(base + ((edge) ? CLC_AT((r), len) : (r)) * stride, x)        \
+         : CLC_GHOST)
+
+/* COARSEN outputs a0.. along the axis from the sliding window; called
+ * with edge a constant, so the interior copy has no fold at all. */
+static inline void sep_march(const __global float *in, __global float *out,
+                             const int nx, const int len, const int stride,
+                             const int base, const int x, const int a0,
+                             const bool edge)
+{
+    VEC win[COARSEN], acc[COARSEN];
+    for (int c = 0; c < COARSEN; ++c) {
+        win[c] = SEP_ROW(a0 - LEFT_X + c, edge);
+        acc[c] = 0.0f;
+    }
+    for (int j = 0; j < MASK_X; ++j) {
+        const float m = sep_mask[j];
+        for (int c = 0; c < COARSEN; ++c)
+            acc[c] += win[c] * m;
+        for (int c = 0; c < COARSEN - 1; ++c)
+            win[c] = win[c + 1];
+        win[COARSEN - 1] = SEP_ROW(a0 - LEFT_X + j + COARSEN, edge);
+    }
+    for (int c = 0; c < COARSEN; ++c)
+        if (a0 + c < len)
+            STORE(base + (a0 + c) * stride, x, acc[c]);
+}
+
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void sep_pass(const __global float *restrict in, __global float *restrict out,
               const int nx, const int ny, const int nz)
@@ -117,26 +156,11 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     const int base = get_global_id(2) * nx + x;
 #endif
     const int a0 = get_global_id(1) * COARSEN;
-    VEC win[COARSEN], acc[COARSEN];
-    for (int c = 0; c < COARSEN; ++c) {
-        const int r = a0 - LEFT_X + c;
-        win[c] = CLC_IN(r, len) ? LOAD(base + CLC_AT(r, len) * stride, x)
-                                : CLC_GHOST;
-        acc[c] = 0.0f;
-    }
-    for (int j = 0; j < MASK_X; ++j) {
-        const float m = sep_mask[j];
-        for (int c = 0; c < COARSEN; ++c)
-            acc[c] += win[c] * m;
-        for (int c = 0; c < COARSEN - 1; ++c)
-            win[c] = win[c + 1];
-        const int r = a0 - LEFT_X + j + COARSEN;
-        win[COARSEN - 1] = CLC_IN(r, len)
-                               ? LOAD(base + CLC_AT(r, len) * stride, x)
-                               : CLC_GHOST;
-    }
-    for (int c = 0; c < COARSEN; ++c)
-        if (a0 + c < len)
-            STORE(base + (a0 + c) * stride, x, acc[c]);
+    /* The window reads rows a0 - LEFT_X .. a0 - LEFT_X + MASK_X + COARSEN
+     * - 1 (one past the last tap). */
+    if (a0 - LEFT_X >= 0 && a0 - LEFT_X + MASK_X + COARSEN <= len)
+        sep_march(in, out, nx, len, stride, base, x, a0, false);
+    else
+        sep_march(in, out, nx, len, stride, base, x, a0, true);
 }
 #endif

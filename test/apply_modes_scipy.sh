@@ -2,7 +2,7 @@
 # `clconv apply` against scipy.ndimage.correlate and convolve with every
 # border mode (and cval), random shapes, dtypes, per-axis odd and even
 # masks (wider than the data too), origins at both ends of their range,
-# named per-axis masks and channel axes: float32 within a bound that
+# named per-axis masks and channel axes, the separable path: float32 within a bound that
 # scales with the mask, 8 * (mask elements) * FLT_EPSILON * sum|a*m|.
 # Every strategy takes its turn. Skipped when NumPy/SciPy are missing.
 # Usage: test/apply_modes_scipy.sh build/clconv
@@ -62,6 +62,16 @@ def compare(name, a, m, mode, cval, origin, convolve, got, channel_axis=None):
            f"worst ratio {(err / bound).max():.3g}")
 
 
+def run_and_compare(name, a, m, extra, mode, cval, origin, convolve):
+    """apply a with mask m (saved as m.npy) and flags extra; compare."""
+    np.save(f"{tmp}/m.npy", m)
+    rc, err = run(a, f"{tmp}/m.npy", extra)
+    if rc != 0:
+        report(False, name, f"exit {rc}: {err}")
+        return
+    compare(name, a, m, mode, cval, origin, convolve, np.load(f"{tmp}/y.npy"))
+
+
 def random_case(k):
     nd = 1 + k % 3
     shape = tuple(int(rng.integers(1, 14 if nd > 1 else 40)) for _ in range(nd))
@@ -88,7 +98,6 @@ for k in range(40):
     convolve = (k // 5) % 2 == 1
     cval = 0.0 if k % 4 else float(rng.uniform(-2, 2))
     strat = strategies[k % len(strategies)]
-    np.save(f"{tmp}/m.npy", m)
     extra = ["--mode", mode, "--cval", repr(cval), "--strategy", strat,
              "--origin", ",".join(map(str, origin))]
     if convolve:
@@ -97,11 +106,7 @@ for k in range(40):
         extra += ["--dims", "3"]  # a volume, whatever its last extent
     name = (f"{'convolve' if convolve else 'correlate'} {a.dtype} {a.shape} "
             f"mask {m.shape} origin {origin} {mode} cval {cval:.3g} {strat}")
-    rc, err = run(a, f"{tmp}/m.npy", extra)
-    if rc != 0:
-        report(False, name, f"exit {rc}: {err}")
-        continue
-    compare(name, a, m, mode, cval, origin, convolve, np.load(f"{tmp}/y.npy"))
+    run_and_compare(name, a, m, extra, mode, cval, origin, convolve)
 
 # 2. Named per-axis masks in NumPy's order, and channel axes.
 img = rng.standard_normal((11, 9, 3)).astype(np.float32)
@@ -138,7 +143,34 @@ for k, (axes, mshape, mode, origin) in enumerate([
         continue
     compare(name, vol, full, mode, 0.0, org, False, np.load(f"{tmp}/y.npy"))
 
-# 4. An (H, W, 3) float array is not silently a volume.
+# 4. The separable path (--method separable): outer products of random 1D
+# masks, per-axis odd and even widths, origins at both ends, convolve, in
+# every mode and constant with a cval, 2D and 3D.
+for k in range(12):
+    mode = modes[k % 5]
+    cval = 1.25 if k == 5 else 0.0
+    nd = 2 + k % 2
+    shape = tuple(int(rng.integers(1, 16)) for _ in range(nd))
+    factors = [rng.standard_normal(int(rng.integers(1, 8))).astype(np.float32)
+               for _ in range(nd)]
+    m = factors[0]
+    for fac in factors[1:]:
+        m = np.multiply.outer(m, fac)
+    m = m.astype(np.float32)
+    origin = [(-(w // 2), (w - 1) // 2)[(k + i) % 2] for i, w in enumerate(m.shape)]
+    convolve = k % 3 == 0
+    a = rng.standard_normal(shape).astype(np.float32)
+    extra = ["--method", "separable", "--mode", mode, "--cval", repr(cval),
+             "--origin", ",".join(map(str, origin))]
+    if convolve:
+        extra.append("--convolve")
+    if nd == 3:
+        extra += ["--dims", "3"]
+    name = (f"separable {'convolve' if convolve else 'correlate'} {shape} "
+            f"mask {m.shape} origin {origin} {mode} cval {cval}")
+    run_and_compare(name, a, m, extra, mode, cval, origin, convolve)
+
+# 5. An (H, W, 3) float array is not silently a volume.
 rc, err = run(img, "box:3", [])
 report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
        "(H, W, 3) float without --channel-axis or --dims 3 is a usage error",
