@@ -18,20 +18,20 @@ void conv1d_vector(const __global float *restrict N, __global float *restrict P,
     if (x0 >= nx)
         return;
     if (x0 >= LEFT_X && x0 + VEC_WIDTH * COARSEN + RIGHT_X <= nx) {
-        float16 acc[COARSEN];
+        floatv acc[COARSEN];
 #pragma unroll
         for (int b = 0; b < COARSEN; ++b)
-            acc[b] = (float16)(0.0f);
+            acc[b] = (floatv)(0.0f);
         const __global float *in = N + x0 - LEFT_X;
         for (int j = 0; j < MASK_X; ++j) {
             const float m = M[j];
 #pragma unroll
             for (int b = 0; b < COARSEN; ++b)
-                acc[b] += vload16(0, in + b * VEC_WIDTH + j) * m;
+                acc[b] += vloadv(0, in + b * VEC_WIDTH + j) * m;
         }
 #pragma unroll
         for (int b = 0; b < COARSEN; ++b)
-            vstore16(acc[b], 0, P + x0 + b * VEC_WIDTH);
+            vstorev(acc[b], 0, P + x0 + b * VEC_WIDTH);
         return;
     }
     for (int b = 0; b < COARSEN; ++b) {

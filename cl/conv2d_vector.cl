@@ -2,7 +2,8 @@
  * outputs for COARSEN consecutive rows y0.. . It marches once through the
  * input rows y0-LEFT_Y .. y0+COARSEN-1+RIGHT_Y; each row's MASK_X shifted
  * vectors (vec_taps in common.clh) feed all MASK_Y output rows that the
- * input row meets, kept as a queue of float16 accumulators: slot s holds
+ * input row meets, kept as a queue of floatv accumulators (float16, float8
+ * with -D VEC_WIDTH=8 on AVX2 CPUs: bench/PERF.md item 23): slot s holds
  * output row r-RIGHT_Y+s, which input row r meets with mask row
  * MASK_Y-1-s. After row r the slot-0 row is complete and stored. So each
  * vector load feeds MASK_Y FMAs instead of one (bench/PERF.md item 13).
@@ -27,7 +28,7 @@ void conv2d_vector(const __global float *restrict N, __global float *restrict P,
         return;
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const int y_end = min(y0 + COARSEN, ny);
-    float16 q[VEC_QUEUE];
+    floatv q[VEC_QUEUE];
     vec_queue_clear(q);
     for (int r = y0 - LEFT_Y; r < y_end + RIGHT_Y; ++r) {
         if (CLC_IN(r, ny))

@@ -3,7 +3,7 @@
  * once through the input planes z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z; each
  * input row's MASK_X shifted vectors (vec_taps in common.clh) feed all
  * MASK_Z output planes that the input plane meets, kept as a queue of
- * float16 accumulators: slot s holds output plane p-RIGHT_Z+s, which input
+ * floatv accumulators (common.clh's VEC_WIDTH): slot s holds output plane p-RIGHT_Z+s, which input
  * plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
  * is complete and stored. So each vector load feeds MASK_Z FMAs instead of
  * one (bench/PERF.md item 13). Rows and planes outside the input are
@@ -29,7 +29,7 @@ void conv3d_vector(const __global float *restrict N, __global float *restrict P,
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const bool y_inside = y >= LEFT_Y && y + RIGHT_Y < ny;
     const int z_end = min(z0 + COARSEN, nz);
-    float16 q[VEC_QUEUE];
+    floatv q[VEC_QUEUE];
     vec_queue_clear(q);
     for (int p = z0 - LEFT_Z; p < z_end + RIGHT_Z; ++p) {
         const int plane = CLC_AT(p, nz) * ny;

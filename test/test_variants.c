@@ -186,6 +186,8 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_non_null(strstr(d, "-D VEC_BLOCKS=1"));
     assert_int_equal(clconv_problem_defines(&gpu, &p, d, sizeof d), CLCONV_OK);
     assert_non_null(strstr(d, "-D VEC_BLOCKS=2"));
+    /* VEC_WIDTH 8 needs the device's native float width: 16 without it. */
+    assert_non_null(strstr(d, "-D VEC_WIDTH=16"));
     /* Only what a variant reads is defined. */
     const clconv_problem naive = shape(3, 3, CLCONV_NAIVE);
     assert_int_equal(clconv_problem_defines(&gpu, &naive, d, sizeof d),

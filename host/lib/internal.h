@@ -93,7 +93,8 @@ enum {
     CLC_KNOB_COARSEN = 0,
     CLC_KNOB_GROUP_Y,
     CLC_KNOB_ROWS,       /* 3D coarse: adjacent y rows per work-item */
-    CLC_KNOB_VEC_BLOCKS, /* vector 2D/3D: float16 blocks side by side */
+    CLC_KNOB_VEC_BLOCKS, /* vector 2D/3D: floatv blocks side by side */
+    CLC_KNOB_VEC_WIDTH,  /* vector 2D/3D: floats per block, 8 or 16 */
     CLC_KNOB_COUNT,
     CLC_KNOB_PUBLIC = 2
 };
@@ -127,6 +128,7 @@ typedef struct clc_variant_dims {
 typedef struct clc_overrides {
     int coarse_rows;   /* $CLCONV_COARSE_ROWS, 1..8 */
     int vector_blocks; /* $CLCONV_VECTOR_BLOCKS, 1..4 */
+    int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 

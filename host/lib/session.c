@@ -18,12 +18,18 @@ static int env_digit(const char *name, int max)
     return 0;
 }
 
-/* $CLCONV_COARSE_ROWS (bench/PERF.md item 11) and $CLCONV_VECTOR_BLOCKS
- * (item 16) replace the variants' choices, for measuring. */
+/* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
+ * (item 16) and $CLCONV_VECTOR_WIDTH (8 or 16, item 23) replace the
+ * variants' choices, for measuring. */
 void clc_overrides_read(clc_overrides *o)
 {
+    const char *width = getenv("CLCONV_VECTOR_WIDTH");
     o->coarse_rows = env_digit("CLCONV_COARSE_ROWS", 8);
     o->vector_blocks = env_digit("CLCONV_VECTOR_BLOCKS", 4);
+    o->vector_width = !width                  ? 0
+                      : !strcmp(width, "8")   ? 8
+                      : !strcmp(width, "16") ? 16
+                                              : 0;
 }
 
 static void overrides_text(const clc_overrides *o, char *buf, size_t len)
@@ -33,8 +39,11 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
     if (o->coarse_rows)
         n = snprintf(buf, len, "CLCONV_COARSE_ROWS=%d", o->coarse_rows);
     if (o->vector_blocks && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_BLOCKS=%d",
-                 n ? " " : "", o->vector_blocks);
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_BLOCKS=%d",
+                      n ? " " : "", o->vector_blocks);
+    if (o->vector_width && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_WIDTH=%d",
+                 n ? " " : "", o->vector_width);
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the

@@ -9,8 +9,25 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* x outputs per block: VEC_WIDTH in cl/common.clh (float16). */
+/* x outputs per block: VEC_WIDTH in cl/common.clh, 16 (float16) unless
+ * the knob says 8 (2D/3D only; 1D keeps 16). */
 #define VECTOR_WIDTH 16
+
+/* VEC_WIDTH in 2D: 8 on PoCL CPU devices whose native float vector is 8
+ * wide (AVX2: a float16 is two of its 16 registers, and the 2D queue
+ * spilled to the stack, bench/PERF.md item 23), else 16. 3D and other
+ * CPU implementations keep 16 until measured. */
+static int width_default(const clconv_device_info *dev)
+{
+    cl_uint native = 0;
+    if (!dev || dev->kind != CLCONV_DEVICE_CPU || !dev->opaque_device ||
+        !strstr(dev->platform, "Portable Computing Language") ||
+        clGetDeviceInfo((cl_device_id)dev->opaque_device,
+                        CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof native,
+                        &native, NULL) != CL_SUCCESS)
+        return VECTOR_WIDTH;
+    return native == 8 ? 8 : VECTOR_WIDTH;
+}
 
 /* VEC_BLOCKS per implementation, first match wins: the widest mask that
  * gets two blocks side by side (one block beyond). PoCL on the 16-core
@@ -56,10 +73,14 @@ static void vector_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 1 : 8)
                               : dims == 2 ? (w <= 7 ? 4 : 16)
                                           : 8;
-    if (dims >= 2)
+    if (dims >= 2) {
         k[CLC_KNOB_VEC_BLOCKS] = ov && ov->vector_blocks
                                      ? ov->vector_blocks
                                      : blocks_default(dev, w);
+        k[CLC_KNOB_VEC_WIDTH] = ov && ov->vector_width ? ov->vector_width
+                                : dims == 2             ? width_default(dev)
+                                                        : VECTOR_WIDTH;
+    }
 }
 
 static void vector_geometry(const clc_config *cf, clc_geometry *g)
@@ -68,8 +89,9 @@ static void vector_geometry(const clc_config *cf, clc_geometry *g)
     const size_t t = (size_t)p->tile;
     const size_t c = (size_t)cf->knob[CLC_KNOB_COARSEN];
     const size_t per_item =
-        VECTOR_WIDTH *
-        (p->dims == 1 ? c : (size_t)cf->knob[CLC_KNOB_VEC_BLOCKS]);
+        p->dims == 1 ? VECTOR_WIDTH * c
+                     : (size_t)cf->knob[CLC_KNOB_VEC_WIDTH] *
+                           (size_t)cf->knob[CLC_KNOB_VEC_BLOCKS];
     g->local[0] = t;
     g->local[1] = g->local[2] = 1;
     g->global[0] = ceil_div(ceil_div(p->size[0], per_item), t) * t;
@@ -82,6 +104,7 @@ static void vector_geometry(const clc_config *cf, clc_geometry *g)
 
 #define COARSEN(...) {"COARSEN", 1, 64, CLC_INTS(__VA_ARGS__)}
 #define VEC_BLOCKS {"VEC_BLOCKS", 1, 4, {0, 0}}
+#define VEC_WIDTH {"VEC_WIDTH", 8, 16, {0, 0}}
 
 /* Per dims: preferred work-group size, the tuning grid of work-group
  * sizes and of blocks (1D), rows (2D) or planes (3D) per work-item. */
@@ -97,10 +120,14 @@ const clc_variant clc_variant_vector = {
         {.tile = 16,
          .bench_tiles = 1,
          .tiles = CLC_INTS(8, 16, 32),
-         .knob = {COARSEN(4, 8, 16, 32), [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS}},
+         .knob = {COARSEN(4, 8, 16, 32),
+                  [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS,
+                  [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH}},
         {.tile = 16,
          .bench_tiles = 1,
          .tiles = CLC_INTS(8, 16, 32),
-         .knob = {COARSEN(4, 8, 16, 32), [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS}},
+         .knob = {COARSEN(4, 8, 16, 32),
+                  [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS,
+                  [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH}},
     },
     1, vector_defaults, vector_geometry};
