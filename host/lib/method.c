@@ -81,9 +81,11 @@ void clconv_method_predict(const clconv_device_info *dev,
             ms[CLCONV_METHOD_AUTO] = ms[m];
 }
 
-clconv_method clconv_method_pick(const clconv_device_info *dev,
-                                 const clconv_ceilings *c,
-                                 const clconv_problem *p, int separable)
+/* The fastest predicted method among direct, separable (where the mask
+ * is) and the FFT (where fft says it can run). */
+static clconv_method pick(const clconv_device_info *dev,
+                          const clconv_ceilings *c, const clconv_problem *p,
+                          int separable, int fft)
 {
     double ms[CLCONV_METHOD_COUNT];
     clconv_method_predict(dev, c, p, ms);
@@ -93,9 +95,16 @@ clconv_method clconv_method_pick(const clconv_device_info *dev,
         best = CLCONV_METHOD_SEPARABLE;
     /* The FFT's error grows with the data's range, not the mask's: take it
      * only where it is at least twice as fast. */
-    if (2 * ms[CLCONV_METHOD_FFT] < ms[best])
+    if (fft && 2 * ms[CLCONV_METHOD_FFT] < ms[best])
         best = CLCONV_METHOD_FFT;
     return best;
+}
+
+clconv_method clconv_method_pick(const clconv_device_info *dev,
+                                 const clconv_ceilings *c,
+                                 const clconv_problem *p, int separable)
+{
+    return pick(dev, c, p, separable, 1);
 }
 
 const char *clc_path_limit(const clconv_problem *p, clconv_method m)
@@ -128,18 +137,11 @@ clconv_method clc_method_choose(const clconv_session *s,
         return CLCONV_METHOD_DIRECT;
     const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
     const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
-    const clconv_method m = clconv_method_pick(&s->dev, &c, p, sep);
-    if (m != CLCONV_METHOD_FFT ||
-        (!clc_path_limit(p, CLCONV_METHOD_FFT) && clc_fft_fits(s, p)))
-        return m;
     /* The FFT transforms the whole problem at once, in constant mode 0:
      * where its arrays do not fit or it cannot compute p, the best of the
      * paths that stream in slabs. */
-    double ms[CLCONV_METHOD_COUNT];
-    clconv_method_predict(&s->dev, &c, p, ms);
-    return sep && ms[CLCONV_METHOD_SEPARABLE] < ms[CLCONV_METHOD_DIRECT]
-               ? CLCONV_METHOD_SEPARABLE
-               : CLCONV_METHOD_DIRECT;
+    const int fft = !clc_path_limit(p, CLCONV_METHOD_FFT) && clc_fft_fits(s, p);
+    return pick(&s->dev, &c, p, sep, fft);
 }
 
 clconv_method clconv_method_choose(const clconv_session *s,
