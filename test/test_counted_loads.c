@@ -85,42 +85,56 @@ static int count_one(counted_test *t, const clconv_problem *p,
     return 0;
 }
 
+/* The cases of one test: run, unsupported (the last reason in why), and
+ * wrong (the first five printed). */
+typedef struct tally {
+    int ran, skipped, wrong;
+    char why[1024];
+} tally;
+
+/* p's counted loads against the model's. */
+static void check_case(counted_test *t, const clconv_problem *p, tally *y)
+{
+    clconv_model_counts want;
+    assert_int_equal(clconv_model_problem(p, &want), CLCONV_OK);
+    long long got[2] = {-1, -1};
+    if (count_one(t, p, got, y->why, sizeof y->why)) {
+        ++y->skipped;
+        return;
+    }
+    ++y->ran;
+    if (got[0] >= 0 && got[1] >= 0 &&
+        (unsigned long long)got[0] == want.global_loads &&
+        (unsigned long long)got[1] == want.local_reads)
+        return;
+    if (++y->wrong <= 5)
+        print_error("  %dD %s %s mask %dx%dx%d (width %d) origin %d,%d,%d "
+                    "tile %d size %zux%zux%zu: global loads %lld, model %llu; "
+                    "local reads %lld, model %llu\n",
+                    p->dims, clconv_strategy_name(p->strategy),
+                    clconv_border_name(p->border), p->mask_size[0],
+                    p->mask_size[1], p->mask_size[2], p->mask_width,
+                    p->origin[0], p->origin[1], p->origin[2], p->tile,
+                    p->size[0], p->size[1], p->size[2], got[0],
+                    want.global_loads, got[1], want.local_reads);
+}
+
 static void counted_loads_equal_the_model(void **state)
 {
     counted_test *t = *state;
-    int ran = 0, skipped = 0, wrong = 0;
-    char why[1024] = "";
+    tally y = {0, 0, 0, ""};
     for (int w = 1; w <= 9; w += 2)
         for (int s = 0; s < t->dc->nsizes; ++s) {
             const size_t *sz = t->dc->sizes[s];
             clconv_problem p = support_problem(t->dc->dims, sz[0], sz[1], sz[2],
                                                w, t->dc->tile, t->strategy);
-            clconv_model_counts want;
-            assert_int_equal(clconv_model_problem(&p, &want), CLCONV_OK);
-            long long got[2] = {-1, -1};
-            if (count_one(t, &p, got, why, sizeof why)) {
-                ++skipped;
-                continue;
-            }
-            ++ran;
-            if (got[0] < 0 || got[1] < 0 ||
-                (unsigned long long)got[0] != want.global_loads ||
-                (unsigned long long)got[1] != want.local_reads) {
-                if (++wrong <= 5)
-                    print_error("  %dD %s mask %d tile %d size %zux%zux%zu: "
-                                "global loads %lld, model %llu; local reads "
-                                "%lld, model %llu\n",
-                                p.dims, clconv_strategy_name(p.strategy), w,
-                                p.tile, p.size[0], p.size[1], p.size[2],
-                                got[0], want.global_loads, got[1],
-                                want.local_reads);
-            }
+            check_case(t, &p, &y);
         }
-    if (skipped)
-        printf("  %s: %d case(s) unsupported, e.g. %s\n", t->name, skipped,
-               why);
-    assert_int_equal(wrong, 0);
-    if (!ran)
+    if (y.skipped)
+        printf("  %s: %d case(s) unsupported, e.g. %s\n", t->name, y.skipped,
+               y.why);
+    assert_int_equal(y.wrong, 0);
+    if (!y.ran)
         SUPPORT_SKIP("%s: no case fits this device", t->name);
 }
 
@@ -136,8 +150,7 @@ static void shaped_masks_in_every_mode_count_as_the_model(void **state)
 {
     counted_test *t = *state;
     const int d = t->dc->dims;
-    int ran = 0, wrong = 0;
-    char why[1024] = "";
+    tally y = {0, 0, 0, ""};
     for (int k = 0; k < 2; ++k)
         for (int s = 0; s < t->dc->nsizes; ++s) {
             const size_t *sz = t->dc->sizes[s];
@@ -151,29 +164,12 @@ static void shaped_masks_in_every_mode_count_as_the_model(void **state)
             p.border = (clconv_border)((d + (int)t->strategy + 2 * k) %
                                        CLCONV_BORDER_COUNT);
             p.cval = p.border == CLCONV_BORDER_CONSTANT ? 0.5 : 0.0;
-            clconv_model_counts want;
-            assert_int_equal(clconv_model_problem(&p, &want), CLCONV_OK);
-            long long got[2] = {-1, -1};
-            if (count_one(t, &p, got, why, sizeof why))
-                continue;
-            ++ran;
-            if ((unsigned long long)got[0] != want.global_loads ||
-                (unsigned long long)got[1] != want.local_reads) {
-                if (++wrong <= 5)
-                    print_error("  %dD %s %s mask %dx%dx%d origin %d,%d,%d "
-                                "size %zux%zux%zu: global loads %lld, model "
-                                "%llu; local reads %lld, model %llu\n",
-                                d, clconv_strategy_name(p.strategy),
-                                clconv_border_name(p.border), p.mask_size[0],
-                                p.mask_size[1], p.mask_size[2], p.origin[0],
-                                p.origin[1], p.origin[2], p.size[0], p.size[1],
-                                p.size[2], got[0], want.global_loads, got[1],
-                                want.local_reads);
-            }
+            check_case(t, &p, &y);
         }
-    assert_int_equal(wrong, 0);
-    if (!ran)
-        SUPPORT_SKIP("%s: no shaped case fits this device: %s", t->name, why);
+    assert_int_equal(y.wrong, 0);
+    if (!y.ran)
+        SUPPORT_SKIP("%s: no shaped case fits this device: %s", t->name,
+                     y.why);
 }
 
 int main(void)
