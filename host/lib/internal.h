@@ -188,6 +188,9 @@ void clc_config_resolve_batched(const clconv_device_info *dev,
  * the lower-dimensional problem; returns the number of copies (1: p
  * itself). Every member is computed exactly as it would be alone. */
 size_t clc_batch_member(const clconv_problem *p, clconv_problem *member);
+/* The settings c resolved (tile, coarsen, group_y, mask mode) into p, a
+ * problem of any shape whose kernel c is (a batch's whole problem). */
+void clc_config_settings_to(const clc_config *c, clconv_problem *p);
 void clc_config_geometry(const clc_config *c, clc_geometry *g);
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
 /* "-D MASK_WIDTH=.. -D TILE_WIDTH=.." and " -D NAME=value" for every knob

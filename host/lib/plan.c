@@ -49,10 +49,7 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
     pl->p = *p;
     for (int d = p->dims; d < 3; ++d)
         pl->p.size[d] = 1;
-    pl->p.tile = pl->c.p.tile;
-    pl->p.coarsen = pl->c.p.coarsen;
-    pl->p.group_y = pl->c.p.group_y;
-    pl->p.mask_mode = pl->c.p.mask_mode;
+    clc_config_settings_to(&pl->c, &pl->p);
     pl->p.method = CLCONV_METHOD_DIRECT;
     clconv_status st = clconv_problem_validate(&pl->p);
     if (st != CLCONV_OK)

@@ -317,8 +317,13 @@ void clconv_problem_apply_defaults(const clconv_device_info *dev,
 {
     clc_config c;
     clc_config_resolve_batched(dev, NULL, p, &c);
-    p->tile = c.p.tile;
-    p->coarsen = c.p.coarsen;
-    p->group_y = c.p.group_y;
-    p->mask_mode = c.p.mask_mode;
+    clc_config_settings_to(&c, p);
+}
+
+void clc_config_settings_to(const clc_config *c, clconv_problem *p)
+{
+    p->tile = c->p.tile;
+    p->coarsen = c->p.coarsen;
+    p->group_y = c->p.group_y;
+    p->mask_mode = c->p.mask_mode;
 }
