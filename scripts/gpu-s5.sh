@@ -12,6 +12,8 @@
 #   bigapply such a volume through apply's memory-mapped path
 #   split2  one problem over two GPUs (the nvidia-h200-x2 kind)
 #   large   the large-mask suite (scripts/gpu-large.sh)
+#   python  python/bench.py on the GPU (clconv, SciPy, cv2, cupyx end to
+#           end from NumPy), the package built offline from ./python
 set -u
 OUT=${OUT:-/tmp/out}
 R=$OUT/r
@@ -124,6 +126,16 @@ print('bigapply: spot check of 4 outputs against float64 sums: worst error', wor
     large)
         [ -x scripts/gpu-large.sh ] && timeout 420 scripts/gpu-large.sh >"$R/large.txt" 2>&1
         el "large: exit $?"; tail -30 "$R/large.txt" ;;
+    python)
+        # No internet there: the package is built with the machine's own
+        # setuptools (no build isolation, no index).
+        python3 -m pip install -q --no-build-isolation --no-deps --no-index \
+            --target /tmp/pyclconv ./python >"$R/python-build.log" 2>&1
+        el "python package: exit $?"
+        PYTHONPATH=/tmp/pyclconv PYTHONUNBUFFERED=1 timeout ${PY_TIMEOUT:-300} \
+            python3 python/bench.py --device gpu --budget ${PY_BUDGET:-2} \
+            --out "$R/python-bench-gpu.json" >"$R/python-bench-gpu.txt" 2>&1
+        el "python bench: exit $?"; tail -40 "$R/python-bench-gpu.txt" ;;
     big)
         # Larger than one allocation of the GPU (a quarter of its memory):
         # CLCONV_MAX_ALLOC_BYTES is not used; the size follows the device.
