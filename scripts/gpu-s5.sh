@@ -64,8 +64,8 @@ for step in $STEPS; do
         el "suite: exit $?"; tail -12 "$R/bench-gpu.txt" ;;
     modes)
         for m in ${MODES:-constant nearest reflect mirror wrap}; do
-            timeout 60 build/clconv bench --device gpu --suite full --strategy coarse \
-                --tiles default --seed 1 --quiet --mode $m \
+            timeout ${MODE_TIMEOUT:-150} build/clconv bench --device gpu --suite full \
+                --strategy coarse --tiles default --seed 1 --mode $m \
                 --json "$R/bench-gpu-mode-$m.json" >"$R/bench-gpu-mode-$m.txt" 2>&1
             el "mode $m: exit $?"
         done ;;
