@@ -1,18 +1,30 @@
-/* The FFT path's own steps around VkFFT's transforms (host/lib/fft.c).
- * The transform's real layout is VkFFT's in-place R2C one: rows of
- * ROWF = 2 * (Lx / 2 + 1) floats, Ly rows a plane, Lz planes.
- *   fft_pad:  input nx x ny x nz -> the padded array, zero beyond it
+/* The FFT path's own steps around VkFFT's transforms (host/lib/fft.c),
+ * built after common.clh with the border mode's defines (CLCONV_MODE,
+ * CLCONV_CVAL) of the problem. The transform's real layout is VkFFT's
+ * in-place R2C one: rows of ROWF = 2 * (Lx / 2 + 1) floats, Ly rows a
+ * plane, Lz planes.
+ *   fft_pad:  input n.x x n.y x n.z -> the cyclic padded array of len.x x
+ *             len.y x len.z: along each axis slot s holds input index s,
+ *             or s - len in the last left slots, through the border mode
+ *             (clc_load3: the direct kernels' folds and ghost value), so
+ *             every output's window -left .. n - 1 + W - 1 - left lies in
+ *             the array when len >= n + W - 1
  *   fft_mul:  spectrum *= mask spectrum * scale (complex, pointwise)
- *   fft_crop: padded array -> output nx x ny x nz */
+ *   fft_crop: padded array -> output n.x x n.y x n.z */
+
+static inline int fft_index(const int s, const int len, const int left)
+{
+    return s < len - left ? s : s - len;
+}
 
 __kernel void fft_pad(const __global float *restrict in,
-                      __global float *restrict buf, const int nx,
-                      const int ny, const int nz, const int rowf,
-                      const int ly)
+                      __global float *restrict buf, const int4 n,
+                      const int4 len, const int4 left, const int rowf)
 {
     const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
-    const int inside = x < nx && y < ny && z < nz;
-    buf[(z * ly + y) * rowf + x] = inside ? in[(z * ny + y) * nx + x] : 0.0f;
+    buf[(z * len.y + y) * rowf + x] =
+        clc_load3(in, fft_index(x, len.x, left.x), fft_index(y, len.y, left.y),
+                  fft_index(z, len.z, left.z), n.x, n.y, n.z);
 }
 
 __kernel void fft_mul(__global float2 *restrict spec,
@@ -24,9 +36,9 @@ __kernel void fft_mul(__global float2 *restrict spec,
 }
 
 __kernel void fft_crop(const __global float *restrict buf,
-                       __global float *restrict out, const int nx,
-                       const int ny, const int rowf, const int ly)
+                       __global float *restrict out, const int4 n,
+                       const int rowf, const int ly)
 {
     const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
-    out[(z * ny + y) * nx + x] = buf[(z * ly + y) * rowf + x];
+    out[(z * n.y + y) * n.x + x] = buf[(z * ly + y) * rowf + x];
 }

@@ -463,8 +463,9 @@ void clconv_verify(const clconv_problem *p, const float *got,
  *              factorisation's tolerance;
  *   FFT:       scale = 4 W^d and floor = CLCONV_FFT_BOUND * log2(L) *
  *              FLT_EPSILON * max|in| * sum|mask|, L the padded transform's
- *              elements: the FFT's error follows the data's range, not
- *              each output's terms.
+ *              elements, max|in| also covering |cval| in constant mode:
+ *              the FFT's error follows the padded data's range, not each
+ *              output's terms.
  * in and mask are only read for the FFT (may be NULL otherwise). */
 #define CLCONV_FFT_BOUND 8
 void clconv_verify_bound(const clconv_problem *p, clconv_method m,

@@ -59,5 +59,21 @@ sed -i 's/void conv1d_naive(/void conv1d_naive_renamed(/' "$tmp/cl/conv1d_naive.
 CLCONV_NO_CACHE=1 CLCONV_KERNEL_DIR="$tmp/cl" check "an OpenCL error is exit 3" 3 "$CLI" run --dims 1 --size 100 --strategy naive --device 0:0 --reps 1
 grep -q 'clCreateKernel failed: CL_INVALID_KERNEL_NAME' "$tmp/out" || { echo "FAIL: the OpenCL error does not name clCreateKernel"; fails=$((fails + 1)); }
 
+# model --methods per border mode: wrap transforms the period (2048 is a
+# transform size), the other modes pad to n + W - 1, so wrap's FFT is
+# predicted faster; an unknown mode is exit 2 naming the flag.
+fft_ms() { sed -n 's/.* fft *\([0-9.e+-]*\) ms.*/\1/p' "$tmp/out" | head -1; }
+check "model --methods --mode reflect" 0 "$CLI" model --methods --dims 2 --size 2048 --mask 63 --mode reflect
+reflect_ms=$(fft_ms)
+check "model --methods --mode wrap" 0 "$CLI" model --methods --dims 2 --size 2048 --mask 63 --mode wrap
+wrap_ms=$(fft_ms)
+if [ -n "$wrap_ms" ] && [ -n "$reflect_ms" ] && awk "BEGIN { exit !($wrap_ms < $reflect_ms) }"; then
+    ok "the FFT in wrap mode is predicted faster ($wrap_ms < $reflect_ms ms)"
+else
+    fail "wrap's FFT ($wrap_ms ms) not predicted below reflect's ($reflect_ms ms)"
+fi
+check "model --methods --mode bogus is a usage error" 2 "$CLI" model --methods --dims 2 --size 64 --mode bogus
+grep -q -- '--mode' "$tmp/err" || fail "the --mode error does not name the flag"
+
 if [ "$fails" -ne 0 ]; then echo "cli.sh: $fails failure(s)"; exit 1; fi
 echo "cli.sh: all passed"

@@ -1,10 +1,10 @@
 /* The separable and FFT paths (issue 17): each verified against the
  * double reference with its own bound (clconv_verify_bound) and against
  * the direct path's result, in 1D, 2D and 3D, at sizes 1, 2 and odd ones,
- * with masks wider than the data; the separable path also in every border
- * mode with per-axis widths, origins and convolution; a mask that is not separable with
- * method separable is CLCONV_EINVAL; the cost model picks the path a user
- * would. On the first device $CLCONV_DEVICE selects. */
+ * with masks wider than the data; both also in every border mode with
+ * per-axis widths, origins and convolution; a mask that is not separable
+ * with method separable is CLCONV_EINVAL; the cost model picks the path a
+ * user would. On the first device $CLCONV_DEVICE selects. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,11 +145,14 @@ static void fft_path_matches_reference_and_direct(void **state)
     run_cases(state, CLCONV_METHOD_FFT, 0);
 }
 
-/* The separable path with the filter semantics (issue 15): per-axis
- * widths, odd and even, origins at both ends of their range (origin -1:
- * -(W/2) on every axis, 1: (W-1)/2, 2: x low, y high, z centred), masks
- * wider than the data, sizes 1 and 2, a width-1 axis (no pass),
- * convolution; each in every border mode, constant with cval 0 and 1.5. */
+/* The separable and FFT paths with the filter semantics (issue 15):
+ * per-axis widths, odd and even, origins at both ends of their range
+ * (origin -1: -(W/2) on every axis, 1: (W-1)/2, 2: x low, y high, z
+ * centred), masks wider than the data, sizes 1 and 2, a width-1 axis (no
+ * pass), convolution; each in every border mode, constant with cval 0 and
+ * 1.5. The last two rows are the FFT's wrap mode on its unpadded period
+ * (16 and 10 are transform sizes), one with a mask wider than the data
+ * (taps that meet in one slot add); the 1D row a long mask. */
 typedef struct sem_case {
     int dims;
     size_t n[3];
@@ -160,13 +163,14 @@ static const sem_case sem_cases[] = {
     {2, {23, 17, 1}, {4, 7, 1}, -1, 0}, {2, {3, 2, 1}, {6, 5, 1}, 1, 1},
     {2, {1, 2, 1}, {3, 4, 1}, 2, 1},    {2, {31, 5, 1}, {7, 1, 1}, 0, 0},
     {3, {13, 11, 7}, {2, 5, 3}, -1, 1}, {3, {2, 1, 3}, {5, 4, 7}, 1, 0},
-    {3, {9, 7, 5}, {1, 3, 6}, 2, 1},
+    {3, {9, 7, 5}, {1, 3, 6}, 2, 1},    {2, {16, 10, 1}, {21, 4, 1}, 1, 0},
+    {2, {16, 10, 1}, {5, 6, 1}, 2, 1},  {1, {200, 1, 1}, {45, 1, 1}, -1, 1},
 };
 
-static clconv_problem sem_problem(const sem_case *c, int mode)
+static clconv_problem sem_problem(const sem_case *c, int mode,
+                                  clconv_method m)
 {
-    clconv_problem p = shape(c->dims, c->n[0], c->n[1], c->n[2], 0,
-                             CLCONV_METHOD_SEPARABLE);
+    clconv_problem p = shape(c->dims, c->n[0], c->n[1], c->n[2], 0, m);
     for (int a = 0; a < c->dims; ++a) {
         const int w = c->w[a];
         p.mask_size[a] = w;
@@ -185,33 +189,48 @@ static clconv_problem sem_problem(const sem_case *c, int mode)
     return p;
 }
 
-static void separable_path_takes_every_mode_shape_origin_and_flip(void **state)
+static void every_mode_shape_origin_and_flip(void **state, clconv_method m)
 {
     fixture *f = *state;
     const size_t ncases = sizeof sem_cases / sizeof sem_cases[0];
     for (int mode = 0; mode <= CLCONV_BORDER_COUNT; ++mode)
         for (size_t c = 0; c < ncases; ++c) {
-            clconv_problem p = sem_problem(&sem_cases[c], mode);
+            clconv_problem p = sem_problem(&sem_cases[c], mode, m);
             const size_t n = clconv_problem_elements(&p);
             const size_t nm = clconv_problem_mask_elements(&p);
             float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
             assert_non_null(in && mask);
             clconv_fill_random(in, n, 7 + c);
-            clconv_fill_separable(&p, mask, 41 + c);
-            assert_int_equal(clconv_mask_separable(&p, mask, NULL), 1);
+            if (m == CLCONV_METHOD_SEPARABLE) {
+                clconv_fill_separable(&p, mask, 41 + c);
+                assert_int_equal(clconv_mask_separable(&p, mask, NULL), 1);
+            } else {
+                clconv_fill_random(mask, nm, 41 + c);
+            }
             check_path(f->s, &p, in, mask);
             free(in), free(mask);
         }
 }
 
+static void separable_path_takes_every_mode_shape_origin_and_flip(void **state)
+{
+    every_mode_shape_origin_and_flip(state, CLCONV_METHOD_SEPARABLE);
+}
+
+static void fft_path_takes_every_mode_shape_origin_and_flip(void **state)
+{
+    every_mode_shape_origin_and_flip(state, CLCONV_METHOD_FFT);
+}
+
 /* Auto takes the separable path in every mode where the model says so
- * (a 31x31 mask in mode reflect, an even anisotropic one convolved);
- * the FFT path still refuses what it cannot compute. */
-static void auto_takes_separable_in_every_mode(void **state)
+ * (a 31x31 mask in mode reflect, an even anisotropic one convolved), and
+ * the FFT for a large mask that is not separable, in any mode. */
+static void auto_takes_separable_or_fft_in_every_mode(void **state)
 {
     fixture *f = *state;
     const sem_case c = {2, {256, 256, 1}, {31, 31, 1}, 0, 0};
-    clconv_problem p = sem_problem(&c, CLCONV_BORDER_REFLECT);
+    clconv_problem p = sem_problem(&c, CLCONV_BORDER_REFLECT,
+                                   CLCONV_METHOD_SEPARABLE);
     p.method = CLCONV_METHOD_AUTO;
     float *mask = malloc(31 * 31 * sizeof *mask);
     assert_non_null(mask);
@@ -223,11 +242,44 @@ static void auto_takes_separable_in_every_mode(void **state)
     clconv_fill_separable(&p, mask, 4);
     assert_int_equal(clconv_method_choose(f->s, &p, mask),
                      CLCONV_METHOD_SEPARABLE);
+    p.mask_size[0] = p.mask_size[1] = 31, p.origin[1] = 0, p.flip = 0;
+    clconv_fill_random(mask, 31 * 31, 5);
+    for (int mode = 0; mode < CLCONV_BORDER_COUNT; ++mode) {
+        p.border = (clconv_border)mode;
+        assert_int_equal(clconv_method_choose(f->s, &p, mask),
+                         CLCONV_METHOD_FFT);
+    }
+    free(mask);
+}
+
+/* The FFT runs in one piece: where its padded array does not fit the
+ * allocation limit, method fft is unsupported, saying so, and auto takes
+ * another path (a 512x512 reflect problem with a 63x63 mask: data 1 MiB,
+ * padded array 576 x 578 floats, 1.3 MiB, over a 1.2 MiB limit). */
+static void fft_that_does_not_fit_is_unsupported_and_auto_goes_elsewhere(
+    void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = shape(2, 512, 512, 1, 63, CLCONV_METHOD_AUTO);
+    p.border = CLCONV_BORDER_REFLECT;
+    float *mask = malloc(63 * 63 * sizeof *mask);
+    assert_non_null(mask);
+    clconv_fill_random(mask, 63 * 63, 8);
+    assert_int_equal(clconv_method_choose(f->s, &p, mask), CLCONV_METHOD_FFT);
+    setenv("CLCONV_MAX_ALLOC_BYTES", "1258291", 1);
+    clconv_session *small = NULL;
+    const clconv_status st = clconv_session_create(f->dev, &small);
+    unsetenv("CLCONV_MAX_ALLOC_BYTES");
+    assert_int_equal(st, CLCONV_OK);
+    assert_int_not_equal(clconv_method_choose(small, &p, mask),
+                         CLCONV_METHOD_FFT);
     p.method = CLCONV_METHOD_FFT;
     clconv_plan *plan = NULL;
-    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
-                     CLCONV_EINVAL);
-    assert_non_null(strstr(clconv_last_error(), "cval 0"));
+    assert_int_equal(clconv_plan_create_with_mask(small, &p, mask, &plan),
+                     CLCONV_EUNSUPPORTED);
+    assert_null(plan);
+    assert_non_null(strstr(clconv_last_error(), "does not fit"));
+    clconv_session_destroy(small);
     free(mask);
 }
 
@@ -275,7 +327,10 @@ int main(void)
         cmocka_unit_test(separable_path_matches_reference_and_direct),
         cmocka_unit_test(fft_path_matches_reference_and_direct),
         cmocka_unit_test(separable_path_takes_every_mode_shape_origin_and_flip),
-        cmocka_unit_test(auto_takes_separable_in_every_mode),
+        cmocka_unit_test(fft_path_takes_every_mode_shape_origin_and_flip),
+        cmocka_unit_test(auto_takes_separable_or_fft_in_every_mode),
+        cmocka_unit_test(
+            fft_that_does_not_fit_is_unsupported_and_auto_goes_elsewhere),
         cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
         cmocka_unit_test(cost_model_picks_what_a_user_would),
     };

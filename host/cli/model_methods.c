@@ -10,6 +10,7 @@
 
 typedef struct methods_options {
     int dims, mask, max_mask, csv, measure;
+    clconv_border border;
     size_t size[3];
     const char *device;
     clconv_ceilings c;
@@ -21,7 +22,8 @@ void cli_model_methods_usage(FILE *f)
         "\n"
         "usage: clconv model --methods --dims D --size X[xY[xZ]] [--mask W]\n"
         "                    [--device SEL [--measure] | --bandwidth GB/s\n"
-        "                    --peak-gflops G] [--max-mask W] [--csv]\n"
+        "                    --peak-gflops G] [--max-mask W] [--mode M]\n"
+        "                    [--csv]\n"
         "Each method's predicted time (direct, separable as if the mask were\n"
         "separable, fft) by the cost model the automatic method uses (see\n"
         "include/clconv_bench.h), and the crossovers: the smallest mask width\n"
@@ -30,6 +32,8 @@ void cli_model_methods_usage(FILE *f)
         "                  with --measure, its measured ceilings\n"
         "  --bandwidth B --peak-gflops G   given ceilings instead\n"
         "  --mask W        also print the prediction at W\n"
+        "  --mode M        border mode (default constant): the FFT's padded\n"
+        "                  size follows it (wrap transforms the period)\n"
         "  --max-mask W    the widest mask of the crossover scan (default\n"
         "                  1023 in 1D, 255 in 2D, 63 in 3D)\n"
         "  --csv           the scan as CSV (width,direct,separable,fft,auto),\n"
@@ -80,6 +84,12 @@ static int parse(int argc, char **argv, methods_options *o)
             if (r < 0 || cli_parse_int("--max-mask", v, 1, 1023, &x))
                 return -1;
             o->max_mask = (int)x;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--mode", &v))) {
+            if (r < 0 || clconv_border_parse(v, &o->border) != CLCONV_OK) {
+                if (r > 0)
+                    cli_error("--mode: %s", clconv_last_error());
+                return -1;
+            }
         } else if (cli_opt_flag(argv, i, "--csv")) {
             o->csv = 1;
         } else if (cli_opt_flag(argv, i, "--measure")) {
@@ -202,11 +212,13 @@ int cli_model_methods_main(int argc, char **argv)
     p.dims = o.dims;
     memcpy(p.size, o.size, sizeof p.size);
     p.tile = 1;
+    p.border = o.border;
     if (!o.csv) {
         char size[64];
         cli_format_size(p.size, p.dims, size, sizeof size);
-        printf("methods of %dD %s on %s (copy %g GB/s, FP32 %g GFLOP/s; 0: "
-               "estimated)\n", p.dims, size, dev.name, o.c.copy_gbs,
+        printf("methods of %dD %s mode %s on %s (copy %g GB/s, FP32 %g "
+               "GFLOP/s; 0: estimated)\n", p.dims, size,
+               clconv_border_name(p.border), dev.name, o.c.copy_gbs,
                o.c.fp32_gflops);
         if (o.mask)
             print_prediction(&dev, &o, &p, o.mask);

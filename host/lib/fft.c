@@ -1,11 +1,16 @@
 /* The FFT path (issue 17 item 2): correlation with a large mask as a
- * product of spectra. The input is placed at the origin of an array of
- * L >= n + W/2 elements per axis (zeros beyond it: constant mode with
- * cval 0), transformed (VkFFT, R2C), multiplied by the spectrum of the
- * mask placed at -(j - W/2) mod L (so the circular convolution is the
- * correlation centred on W/2, with no wrap-around into the outputs:
- * proof in doc/methods.md), transformed back (C2R), scaled by 1/L^d and
- * cropped. The mask's spectrum is made once per mask. */
+ * product of spectra, in every border mode. Along each axis the input
+ * sits at the origin of a cyclic array of L >= n + W - 1 elements whose
+ * other slots hold the border mode's extension: slot x reads input index
+ * x, or x - L in the last `left` slots (cl/fft_ops.cl, through
+ * common.clh's folds and ghost value). In wrap mode an axis whose period
+ * n is itself a transform size is transformed unpadded (L = n: the
+ * circular correlation is the wrap mode). The array is transformed
+ * (VkFFT, R2C), multiplied by the spectrum of the mask placed at
+ * (left - j) mod L (so the circular convolution is the correlation whose
+ * window starts `left` before each output: proof in doc/methods.md),
+ * transformed back (C2R), scaled by 1/L^d and cropped. The mask's
+ * spectrum is made once per mask. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +20,7 @@ struct clc_fft {
     clconv_session *s;
     clconv_problem p;
     size_t len[3];  /* transform sizes */
+    int left[3];    /* where each output's window starts, per axis */
     size_t rowf;    /* floats per row of the padded layout */
     size_t floats;  /* floats of the padded array */
     clc_vkfft *vk;
@@ -37,13 +43,21 @@ static size_t nice_size(size_t n, int even)
     }
 }
 
+/* The transform size along each axis: the period itself in wrap mode
+ * where it is one (even along x), else room for the data and its
+ * extension, n + W - 1. */
 static void sizes_of(const clconv_problem *p, size_t len[3])
 {
-    for (int k = 0; k < 3; ++k)
-        len[k] = k < p->dims
-                     ? nice_size(p->size[k] + (size_t)(p->mask_width / 2),
-                                 k == 0)
-                     : 1;
+    for (int k = 0; k < 3; ++k) {
+        const size_t n = p->size[k];
+        const size_t w = (size_t)clconv_problem_mask_axis(p, k);
+        if (k >= p->dims)
+            len[k] = 1;
+        else if (p->border == CLCONV_BORDER_WRAP && nice_size(n, !k) == n)
+            len[k] = n;
+        else
+            len[k] = nice_size(n + w - 1, !k);
+    }
 }
 
 double clc_fft_padded_elements(const clconv_problem *p)
@@ -64,12 +78,29 @@ int clc_fft_fits(const clconv_session *s, const clconv_problem *p)
     return bytes <= s->alloc_limit && 4 * bytes <= s->dev.global_mem_bytes;
 }
 
+/* fft_ops built after common.clh with the defines of a 1D problem of
+ * width 1 in p's border mode and cval: one program per mode and cval,
+ * whatever the mask. */
+static clconv_status build(clc_fft *f, cl_program *prog)
+{
+    clconv_problem q;
+    memset(&q, 0, sizeof q);
+    q.dims = 1;
+    q.size[0] = q.size[1] = q.size[2] = 1;
+    q.mask_width = 1;
+    q.tile = 1;
+    q.border = f->p.border;
+    q.cval = f->p.cval;
+    char opts[256];
+    clc_filter_defines(&q, opts, sizeof opts);
+    return clc_program_get(f->s, "fft_ops", opts, 1, prog);
+}
+
 static clconv_status kernels(clc_fft *f)
 {
     cl_program prog = NULL;
     cl_int err = CL_SUCCESS;
-    clconv_status st = clc_program_get(f->s, "fft_ops", "", 0,
-                                       &prog);
+    clconv_status st = build(f, &prog);
     if (st != CLCONV_OK)
         return st;
     f->pad = clCreateKernel(prog, "fft_pad", &err);
@@ -79,25 +110,27 @@ static clconv_status kernels(clc_fft *f)
         f->crop = clCreateKernel(prog, "fft_crop", &err);
     if (err != CL_SUCCESS)
         return clc_cl_fail("clCreateKernel(fft_ops)", err, __FILE__, __LINE__);
-    const cl_int nx = (cl_int)f->p.size[0], ny = (cl_int)f->p.size[1];
-    const cl_int nz = (cl_int)f->p.size[2], rowf = (cl_int)f->rowf;
-    const cl_int ly = (cl_int)f->len[1];
+    cl_int4 n, len, left;
+    for (int k = 0; k < 4; ++k) {
+        n.s[k] = k < 3 ? (cl_int)f->p.size[k] : 1;
+        len.s[k] = k < 3 ? (cl_int)f->len[k] : 1;
+        left.s[k] = k < 3 ? f->left[k] : 0;
+    }
+    const cl_int rowf = (cl_int)f->rowf, ly = (cl_int)f->len[1];
     const float scale = (float)(1.0 / ((double)f->len[0] * (double)f->len[1] *
                                        (double)f->len[2]));
     CLC_CHECK(clSetKernelArg(f->pad, 1, sizeof f->data, &f->data));
-    CLC_CHECK(clSetKernelArg(f->pad, 2, sizeof nx, &nx));
-    CLC_CHECK(clSetKernelArg(f->pad, 3, sizeof ny, &ny));
-    CLC_CHECK(clSetKernelArg(f->pad, 4, sizeof nz, &nz));
+    CLC_CHECK(clSetKernelArg(f->pad, 2, sizeof n, &n));
+    CLC_CHECK(clSetKernelArg(f->pad, 3, sizeof len, &len));
+    CLC_CHECK(clSetKernelArg(f->pad, 4, sizeof left, &left));
     CLC_CHECK(clSetKernelArg(f->pad, 5, sizeof rowf, &rowf));
-    CLC_CHECK(clSetKernelArg(f->pad, 6, sizeof ly, &ly));
     CLC_CHECK(clSetKernelArg(f->mul, 0, sizeof f->data, &f->data));
     CLC_CHECK(clSetKernelArg(f->mul, 1, sizeof f->spec, &f->spec));
     CLC_CHECK(clSetKernelArg(f->mul, 2, sizeof scale, &scale));
     CLC_CHECK(clSetKernelArg(f->crop, 0, sizeof f->data, &f->data));
-    CLC_CHECK(clSetKernelArg(f->crop, 2, sizeof nx, &nx));
-    CLC_CHECK(clSetKernelArg(f->crop, 3, sizeof ny, &ny));
-    CLC_CHECK(clSetKernelArg(f->crop, 4, sizeof rowf, &rowf));
-    CLC_CHECK(clSetKernelArg(f->crop, 5, sizeof ly, &ly));
+    CLC_CHECK(clSetKernelArg(f->crop, 2, sizeof n, &n));
+    CLC_CHECK(clSetKernelArg(f->crop, 3, sizeof rowf, &rowf));
+    CLC_CHECK(clSetKernelArg(f->crop, 4, sizeof ly, &ly));
     return CLCONV_OK;
 }
 
@@ -112,6 +145,8 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
     f->s = s;
     f->p = *p;
     sizes_of(p, f->len);
+    for (int k = 0; k < 3; ++k)
+        f->left[k] = k < p->dims ? clconv_problem_left(p, k) : 0;
     f->rowf = 2 * (f->len[0] / 2 + 1);
     f->floats = f->rowf * f->len[1] * f->len[2];
     clconv_status st = CLCONV_OK;
@@ -155,24 +190,33 @@ void clc_fft_destroy(clc_fft *f)
     free(f);
 }
 
+/* Where tap j of an axis of width w goes: (left - j) mod len, the tap
+ * reversed first for a convolution (left is then the mirrored origin's,
+ * clconv_problem_left). */
+static size_t tap_slot(const clc_fft *f, int axis, size_t j)
+{
+    const size_t w = (size_t)clconv_problem_mask_axis(&f->p, axis);
+    const size_t len = f->len[axis];
+    const size_t t = f->p.flip ? w - 1 - j : j;
+    return ((size_t)f->left[axis] + len * w - t) % len;
+}
+
 clconv_status clc_fft_set_mask(clc_fft *f, const float *mask)
 {
-    const size_t w = (size_t)f->p.mask_width, r = w / 2;
-    const size_t wy = f->p.dims > 1 ? w : 1, wz = f->p.dims > 2 ? w : 1;
+    const size_t wx = (size_t)clconv_problem_mask_axis(&f->p, 0);
+    const size_t wy = (size_t)clconv_problem_mask_axis(&f->p, 1);
+    const size_t wz = (size_t)clconv_problem_mask_axis(&f->p, 2);
     float *k = calloc(f->floats, sizeof *k);
     if (!k)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
-    /* Tap j goes to (r - j) mod L on each axis; taps that meet there add
-     * (possible when W > L: their other terms meet only zero padding). */
+    /* Taps that meet in one slot add (in wrap mode's unpadded period,
+     * where W > n: the indices they read are the same mod n). */
     for (size_t jz = 0; jz < wz; ++jz)
         for (size_t jy = 0; jy < wy; ++jy)
-            for (size_t jx = 0; jx < w; ++jx) {
-                size_t z = (r * (wz > 1) + f->len[2] * w - jz) % f->len[2];
-                size_t y = (r * (wy > 1) + f->len[1] * w - jy) % f->len[1];
-                size_t x = (r + f->len[0] * w - jx) % f->len[0];
-                k[(z * f->len[1] + y) * f->rowf + x] +=
-                    mask[(jz * wy + jy) * w + jx];
-            }
+            for (size_t jx = 0; jx < wx; ++jx)
+                k[(tap_slot(f, 2, jz) * f->len[1] + tap_slot(f, 1, jy)) *
+                      f->rowf +
+                  tap_slot(f, 0, jx)] += mask[(jz * wy + jy) * wx + jx];
     clconv_status st = CLCONV_OK;
     cl_int err = clEnqueueWriteBuffer(f->s->queue, f->spec, CL_TRUE, 0,
                                       f->floats * sizeof *k, k, 0, NULL, NULL);
@@ -198,7 +242,7 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_event *first, cl_event *last)
 {
     cl_command_queue q = f->s->queue;
-    const size_t gpad[3] = {f->rowf, f->len[1], f->len[2]};
+    const size_t gpad[3] = {f->len[0], f->len[1], f->len[2]};
     const size_t gmul = f->floats / 2;
     cl_event ev = NULL;
     CLC_CHECK(clSetKernelArg(f->pad, 0, sizeof in, &in));

@@ -432,7 +432,8 @@ typedef struct clc_fft clc_fft;
 clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
                              clc_fft **out);
 void clc_fft_destroy(clc_fft *f);
-/* Transform a mask (W^dims floats) into the path's mask spectrum. */
+/* Transform a mask (Wx * Wy * Wz floats, x fastest) into the path's mask
+ * spectrum, placed for the problem's origin and flip. */
 clconv_status clc_fft_set_mask(clc_fft *f, const float *mask);
 clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_uint nwait, const cl_event *wait,
@@ -468,10 +469,6 @@ clconv_status clc_path_launch(clc_path *path, cl_mem in, cl_mem out,
                               cl_event *first, cl_event *last);
 
 /* ---- method.c: the cost model and the automatic choice ---- */
-/* Why method m's path cannot compute p, or NULL: the separable path
- * computes every problem (with a separable mask), the FFT only the
- * constant mode with cval 0, correlation, odd cubic masks, origin 0. */
-const char *clc_path_limit(const clconv_problem *p, clconv_method m);
 /* The method a plan of p runs on dev: auto resolved by the cost model
  * (separable only when mask is given and separable; FFT only with a
  * mask). */

@@ -107,27 +107,6 @@ clconv_method clconv_method_pick(const clconv_device_info *dev,
     return pick(dev, c, p, separable, 1);
 }
 
-const char *clc_path_limit(const clconv_problem *p, clconv_method m)
-{
-    /* The separable passes take every mode, shape, origin and flip: each
-     * pass is a 1D filter with the direct kernels' window and folds. */
-    if (m != CLCONV_METHOD_FFT)
-        return NULL;
-    if (p->border != CLCONV_BORDER_CONSTANT || p->cval != 0.0)
-        return "only the constant border mode with cval 0 for now";
-    if (p->flip)
-        return "correlation only for now (not --convolve)";
-    if (p->mask_width % 2 == 0)
-        return "odd mask widths only";
-    for (int d = 0; d < p->dims; ++d) {
-        if (p->origin[d] != 0)
-            return "no origin for now";
-        if (p->mask_size[d] != 0 && p->mask_size[d] != p->mask_width)
-            return "cubic masks only for now";
-    }
-    return NULL;
-}
-
 clconv_method clc_method_choose(const clconv_session *s,
                                 const clconv_problem *p, const float *mask)
 {
@@ -137,10 +116,9 @@ clconv_method clc_method_choose(const clconv_session *s,
         return CLCONV_METHOD_DIRECT;
     const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
     const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
-    /* The FFT transforms the whole problem at once, in constant mode 0:
-     * where its arrays do not fit or it cannot compute p, the best of the
-     * paths that stream in slabs. */
-    const int fft = !clc_path_limit(p, CLCONV_METHOD_FFT) && clc_fft_fits(s, p);
+    /* The FFT transforms the whole problem at once: where its arrays do
+     * not fit, the best of the paths that stream in slabs. */
+    const int fft = clc_fft_fits(s, p);
     return pick(&s->dev, &c, p, sep, fft);
 }
 

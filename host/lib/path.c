@@ -17,10 +17,6 @@ clconv_status clc_path_create(clconv_session *s, const clconv_problem *p,
 {
     clconv_status st;
     *out = NULL;
-    const char *limit = clc_path_limit(p, p->method);
-    if (limit)
-        return clc_fail(CLCONV_EINVAL, "method %s: %s (method direct has "
-                        "them all)", clconv_method_name(p->method), limit);
     clc_path *path = calloc(1, sizeof *path);
     if (!path)
         return clc_fail(CLCONV_ENOMEM, "out of memory");

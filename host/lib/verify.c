@@ -40,11 +40,15 @@ void clconv_verify_bound(const clconv_problem *p, clconv_method m,
             widths += clconv_problem_mask_axis(p, a);
         *scale = 4.0 * (widths + CLCONV_SEPARABLE_TOL);
     }
-    if (m == CLCONV_METHOD_FFT && in && mask)
+    if (m == CLCONV_METHOD_FFT && in && mask) {
+        /* The transform's range is the padded array's: the data's, and
+         * in constant mode cval's. */
+        double range = max_abs(in, clconv_problem_elements(p), 0);
+        if (p->border == CLCONV_BORDER_CONSTANT && fabs(p->cval) > range)
+            range = fabs(p->cval);
         *floor = CLCONV_FFT_BOUND * log2(clc_fft_padded_elements(p)) *
-                 (double)FLT_EPSILON *
-                 max_abs(in, clconv_problem_elements(p), 0) *
-                 max_abs(mask, (size_t)taps, 1);
+                 (double)FLT_EPSILON * range * max_abs(mask, (size_t)taps, 1);
+    }
 }
 
 void clconv_verify_with(const clconv_problem *p, const float *got,
