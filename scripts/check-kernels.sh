@@ -52,7 +52,9 @@ masks='1 3 5'
 # wider than the data, convolution, a non-zero cval; then the separable
 # passes (cl/sep_pass.cl, every axis; then a mode, anisotropic and even
 # masks, origins, convolution, a cval, a width-1 axis) and the FFT path
-# (cl/fft_ops.cl and VkFFT's kernels) of issue 17; then batches, whose
+# (cl/fft_ops.cl and VkFFT's kernels; then every mode's padding, wrap
+# padded and on its unpadded period, anisotropic and even masks wider than
+# the data, origins, convolution, a cval) of issue 17; then batches, whose
 # members run the lower-dimensional kernels one NDRange dimension deeper
 # (a mask 1 wide along the slowest axes is a batch too).
 filter_cases='1:37:4:4:--mode,reflect,--origin,1
@@ -74,6 +76,12 @@ filter_cases='1:37:4:4:--mode,reflect,--origin,1
 1:37:5:4:--method,fft
 2:13x11:3:4:--method,fft
 3:7x6x5:3:2:--method,fft
+1:37:6:4:--method,fft,--mode,reflect,--origin,2
+2:13x11:5x2:4:--method,fft,--mode,mirror,--convolve
+2:2x3:7x4:4:--method,fft,--mode,wrap,--origin,-3/1
+2:16x10:21x4:4:--method,fft,--mode,wrap
+3:7x6x5:3x2x4:2:--method,fft,--mode,nearest,--origin,-1/0/1
+3:2x1x3:5x3x3:2:--method,fft,--mode,constant,--cval,0.5
 1:37:5:4:--batch,3
 2:13x11:3x5:4:--mode,reflect,--batch,3
 2:13x11:5x1:4:--mode,wrap

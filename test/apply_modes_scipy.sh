@@ -3,7 +3,10 @@
 # border mode (and cval), random shapes, dtypes, per-axis odd and even
 # masks (wider than the data too), origins at both ends of their range,
 # named per-axis masks and channel axes, the separable path: float32 within a bound that
-# scales with the mask, 8 * (mask elements) * FLT_EPSILON * sum|a*m|.
+# scales with the mask, 8 * (mask elements) * FLT_EPSILON * sum|a*m|; the
+# FFT path (--method fft) within that plus the FFT's term, which grows
+# with the data's range (doc/methods.md): 8 log2(L) FLT_EPSILON
+# max(|a|, |cval|) sum|m|, L < prod(2 (n + W)).
 # Every strategy takes its turn. Skipped when NumPy/SciPy are missing.
 # Usage: test/apply_modes_scipy.sh build/clconv
 set -u
@@ -44,7 +47,8 @@ def run(a, mask_spec, extra):
     return r.returncode, r.stderr.strip()
 
 
-def compare(name, a, m, mode, cval, origin, convolve, got, channel_axis=None):
+def compare(name, a, m, mode, cval, origin, convolve, got, channel_axis=None,
+            fft=False):
     a64 = a.astype(np.float32).astype(np.float64)
     m64 = m.astype(np.float32).astype(np.float64)
     f = ndimage.convolve if convolve else ndimage.correlate
@@ -56,6 +60,10 @@ def compare(name, a, m, mode, cval, origin, convolve, got, channel_axis=None):
     want = f(a64, m64, mode=mode, cval=cv, origin=origin)
     scale = f(np.abs(a64), np.abs(m64), mode=mode, cval=abs(cv), origin=origin)
     bound = 8 * m64.size * EPS * scale + 1e-30
+    if fft:
+        big_l = np.prod([2 * (n + w) for n, w in zip(a.shape, m64.shape)])
+        rng_a = max(np.abs(a64).max(), abs(cv))
+        bound = bound + 8 * np.log2(big_l) * EPS * rng_a * np.abs(m64).sum()
     err = np.abs(got.astype(np.float64) - want)
     report(got.shape == a.shape and bool(np.all(err <= bound)), name,
            f"shape {got.shape}, max err {err.max():.3g}, "
@@ -69,7 +77,21 @@ def run_and_compare(name, a, m, extra, mode, cval, origin, convolve):
     if rc != 0:
         report(False, name, f"exit {rc}: {err}")
         return
-    compare(name, a, m, mode, cval, origin, convolve, np.load(f"{tmp}/y.npy"))
+    compare(name, a, m, mode, cval, origin, convolve, np.load(f"{tmp}/y.npy"),
+            fft="fft" in extra)
+
+
+def run_method(method, a, m, mode, cval, origin, convolve):
+    """apply with --method method and the filter's flags; compare."""
+    extra = ["--method", method, "--mode", mode, "--cval", repr(cval),
+             "--origin", ",".join(map(str, origin))]
+    if convolve:
+        extra.append("--convolve")
+    if a.ndim == 3:
+        extra += ["--dims", "3"]
+    name = (f"{method} {'convolve' if convolve else 'correlate'} {a.dtype} "
+            f"{a.shape} mask {m.shape} origin {origin} {mode} cval {cval}")
+    run_and_compare(name, a, m, extra, mode, cval, origin, convolve)
 
 
 def random_case(k):
@@ -160,17 +182,28 @@ for k in range(12):
     origin = [(-(w // 2), (w - 1) // 2)[(k + i) % 2] for i, w in enumerate(m.shape)]
     convolve = k % 3 == 0
     a = rng.standard_normal(shape).astype(np.float32)
-    extra = ["--method", "separable", "--mode", mode, "--cval", repr(cval),
-             "--origin", ",".join(map(str, origin))]
-    if convolve:
-        extra.append("--convolve")
-    if nd == 3:
-        extra += ["--dims", "3"]
-    name = (f"separable {'convolve' if convolve else 'correlate'} {shape} "
-            f"mask {m.shape} origin {origin} {mode} cval {cval}")
-    run_and_compare(name, a, m, extra, mode, cval, origin, convolve)
+    run_method("separable", a, m, mode, cval, origin, convolve)
 
-# 5. An (H, W, 3) float array is not silently a volume.
+# 5. The FFT path (--method fft): random (not separable) masks, per-axis
+# odd and even widths, wider than the data too, origins at both ends,
+# convolve, in every mode and constant with a cval, 1D to 3D; float32 and
+# uint8 input.
+for k in range(15):
+    mode = modes[k % 5]
+    cval = -1.5 if k in (5, 10) else 0.0
+    nd = 1 + k % 3
+    shape = tuple(int(rng.integers(1, 40 if nd == 1 else 14)) for _ in range(nd))
+    mshape = tuple(int(rng.integers(1, 8)) for _ in range(nd))
+    if k % 4 == 1:  # wider than the data along the first axis
+        mshape = (shape[0] + 3,) + mshape[1:]
+    m = rng.standard_normal(mshape).astype(np.float32)
+    origin = [(-(w // 2), (w - 1) // 2)[(k + i) % 2] for i, w in enumerate(mshape)]
+    convolve = k % 3 == 2
+    a = (rng.integers(0, 255, size=shape).astype(np.uint8) if k % 4 == 3
+         else rng.standard_normal(shape).astype(np.float32))
+    run_method("fft", a, m, mode, cval, origin, convolve)
+
+# 6. An (H, W, 3) float array is not silently a volume.
 rc, err = run(img, "box:3", [])
 report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
        "(H, W, 3) float without --channel-axis or --dims 3 is a usage error",

@@ -71,4 +71,16 @@ else
     echo "FAIL bench JSON/CSV"; fails=$((fails + 1))
 fi
 
+# The large-mask suite on one custom problem in a border mode: every method
+# verified at sampled outputs (the reference follows the mode), rows name
+# the mode; a custom problem without --mask is a usage error.
+check "bench --suite large-quick, a custom reflect problem" 0 "$CLI" bench --suite large-quick --dims 2 --size 61x47 --mask 9 --mode reflect --reps 1 --warmup 0 --json
+if grep -q '"mode": "reflect", "method": "fft", "ran": "fft"' "$tmp/out" &&
+   grep -q '"method": "direct"' "$tmp/out"; then
+    ok "its rows: direct and fft in mode reflect"
+else
+    fail "its rows lack direct or fft in mode reflect"; sed 's/^/  | /' "$tmp/out"
+fi
+check "bench --suite large-quick --dims without --mask is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64
+
 [ "$fails" -eq 0 ] || { echo "$fails bench smoke check(s) failed"; exit 1; }

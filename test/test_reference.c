@@ -178,6 +178,40 @@ static void reference_shifts_by_origin_and_convolve_flips(void **state)
     assert_non_null(strstr(clconv_last_error(), "origin"));
 }
 
+/* The reference at chosen outputs (bench --suite large's check) is the
+ * whole reference's value there, bit for bit, in every mode, with a
+ * cval, per-axis even and odd widths wider than the data, origins and
+ * convolution. */
+static void reference_at_chosen_outputs_equals_the_whole_reference(
+    void **state)
+{
+    (void)state;
+    clconv_problem p = support_problem(3, 5, 4, 3, 1, 1, CLCONV_NAIVE);
+    p.mask_size[0] = 7, p.mask_size[1] = 2, p.mask_size[2] = 3;
+    p.origin[0] = 3, p.origin[1] = -1;
+    p.flip = 1;
+    float in[60], mask[42];
+    clconv_fill_random(in, 60, 1);
+    clconv_fill_random(mask, 42, 2);
+    size_t idx[60];
+    for (size_t k = 0; k < 60; ++k)
+        idx[k] = (k * 37) % 60;
+    for (int mode = 0; mode <= CLCONV_BORDER_COUNT; ++mode) {
+        p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
+                                              : CLCONV_BORDER_CONSTANT;
+        p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : -0.75;
+        double whole[60], wmag[60], at[60], amag[60];
+        assert_int_equal(clconv_reference(&p, in, mask, whole, wmag),
+                         CLCONV_OK);
+        assert_int_equal(clconv_reference_at(&p, in, mask, idx, 60, at, amag),
+                         CLCONV_OK);
+        for (size_t k = 0; k < 60; ++k) {
+            assert_true(at[k] == whole[idx[k]]);
+            assert_true(amag[k] == wmag[idx[k]]);
+        }
+    }
+}
+
 static void verify_rejects_nan_and_accepts_rounding_within_the_bound(
     void **state)
 {
@@ -226,6 +260,8 @@ int main(void)
         cmocka_unit_test(
             reference_matches_the_textbook_1d_example_with_a_ghost_cell),
         cmocka_unit_test(reference_is_correlation_not_convolution),
+        cmocka_unit_test(
+            reference_at_chosen_outputs_equals_the_whole_reference),
         cmocka_unit_test(reference_counts_3d_neighbours_with_a_ones_mask),
         cmocka_unit_test(reference_with_unequal_extents_indexes_x_fastest),
         cmocka_unit_test(

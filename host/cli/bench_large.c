@@ -21,6 +21,8 @@ typedef struct large_options {
     int reps, warmup, json;
     uint64_t seed;
     double max_ms;
+    clconv_border border;
+    clconv_bench_problem custom; /* dims 0: the suite's problems */
 } large_options;
 
 typedef struct large_data {
@@ -37,7 +39,8 @@ void cli_bench_large_usage(FILE *f)
         "\n"
         "usage: clconv bench --suite large|large-quick [--device SEL]\n"
         "                    [--reps N] [--warmup N] [--seed S] [--json]\n"
-        "                    [--max-ms MS]\n"
+        "                    [--max-ms MS] [--mode M]\n"
+        "                    [--dims D --size X[xY[xZ]] --mask W]\n"
         "Large masks by method: 2D 8192^2 Gaussian W=31 and 101, random 31^2\n"
         "and 63^2; 3D 512^3 Gaussian and random W=15; 1D 2^26 random W=1001\n"
         "(large-quick: 1024^2, 128^3, 2^20). Each method (direct with the\n"
@@ -46,6 +49,9 @@ void cli_bench_large_usage(FILE *f)
         "its bound, then timed; the row of auto names the method it picks.\n"
         "  --max-ms MS     skip the direct path where the cost model predicts\n"
         "                  more than MS per launch (default 3000)\n"
+        "  --mode M        border mode of every problem (default constant)\n"
+        "  --dims D --size S --mask W   one problem with a random mask\n"
+        "                  instead of the suite's\n"
         "  --json          one JSON array on stdout instead of lines\n"
         "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
         "      3 unsupported or OpenCL error.\n",
@@ -61,8 +67,26 @@ int cli_bench_large_wanted(int argc, char **argv)
     return 0;
 }
 
+/* --mode M and the custom problem's --dims, --size, --mask: 1 if argv[*i]
+ * was one of them, 0 if not, -1 (error printed). */
+static int parse_problem(int argc, char **argv, int *i, large_options *o,
+                         const char **size)
+{
+    const char *v = NULL;
+    int r = cli_opt_value(argc, argv, i, "--mode", &v);
+    if (r > 0 && clconv_border_parse(v, &o->border) != CLCONV_OK) {
+        cli_error("--mode: %s", clconv_last_error());
+        return -1;
+    }
+    if (r)
+        return r;
+    return cli_parse_problem_option(argc, argv, i, &o->custom.dims, size,
+                                    &o->custom.mask_width);
+}
+
 static int parse(int argc, char **argv, large_options *o)
 {
+    const char *size = NULL;
     memset(o, 0, sizeof *o);
     o->reps = 5;
     o->warmup = 1;
@@ -88,6 +112,9 @@ static int parse(int argc, char **argv, large_options *o)
                                              &o->seed))) {
             if (r < 0)
                 return -1;
+        } else if ((r = parse_problem(argc, argv, &i, o, &size))) {
+            if (r < 0)
+                return -1;
         } else if (cli_opt_flag(argv, i, "--json")) {
             o->json = 1;
         } else {
@@ -95,6 +122,13 @@ static int parse(int argc, char **argv, large_options *o)
                       o->suite ? o->suite : "large");
             return -1;
         }
+    }
+    if ((o->custom.dims || size || o->custom.mask_width) &&
+        (!o->custom.dims || !size || !o->custom.mask_width ||
+         cli_parse_size(size, o->custom.dims, o->custom.size))) {
+        cli_error("bench --suite %s: a custom problem needs --dims, --size "
+                  "and --mask", o->suite ? o->suite : "large");
+        return -1;
     }
     return 0;
 }
@@ -109,10 +143,11 @@ static void data_free(large_data *d)
 /* Input, mask, sampled outputs and their reference. */
 static clconv_status data_make(const clconv_bench_problem *b,
                                const char *named, uint64_t seed,
-                               large_data *d)
+                               clconv_border border, large_data *d)
 {
     memset(d, 0, sizeof *d);
     clconv_bench_shape(b, &d->p);
+    d->p.border = border;
     d->kind = named ? named : "random";
     const size_t n = clconv_problem_elements(&d->p);
     const size_t m = clconv_problem_mask_elements(&d->p);
@@ -235,8 +270,9 @@ static void print_line(FILE *f, const clconv_device_info *dev,
 {
     char size[64];
     cli_format_size(d->p.size, d->p.dims, size, sizeof size);
-    fprintf(f, "%-24.24s %dD %-13s %-8s W=%-4d %-9s", dev->name, d->p.dims,
-            size, d->kind, d->p.mask_width, clconv_method_name(r->method));
+    fprintf(f, "%-24.24s %dD %-13s %-8s W=%-4d %-8s %-9s", dev->name,
+            d->p.dims, size, d->kind, d->p.mask_width,
+            clconv_border_name(d->p.border), clconv_method_name(r->method));
     if (r->method == CLCONV_METHOD_AUTO)
         fprintf(f, " -> %-9s", clconv_method_name(r->ran));
     if (r->t.reps > 0)
@@ -259,9 +295,10 @@ static void print_row(const large_options *o, const clconv_device_info *dev,
     printf("%s  {\"device\": ", first ? "" : ",\n");
     clconv_json_string(stdout, dev->name);
     printf(", \"dims\": %d, \"size\": \"%s\", \"mask\": %d, \"mask_kind\": "
-           "\"%s\", \"method\": \"%s\", \"ran\": \"%s\", \"strategy\": "
-           "\"%s\", \"status\": \"%s\", \"predicted_ms\": %.6g",
+           "\"%s\", \"mode\": \"%s\", \"method\": \"%s\", \"ran\": \"%s\", "
+           "\"strategy\": \"%s\", \"status\": \"%s\", \"predicted_ms\": %.6g",
            d->p.dims, size, d->p.mask_width, d->kind,
+           clconv_border_name(d->p.border),
            clconv_method_name(r->method), clconv_method_name(r->ran),
            clconv_strategy_name(r->p.strategy), r->status, r->predicted_ms);
     if (r->t.reps > 0)
@@ -318,13 +355,15 @@ static int bench_device(const clconv_device_info *dev, const large_options *o,
     }
     fprintf(o->json ? stderr : stdout, "%s: copy %.1f GB/s, FP32 %.0f "
             "GFLOP/s\n", dev->name, c.copy_gbs, c.fp32_gflops);
-    const clconv_bench_problem *ps;
-    const size_t np = clconv_bench_suite(o->suite, &ps);
+    const clconv_bench_problem *ps = &o->custom;
+    const size_t np = o->custom.dims ? 1 : clconv_bench_suite(o->suite, &ps);
     int code = CLI_EXIT_OK;
     for (size_t i = 0; i < np; ++i) {
         large_data d;
-        st = data_make(&ps[i], clconv_bench_suite_mask(o->suite, i),
-                       o->seed + i, &d);
+        st = data_make(&ps[i],
+                       o->custom.dims ? NULL
+                                      : clconv_bench_suite_mask(o->suite, i),
+                       o->seed + i, o->border, &d);
         int c2 = st == CLCONV_OK ? bench_problem(s, &c, o, &d, first)
                                  : cli_exit_code(st);
         if (st != CLCONV_OK)

@@ -87,33 +87,50 @@ static void ref_one(const ref_ctx *c, long x, long y, long z, double *acc,
     *mag = g;
 }
 
+/* The context of p (validated first): tables per axis, the mask (flipped into *flipped
+ * for a convolution), the ghost value. */
+static clconv_status ctx_open(const clconv_problem *p, const float *in,
+                              const float *mask, ref_ctx *c, float **flipped)
+{
+    memset(c, 0, sizeof *c);
+    *flipped = NULL;
+    clconv_status st = clconv_problem_validate(p);
+    if (st != CLCONV_OK)
+        return st;
+    const size_t m = clconv_problem_mask_elements(p);
+    *flipped = p->flip ? malloc(m * sizeof **flipped) : NULL;
+    if (*flipped) /* every axis reversed: the row-major order reversed */
+        for (size_t k = 0; k < m; ++k)
+            (*flipped)[k] = mask[m - 1 - k];
+    c->in = in;
+    c->mask = p->flip ? *flipped : mask;
+    c->cval = p->border == CLCONV_BORDER_CONSTANT ? (double)(float)p->cval
+                                                  : 0;
+    for (int d = 0; d < 3; ++d) {
+        c->n[d] = d < p->dims ? (long)p->size[d] : 1;
+        c->w[d] = clconv_problem_mask_axis(p, d);
+        c->t[d] = axis_table(p, d);
+    }
+    if ((p->flip && !*flipped) || !c->t[0] || !c->t[1] || !c->t[2])
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    return CLCONV_OK;
+}
+
+static void ctx_close(ref_ctx *c, float *flipped)
+{
+    for (int d = 0; d < 3; ++d)
+        free((void *)c->t[d]);
+    free(flipped);
+}
+
 clconv_status clconv_reference(const clconv_problem *p, const float *in,
                                const float *mask, double *out,
                                double *abs_sum)
 {
-    clconv_status st = clconv_problem_validate(p);
-    if (st != CLCONV_OK)
-        return st;
     ref_ctx c;
-    memset(&c, 0, sizeof c);
-    const size_t m = clconv_problem_mask_elements(p);
-    float *flipped = p->flip ? malloc(m * sizeof *flipped) : NULL;
-    if (flipped) /* every axis reversed: the row-major order reversed */
-        for (size_t k = 0; k < m; ++k)
-            flipped[k] = mask[m - 1 - k];
-    c.in = in;
-    c.mask = p->flip ? flipped : mask;
-    c.cval = p->border == CLCONV_BORDER_CONSTANT ? (double)(float)p->cval : 0;
-    for (int d = 0; d < 3; ++d) {
-        c.n[d] = d < p->dims ? (long)p->size[d] : 1;
-        c.w[d] = clconv_problem_mask_axis(p, d);
-        c.t[d] = axis_table(p, d);
-    }
-    if ((p->flip && !flipped) || !c.t[0] || !c.t[1] || !c.t[2]) {
-        st = clc_fail(CLCONV_ENOMEM, "out of memory");
-        goto out;
-    }
-    const long nx = c.n[0], ny = c.n[1], nz = c.n[2];
+    float *flipped;
+    clconv_status st = ctx_open(p, in, mask, &c, &flipped);
+    const long nx = c.n[0], ny = c.n[1], nz = st == CLCONV_OK ? c.n[2] : 0;
 #if defined(_OPENMP)
 #pragma omp parallel for collapse(2) schedule(static)
 #endif
@@ -127,9 +144,27 @@ clconv_status clconv_reference(const clconv_problem *p, const float *in,
                 if (abs_sum)
                     abs_sum[o] = mag;
             }
-out:
-    for (int d = 0; d < 3; ++d)
-        free((void *)c.t[d]);
-    free(flipped);
+    ctx_close(&c, flipped);
+    return st;
+}
+
+/* The same at chosen outputs only: the check of problems too large for
+ * the whole reference (bench --suite large), in every mode and shape. */
+clconv_status clconv_reference_at(const clconv_problem *p, const float *in,
+                                  const float *mask, const size_t *index,
+                                  size_t count, double *out, double *abs_sum)
+{
+    ref_ctx c;
+    float *flipped;
+    clconv_status st = ctx_open(p, in, mask, &c, &flipped);
+    for (size_t k = 0; st == CLCONV_OK && k < count; ++k) {
+        const long i = (long)index[k];
+        double mag;
+        ref_one(&c, i % c.n[0], i / c.n[0] % c.n[1], i / (c.n[0] * c.n[1]),
+                &out[k], &mag);
+        if (abs_sum)
+            abs_sum[k] = mag;
+    }
+    ctx_close(&c, flipped);
     return st;
 }
