@@ -17,7 +17,11 @@
  * rotated so that every pair of (variant, mode, dims, mask class) appears,
  * on sizes 1, 2, a small mixed one, a prime one and a wide one; and
  * batches (a mask 1 wide along the slowest axes) for every (variant,
- * mode). */
+ * mode).
+ *
+ * CLCONV_MATRIX_SAMPLE=pairwise (make test-oclgrind, make sanitize) thins
+ * the classic grid to a covering array of its (mask, tile, size kind)
+ * pairs; see classic_row_selected. make test runs the whole matrix. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +99,7 @@ typedef struct device_tally {
     const clconv_device_info *dev;
     clconv_session *session;
     long passed, failed, unsupported;
+    long sampled_out; /* classic rows left out by CLCONV_MATRIX_SAMPLE */
     char *notes; /* unsupported reasons, one per line, deduplicated */
     size_t notes_len;
 } device_tally;
@@ -210,6 +215,22 @@ static int run_default_case(device_tally *t, int dims, clconv_strategy s,
     return run_case(t, &p, "default tile", case_seed);
 }
 
+/* $CLCONV_MATRIX_SAMPLE=pairwise (make test-oclgrind, make sanitize): of
+ * the classic (mask, tile, size kind) grid of each variant and dims, only
+ * the rows whose tile is (mask index + size kind) mod tiles, a covering
+ * array of strength 2: every pair of mask and tile, of mask and size kind
+ * and of tile and size kind still runs (there are at least as many masks
+ * and size kinds as tiles), in masks x size kinds rows instead of masks x
+ * tiles x size kinds. The default-tile, wide and knob cases and every
+ * semantics test (variant x dims x mode, itself pairwise in the mask
+ * classes) run in full. Unset or empty: the whole matrix. */
+static int sample_pairwise;
+
+static int classic_row_selected(const dims_config *cfg, int mi, int ti, int k)
+{
+    return !sample_pairwise || ti == (mi + k) % cfg->ntiles;
+}
+
 static void run_cases(void **state)
 {
     matrix_test *mt = *state;
@@ -228,7 +249,11 @@ static void run_cases(void **state)
                     support_problem(cfg->dims, 1, 1, 1, cfg->masks[mi],
                                     cfg->tiles[ti], mt->strategy);
                 case_size(p.dims, k, p.tile, p.size);
-                failures += run_case(t, &p, size_kind_names[k], ++case_seed);
+                ++case_seed;
+                if (classic_row_selected(cfg, mi, ti, k))
+                    failures += run_case(t, &p, size_kind_names[k], case_seed);
+                else
+                    t->sampled_out++;
 
                 const int knob_case = ti == cfg->ntiles - 1 &&
                                       (p.mask_width == 3 || p.mask_width == 5);
@@ -355,6 +380,10 @@ static void print_summary(device_tally *tallies, size_t n)
         printf("  %u:%u %s: %ld passed, %ld failed, %ld unsupported\n",
                t->dev->platform_index, t->dev->device_index, t->dev->name,
                t->passed, t->failed, t->unsupported);
+        if (t->sampled_out)
+            printf("  (pairwise sample: %ld classic cases left out, "
+                   "CLCONV_MATRIX_SAMPLE=pairwise; unset it for the whole "
+                   "matrix)\n", t->sampled_out);
         if (t->notes)
             printf("%s", t->notes);
     }
@@ -366,6 +395,26 @@ int main(void)
     seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
     printf("test matrix: seed %llu (repeat with CLCONV_SEED=%llu)\n",
            (unsigned long long)seed, (unsigned long long)seed);
+
+    const char *sample = getenv("CLCONV_MATRIX_SAMPLE");
+    if (sample && *sample) {
+        if (strcmp(sample, "pairwise") != 0) {
+            fprintf(stderr, "test_matrix: CLCONV_MATRIX_SAMPLE=%s: the only "
+                    "sample is 'pairwise'\n", sample);
+            return 1;
+        }
+        sample_pairwise = 1;
+        for (size_t c = 0; c < sizeof configs / sizeof configs[0]; ++c)
+            if (configs[c].ntiles > configs[c].nmasks ||
+                configs[c].ntiles > SIZE_KINDS) {
+                fprintf(stderr, "test_matrix: %dD has more tiles than masks "
+                        "or size kinds: the pairwise sample would not cover "
+                        "every pair\n", configs[c].dims);
+                return 1;
+            }
+        printf("test matrix: the classic cases sampled pairwise "
+               "(CLCONV_MATRIX_SAMPLE=pairwise)\n");
+    }
 
     support_devices f;
     if (support_devices_open(&f)) {
