@@ -147,9 +147,13 @@ run: $(BIN)
 # code PoCL already covered, not the implementation's compiler).
 TEST_SH_SKIP ?=
 TEST_SH_RUN = $(filter-out $(TEST_SH_SKIP),$(TEST_SH))
-test: $(BIN) $(TEST_BINS) $(MPI_TARGETS)
+test: test-programs
 	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done; \
 	for t in $(TEST_SH_RUN); do echo "== $$t"; $$t $(BIN); done
+# What `make test` runs, built (CI builds it once, with -j2, before the
+# steps that share it start side by side).
+.PHONY: test-programs
+test-programs: $(BIN) $(TEST_BINS) $(MPI_TARGETS)
 
 # `make install PREFIX=.. DESTDIR=..`: the command, both libraries (with
 # the soname link), the public headers, the kernels and clconv.pc;
@@ -235,6 +239,11 @@ bench: $(BIN)
 # FUZZ_BUILD, each replaying fuzz/regress/<target>/ and then fuzzing for
 # FUZZ_TIME seconds from fuzz/corpus/<target>/.
 SAN_BUILD ?= build/asan
+# test_matrix's sample under sanitize and test-oclgrind (TESTING.md):
+# pairwise runs a third (1D, 3D) or a quarter (2D) of the classic rows,
+# every pair of mask, tile and size kind still among them, and every
+# semantics case; MATRIX_SAMPLE= runs the whole matrix.
+MATRIX_SAMPLE ?= pairwise
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 SAN_ENV := CLCONV_KERNEL_DIR=$(CURDIR)/cl \
@@ -249,7 +258,8 @@ FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 check-kernels: $(BIN)
 	scripts/check-kernels.sh $(BIN)
 sanitize:
-	$(SAN_ENV) $(MAKE) BUILD=$(SAN_BUILD) CFLAGS="-O1 -g $(SAN_FLAGS)" \
+	$(SAN_ENV) CLCONV_MATRIX_SAMPLE=$(MATRIX_SAMPLE) \
+	  $(MAKE) BUILD=$(SAN_BUILD) CFLAGS="-O1 -g $(SAN_FLAGS)" \
 	  LDFLAGS="$(SAN_FLAGS)" TEST_SH_SKIP=test/python.sh test
 valgrind: $(BIN)
 	scripts/valgrind-run.sh $(BIN)
@@ -293,5 +303,6 @@ test-oclgrind: $(BIN) $(TEST_BINS)
 	$(Q)test -f '$(OCLGRIND_ICD)' || { echo "no $(OCLGRIND_ICD): apt-get install oclgrind"; exit 1; }
 	$(Q)mkdir -p $(BUILD)/oclgrind-vendors
 	$(Q)echo '$(OCLGRIND_ICD)' > $(BUILD)/oclgrind-vendors/oclgrind.icd
-	$(Q)OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors $(MAKE) --no-print-directory \
+	$(Q)OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors \
+	  CLCONV_MATRIX_SAMPLE=$(MATRIX_SAMPLE) $(MAKE) --no-print-directory \
 	  TEST_SH_SKIP='$(OCLGRIND_SKIP)' test
