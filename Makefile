@@ -233,7 +233,8 @@ bench: $(BIN)
 # on any race, divergence, out-of-bounds or uninitialised access.
 # `make sanitize`: the whole `make test` built with ASan + UBSan in
 # SAN_BUILD (never in build/); TESTING.md explains SAN_ENV. Not
-# test/python.sh: pip builds the package's own library, unsanitized.
+# test/python.sh: the package builds its own library, unsanitized, so
+# there it would repeat make test's run.
 # `make valgrind`: memcheck on `clconv run`, failing on clconv's errors.
 # `make fuzz`: libFuzzer targets fuzz/fuzz_*.c built with clang in
 # FUZZ_BUILD, each replaying fuzz/regress/<target>/ and then fuzzing for

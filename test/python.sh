@@ -32,7 +32,12 @@ rm -rf "$tmp/src/python/build" "$tmp/src/python"/*.egg-info
 for d in host include cl; do ln -s "$ROOT/$d" "$tmp/src/$d"; done
 "$PY" -m venv --system-site-packages "$tmp/venv" || { fail "python3 -m venv"; exit 1; }
 VPY=$tmp/venv/bin/python
-if "$VPY" -m pip install --no-build-isolation --no-deps --no-index \
+# The package's library is built with the package's own flags (setup.py),
+# not with make's CFLAGS and LDFLAGS, which make exports to this script:
+# under `make sanitize` they would give an ASan library that the
+# unsanitized python cannot load ("ASan runtime does not come first in
+# initial library list", and python exits).
+if env -u CFLAGS -u CPPFLAGS -u LDFLAGS "$VPY" -m pip install --no-build-isolation --no-deps --no-index \
         "$tmp/src/python" >"$tmp/pip.log" 2>&1; then
     ok "pip install ./python"
 else
