@@ -6,7 +6,8 @@
  * holds the output row p-RIGHT_Y+s, which input row p meets with mask row
  * MASK_Y-1-s. After row p the slot-0 row is complete and stored. No local
  * memory, no barrier. Interior work-groups take a path without bounds
- * checks; border ones apply the border mode to every load. */
+ * checks; border ones read the border mode's folded indices, made once
+ * per column and row (common.clh's clc_index). */
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
 #endif
@@ -25,13 +26,16 @@ static inline void conv2d_coarse_march(const __global float *restrict N,
     float q[MASK_Y];
     for (int s = 0; s < MASK_Y; ++s)
         q[s] = 0.0f;
+    int cols[MASK_X];
+    if (checked)
+        clc_tap_cols(x, nx, cols);
 #pragma unroll
     for (int k = 0; k < MARCH_ROWS; ++k) {
         const int p = y0 - LEFT_Y + k;
-        const bool row_ok = !checked || CLC_IN(p, ny);
-        const int row = (checked ? CLC_AT(p, ny) : p) * nx;
+        const int at = checked ? clc_index(p, ny) : p;
+        const bool row_ok = !checked || at >= 0;
         float v[MASK_X];
-        clc_row_taps(N, row, row_ok, x, nx, checked, v COUNTERS_ARG);
+        clc_row_taps(N, at * nx, row_ok, x, cols, checked, v COUNTERS_ARG);
         for (int s = 0; s < MASK_Y; ++s) {
             /* Slot s now holds output row y0 + k + s - (W-1): skip the
              * slots of rows outside this work-item's COARSEN (at the

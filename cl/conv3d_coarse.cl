@@ -6,8 +6,8 @@
  * accumulators per row: slot s holds output plane p-RIGHT_Z+s, which input
  * plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
  * is complete and stored. No local memory, no barrier. Interior
- * work-groups skip the bounds checks; border ones apply the border mode
- * to every load. */
+ * work-groups skip the bounds checks; border ones read the border mode's
+ * folded indices, made once per column, row and plane (clc_index). */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
@@ -49,6 +49,13 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
     for (int o = 0; o < ROWS; ++o)
         for (int s = 0; s < MASK_Z; ++s)
             q[o][s] = 0.0f;
+    /* Border work-groups: the folded columns and rows, once. */
+    int cols[MASK_X], rows[IN_ROWS];
+    if (checked) {
+        clc_tap_cols(x, nx, cols);
+        for (int r = 0; r < IN_ROWS; ++r)
+            rows[r] = clc_index(y0 - LEFT_Y + r, ny);
+    }
 /* Fully unrolled up to 2048 FMAs: beyond, the H100 ran slower unrolled
  * (mask 5, 16 planes, 2 rows: 1.37 ms against 1.03 ms; bench/PERF.md). */
 #if COARSEN * MASK3 * ROWS <= 2048
@@ -59,14 +66,14 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
 #endif
     for (int k = 0; k < MARCH_PLANES; ++k) {
         const int p = z0 - LEFT_Z + k;
-        const bool plane_ok = !checked || CLC_IN(p, nz);
-        const int plane = (checked ? CLC_AT(p, nz) : p) * ny;
+        const int pat = checked ? clc_index(p, nz) : p;
+        const bool plane_ok = !checked || pat >= 0;
         for (int r = 0; r < IN_ROWS; ++r) {
-            const int gy = y0 - LEFT_Y + r;
-            const bool row_ok = !checked || (plane_ok && CLC_IN(gy, ny));
-            const int row = (plane + (checked ? CLC_AT(gy, ny) : gy)) * nx;
+            const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
+            const bool row_ok = !checked || (plane_ok && gy >= 0);
+            const int row = (pat * ny + gy) * nx;
             float v[MASK_X];
-            clc_row_taps(N, row, row_ok, x, nx, checked, v COUNTERS_ARG);
+            clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
             /* Input row r meets mask row jy = r - o of output row o. */
             for (int o = 0; o < ROWS; ++o) {
                 const int jy = r - o;
