@@ -6,7 +6,8 @@
 #   matrix  the test matrix and the host-to-host tests on the GPU alone;
 #           MATRIX_FILTER (a glob, e.g. 'conv3d*') runs part of the
 #           matrix: the whole takes over 10 minutes on a cold NVIDIA
-#           compiler (session 7: 102 of 108 groups in 420 s)
+#           compiler (session 7: 102 of 108 groups in 420 s);
+#           MATRIX_SAMPLE=pairwise runs test_matrix's pairwise sample
 #   stream  the host-to-host tests alone; probe: where a call's time goes
 #   suite   bench --suite full, coarse with every tile (against session 4)
 #   modes   bench --suite full, coarse default tiles, once per border mode
@@ -58,6 +59,7 @@ for step in $STEPS; do
     matrix)
         for t in test_matrix test_stream test_enqueue; do
             CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER=${MATRIX_FILTER:-} \
+                CLCONV_MATRIX_SAMPLE=${MATRIX_SAMPLE:-} \
                 timeout ${MATRIX_TIMEOUT:-240} build/$t >"$R/$t-gpu.log" 2>&1
             el "$t on the GPU: exit $?"
             grep -E "PASSED|FAILED|passed|unsupported" "$R/$t-gpu.log" | tail -3
