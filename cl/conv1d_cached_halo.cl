@@ -2,8 +2,8 @@
  * elements go to local memory, halo elements are read from global memory
  * (served by the cache). */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
-void conv1d_cached_halo(const __global float *restrict N,
-                        __global float *restrict P, __constant float *M,
+void conv1d_cached_halo(const __global IN_T *restrict N,
+                        __global OUT_T *restrict P, __constant float *M,
                         const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -33,5 +33,5 @@ void conv1d_cached_halo(const __global float *restrict N,
         else
             acc += LOAD_N(k) * M[j];
     }
-    P[i] = acc;
+    CLC_ST(P, i, acc);
 }

@@ -16,7 +16,7 @@
 #define PAD(i) ((i) + (i) / 32)
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
-void conv1d_coarse(const __global float *restrict N, __global float *restrict P,
+void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -45,7 +45,7 @@ void conv1d_coarse(const __global float *restrict N, __global float *restrict P,
             q[s] += v * m[MASK_X - 1 - s];
         const int i = out0 + b + k - (MASK_X - 1);
         if (k >= MASK_X - 1 && i < nx)
-            P[i] = q[0];
+            CLC_ST(P, i, q[0]);
         for (int s = 0; s < MASK_X - 1; ++s)
             q[s] = q[s + 1];
         q[MASK_X - 1] = 0.0f;

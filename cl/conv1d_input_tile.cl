@@ -2,8 +2,8 @@
  * TILE_WIDTH + MASK_X - 1 elements; each work-item loads one element
  * (the border mode's value outside the input), and only the first TILE_WIDTH work-items compute. */
 __kernel __attribute__((reqd_work_group_size(IN_TILE_X, 1, 1)))
-void conv1d_input_tile(const __global float *restrict N,
-                       __global float *restrict P, __constant float *M,
+void conv1d_input_tile(const __global IN_T *restrict N,
+                       __global OUT_T *restrict P, __constant float *M,
                        const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -22,5 +22,5 @@ void conv1d_input_tile(const __global float *restrict N,
     float acc = 0.0f;
     for (int j = 0; j < MASK_X; ++j)
         acc += READ_TILE(tile[lx + j]) * M[j];
-    P[i] = acc;
+    CLC_ST(P, i, acc);
 }

@@ -1,7 +1,7 @@
 /* 1D naive baseline: one work-item per output, every operand from global
  * memory. Work-group: TILE_WIDTH work-items. */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
-void conv1d_naive(const __global float *restrict N, __global float *restrict P,
+void conv1d_naive(const __global IN_T *restrict N, __global OUT_T *restrict P,
                   __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -9,5 +9,5 @@ void conv1d_naive(const __global float *restrict N, __global float *restrict P,
     const int i = get_global_id(0);
     if (i >= nx)
         return;
-    P[i] = conv1d_at(N, M, nx, i COUNTERS_ARG);
+    CLC_ST(P, i, conv1d_at(N, M, nx, i COUNTERS_ARG));
 }

@@ -3,8 +3,8 @@
  * into local memory in as many steps as it takes, with the border mode's
  * values outside the input. */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
-void conv1d_output_tile(const __global float *restrict N,
-                        __global float *restrict P, __constant float *M,
+void conv1d_output_tile(const __global IN_T *restrict N,
+                        __global OUT_T *restrict P, __constant float *M,
                         const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -26,5 +26,5 @@ void conv1d_output_tile(const __global float *restrict N,
     float acc = 0.0f;
     for (int j = 0; j < MASK_X; ++j)
         acc += READ_TILE(tile[lx + j]) * M[j];
-    P[i] = acc;
+    CLC_ST(P, i, acc);
 }

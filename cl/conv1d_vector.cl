@@ -9,7 +9,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
-void conv1d_vector(const __global float *restrict N, __global float *restrict P,
+void conv1d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -22,16 +22,16 @@ void conv1d_vector(const __global float *restrict N, __global float *restrict P,
 #pragma unroll
         for (int b = 0; b < COARSEN; ++b)
             acc[b] = (floatv)(0.0f);
-        const __global float *in = N + x0 - LEFT_X;
+        const __global IN_T *in = N + x0 - LEFT_X;
         for (int j = 0; j < MASK_X; ++j) {
             const float m = M[j];
 #pragma unroll
             for (int b = 0; b < COARSEN; ++b)
-                acc[b] += vloadv(0, in + b * VEC_WIDTH + j) * m;
+                acc[b] += CLC_LDV(in + b * VEC_WIDTH + j) * m;
         }
 #pragma unroll
         for (int b = 0; b < COARSEN; ++b)
-            vstorev(acc[b], 0, P + x0 + b * VEC_WIDTH);
+            CLC_STV(acc[b], P + x0 + b * VEC_WIDTH);
         return;
     }
     for (int b = 0; b < COARSEN; ++b) {

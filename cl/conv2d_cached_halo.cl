@@ -2,8 +2,8 @@
  * tile's own elements go to local memory; halo elements are read from
  * global memory (served by the cache). */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, TILE_WIDTH, 1)))
-void conv2d_cached_halo(const __global float *restrict N,
-                        __global float *restrict P, __constant float *M,
+void conv2d_cached_halo(const __global IN_T *restrict N,
+                        __global OUT_T *restrict P, __constant float *M,
                         const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -40,5 +40,5 @@ void conv2d_cached_halo(const __global float *restrict N,
                 acc += LOAD_N(ey * nx + ex) * m;
         }
     }
-    P[y * nx + x] = acc;
+    CLC_ST(P, y * nx + x, acc);
 }

@@ -17,8 +17,8 @@
 
 #define MARCH_ROWS (COARSEN + MASK_Y - 1)
 
-static inline void conv2d_coarse_march(const __global float *restrict N,
-                                       __global float *restrict P,
+static inline void conv2d_coarse_march(const __global IN_T *restrict N,
+                                       __global OUT_T *restrict P,
                                        const float *m, const int nx,
                                        const int ny, const int x, const int y0,
                                        const bool checked COUNTERS_PARAM)
@@ -47,7 +47,7 @@ static inline void conv2d_coarse_march(const __global float *restrict N,
         }
         const int y = p - RIGHT_Y; /* the row slot 0 completed */
         if (k >= MASK_Y - 1 && (!checked || (y < ny && x < nx)))
-            P[y * nx + x] = q[0];
+            CLC_ST(P, y * nx + x, q[0]);
         for (int s = 0; s < MASK_Y - 1; ++s)
             q[s] = q[s + 1];
         q[MASK_Y - 1] = 0.0f;
@@ -55,7 +55,7 @@ static inline void conv2d_coarse_march(const __global float *restrict N,
 }
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, 1)))
-void conv2d_coarse(const __global float *restrict N, __global float *restrict P,
+void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);

@@ -3,8 +3,8 @@
  * the input); only the inner
  * TILE_WIDTH^2 work-items compute. */
 __kernel __attribute__((reqd_work_group_size(IN_TILE_X, IN_TILE_Y, 1)))
-void conv2d_input_tile(const __global float *restrict N,
-                       __global float *restrict P, __constant float *M,
+void conv2d_input_tile(const __global IN_T *restrict N,
+                       __global OUT_T *restrict P, __constant float *M,
                        const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -25,5 +25,5 @@ void conv2d_input_tile(const __global float *restrict N,
     for (int jy = 0; jy < MASK_Y; ++jy)
         for (int jx = 0; jx < MASK_X; ++jx)
             acc += READ_TILE(tile[ly + jy][lx + jx]) * M[jy * MASK_X + jx];
-    P[y * nx + x] = acc;
+    CLC_ST(P, y * nx + x, acc);
 }

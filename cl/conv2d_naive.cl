@@ -1,7 +1,7 @@
 /* 2D naive baseline: one work-item per output, every operand from global
  * memory. Work-group: TILE_WIDTH x TILE_WIDTH work-items. */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, TILE_WIDTH, 1)))
-void conv2d_naive(const __global float *restrict N, __global float *restrict P,
+void conv2d_naive(const __global IN_T *restrict N, __global OUT_T *restrict P,
                   __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -10,5 +10,5 @@ void conv2d_naive(const __global float *restrict N, __global float *restrict P,
     const int y = get_global_id(1);
     if (x >= nx || y >= ny)
         return;
-    P[y * nx + x] = conv2d_at(N, M, nx, ny, x, y COUNTERS_ARG);
+    CLC_ST(P, y * nx + x, conv2d_at(N, M, nx, ny, x, y COUNTERS_ARG));
 }

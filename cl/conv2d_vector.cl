@@ -17,7 +17,7 @@
 #error "build with -D VEC_MARCH=<MASK_Y>: the queue marches along y"
 #endif
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
-void conv2d_vector(const __global float *restrict N, __global float *restrict P,
+void conv2d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);

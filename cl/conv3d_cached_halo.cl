@@ -2,8 +2,8 @@
  * tile's own elements go to local memory; halo elements are read from
  * global memory (served by the cache). */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, TILE_WIDTH, TILE_WIDTH)))
-void conv3d_cached_halo(const __global float *restrict N,
-                        __global float *restrict P, __constant float *M,
+void conv3d_cached_halo(const __global IN_T *restrict N,
+                        __global OUT_T *restrict P, __constant float *M,
                         const int nx, const int ny, const int nz COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -46,5 +46,5 @@ void conv3d_cached_halo(const __global float *restrict N,
             }
         }
     }
-    P[(z * ny + y) * nx + x] = acc;
+    CLC_ST(P, (z * ny + y) * nx + x, acc);
 }

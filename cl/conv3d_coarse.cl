@@ -37,8 +37,8 @@
 #define MASK_T __constant float *
 #endif
 
-static inline void conv3d_coarse_march(const __global float *restrict N,
-                                       __global float *restrict P, MASK_T m,
+static inline void conv3d_coarse_march(const __global IN_T *restrict N,
+                                       __global OUT_T *restrict P, MASK_T m,
                                        const int nx, const int ny,
                                        const int nz, const int x, const int y0,
                                        const int z0,
@@ -101,7 +101,7 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
             const int y = y0 + o;
             if (k >= MASK_Z - 1 &&
                 (!checked || (z < nz && y < ny && x < nx)))
-                P[(z * ny + y) * nx + x] = q[o][0];
+                CLC_ST(P, (z * ny + y) * nx + x, q[o][0]);
             for (int s = 0; s < MASK_Z - 1; ++s)
                 q[o][s] = q[o][s + 1];
             q[o][MASK_Z - 1] = 0.0f;
@@ -110,7 +110,7 @@ static inline void conv3d_coarse_march(const __global float *restrict N,
 }
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, 1)))
-void conv3d_coarse(const __global float *restrict N, __global float *restrict P,
+void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx, const int ny,
                    const int nz COUNTERS_PARAM)
 {

@@ -3,8 +3,8 @@
  * mode's value outside the input); only the inner
  * TILE_WIDTH^3 work-items compute. */
 __kernel __attribute__((reqd_work_group_size(IN_TILE_X, IN_TILE_Y, IN_TILE_Z)))
-void conv3d_input_tile(const __global float *restrict N,
-                       __global float *restrict P, __constant float *M,
+void conv3d_input_tile(const __global IN_T *restrict N,
+                       __global OUT_T *restrict P, __constant float *M,
                        const int nx, const int ny, const int nz COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -29,5 +29,5 @@ void conv3d_input_tile(const __global float *restrict N,
             for (int jx = 0; jx < MASK_X; ++jx)
                 acc += READ_TILE(tile[lz + jz][ly + jy][lx + jx]) *
                        M[(jz * MASK_Y + jy) * MASK_X + jx];
-    P[(z * ny + y) * nx + x] = acc;
+    CLC_ST(P, (z * ny + y) * nx + x, acc);
 }

@@ -3,8 +3,8 @@
  * into local memory in as many steps as it takes, with the border mode's
  * values outside the input; then every work-item computes. */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, TILE_WIDTH, TILE_WIDTH)))
-void conv3d_output_tile(const __global float *restrict N,
-                        __global float *restrict P, __constant float *M,
+void conv3d_output_tile(const __global IN_T *restrict N,
+                        __global OUT_T *restrict P, __constant float *M,
                         const int nx, const int ny, const int nz COUNTERS_PARAM)
 {
     BIND_MASK(M);
@@ -34,5 +34,5 @@ void conv3d_output_tile(const __global float *restrict N,
             for (int jx = 0; jx < MASK_X; ++jx)
                 acc += READ_TILE(tile[lz + jz][ly + jy][lx + jx]) *
                        M[(jz * MASK_Y + jy) * MASK_X + jx];
-    P[(z * ny + y) * nx + x] = acc;
+    CLC_ST(P, (z * ny + y) * nx + x, acc);
 }

@@ -53,14 +53,15 @@ int main(int argc, char **argv)
     }
     char path[4096];
     snprintf(path, sizeof path, "cl/%s.cl", argv[2]);
-    const char *parts[3] = {slurp("cl/common.clh"), "\n#line 1\n", slurp(path)};
+    const char *parts[4] = {slurp("cl/dtype.clh"), slurp("cl/common.clh"),
+                            "\n#line 1\n", slurp(path)};
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "probe_build: clCreateContext failed: %d\n", err);
         return 1;
     }
-    cl_program prog = clCreateProgramWithSource(ctx, 3, parts, NULL, &err);
+    cl_program prog = clCreateProgramWithSource(ctx, 4, parts, NULL, &err);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "probe_build: clCreateProgramWithSource failed: %d\n",
                 err);

@@ -200,27 +200,30 @@ static clconv_status build(clconv_session *s, const char *stem,
 {
     clconv_status st = CLCONV_OK;
     const char *dir = NULL;
-    char *common = NULL, *body = NULL, *opts = NULL, *printed = NULL;
+    char *types = NULL, *common = NULL, *body = NULL, *opts = NULL,
+         *printed = NULL;
     clc_stderr_capture cap;
     cl_program prog = NULL;
-    char path_common[4096], path_body[4096], line[4200];
+    char path_types[4096], path_common[4096], path_body[4096], line[4200];
     cl_int err;
 
     st = clconv_kernel_dir(&dir);
     if (st != CLCONV_OK)
         return st;
+    snprintf(path_types, sizeof path_types, "%s/dtype.clh", dir);
     snprintf(path_common, sizeof path_common, "%s/common.clh", dir);
     snprintf(path_body, sizeof path_body, "%s/%s.cl", dir, stem);
-    common = with_common ? read_file(path_common) : strdup("");
+    types = with_common ? read_file(path_types) : strdup("");
+    common = !types ? NULL : with_common ? read_file(path_common) : strdup("");
     body = common ? read_file(path_body) : NULL;
-    if (!common || !body) {
+    if (!types || !common || !body) {
         st = CLCONV_ENOKERNELS;
         goto out;
     }
     /* The #line directive makes the build log's line numbers point into
      * the variant's own file. */
     snprintf(line, sizeof line, "\n#line 1 \"%s.cl\"\n", stem);
-    const char *parts[3] = {common, line, body};
+    const char *parts[4] = {types, common, line, body};
     /* The session's -cl-std comes first, $CLCONV_BUILD_OPTIONS last; the
      * disk cache (program_cache.c) is tried first and filled after a
      * build from source. */
@@ -229,14 +232,14 @@ static clconv_status build(clconv_session *s, const char *stem,
         st = clc_fail(CLCONV_ENOMEM, "out of memory");
         goto out;
     }
-    clc_program_disk_load(s, parts, 3, opts, &prog);
+    clc_program_disk_load(s, parts, 4, opts, &prog);
     if (prog) {
         *out = prog;
         prog = NULL;
         goto out;
     }
     CLC_CREATE_GOTO(
-        prog, clCreateProgramWithSource(s->context, 3, parts, NULL, &err));
+        prog, clCreateProgramWithSource(s->context, 4, parts, NULL, &err));
     clc_stderr_capture_begin(&cap);
     err = clBuildProgram(prog, 1, &s->device, opts, NULL, NULL);
     printed = clc_stderr_capture_end(&cap);
@@ -246,7 +249,7 @@ static clconv_status build(clconv_session *s, const char *stem,
     }
     if (printed) /* a driver's warnings on a good build pass through */
         fputs(printed, stderr);
-    clc_program_disk_store(s, parts, 3, opts, prog);
+    clc_program_disk_store(s, parts, 4, opts, prog);
     *out = prog;
     prog = NULL;
 out:
@@ -256,6 +259,7 @@ out:
     free(printed);
     free(body);
     free(common);
+    free(types);
     return st;
 }
 

@@ -58,9 +58,10 @@ clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash)
         return st;
     char path[4200];
     uint64_t h = CLC_FNV1A64_INIT;
-    for (int k = 0; k < 2; ++k) {
-        if (k == 0)
-            snprintf(path, sizeof path, "%s/common.clh", dir);
+    for (int k = 0; k < 3; ++k) {
+        if (k < 2)
+            snprintf(path, sizeof path, "%s/%s", dir,
+                     k ? "common.clh" : "dtype.clh");
         else
             snprintf(path, sizeof path, "%s/%s.cl", dir, stem);
         unsigned char *text = NULL;
