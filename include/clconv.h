@@ -195,6 +195,29 @@ const char *clconv_method_name(clconv_method m);
  * unknown. */
 clconv_status clconv_method_parse(const char *name, clconv_method *out);
 
+/* Element types of the data (issue 17): the kernels read the input's
+ * type, accumulate in float32 and write the output's type, rounded to
+ * nearest (ties to even) and saturated for the integer types (OpenCV's
+ * saturate_cast), rounded to nearest for f16 (beyond 65504: inf). f16
+ * runs on the device where it has cl_khr_fp16 ($CLCONV_FP16=0|1
+ * overrides, read when the session is made); elsewhere the plan converts
+ * it to and from float32 on the host. */
+typedef enum clconv_elem {
+    CLCONV_ELEM_F32 = 0, /* float */
+    CLCONV_ELEM_U8,      /* uint8_t */
+    CLCONV_ELEM_U16,     /* uint16_t */
+    CLCONV_ELEM_I16,     /* int16_t */
+    CLCONV_ELEM_F16,     /* IEEE binary16, as uint16_t bits */
+    CLCONV_ELEM_COUNT
+} clconv_elem;
+
+/* "f32", "u8", "u16", "i16", "f16". */
+const char *clconv_elem_name(clconv_elem t);
+/* Parse one of those names; CLCONV_EINVAL (naming the five) if unknown. */
+clconv_status clconv_elem_parse(const char *name, clconv_elem *out);
+/* Bytes per element: 4, 1, 2, 2, 2 (0 for an unknown type). */
+size_t clconv_elem_size(clconv_elem t);
+
 typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */
     size_t size[3];    /* nx, ny, nz; unused dimensions are 1 */
@@ -230,6 +253,12 @@ typedef struct clconv_problem {
      * (clconv_plan_create_with_mask). strategy, tile and knobs apply to
      * the direct path only. */
     clconv_method method;
+    /* Element types (0: float32, as the float entry points take). The
+     * output is float32 or the input's type; the typed entry points
+     * (clconv_plan_set_input_typed, clconv_convolve_typed) take arrays of
+     * these types, the float ones need both float32. */
+    clconv_elem in_dtype;
+    clconv_elem out_dtype;
 } clconv_problem;
 
 /* Split a mask of p (Wx * Wy * Wz floats, per-axis widths) into dims 1D
@@ -347,6 +376,8 @@ clconv_status clconv_plan_create_with_mask(clconv_session *s,
                                            clconv_plan **out);
 void clconv_plan_destroy(clconv_plan *plan);
 clconv_status clconv_plan_set_input(clconv_plan *plan, const float *in);
+/* The same for any input type: in holds elements of p->in_dtype. */
+clconv_status clconv_plan_set_input_typed(clconv_plan *plan, const void *in);
 /* Upload the mask. A baked plan's mask is part of its program: another
  * mask than the one it was created with is CLCONV_EINVAL. */
 clconv_status clconv_plan_set_mask(clconv_plan *plan, const float *mask);
@@ -357,6 +388,8 @@ clconv_status clconv_plan_poison_output(clconv_plan *plan);
  * profiling events. */
 clconv_status clconv_plan_execute(clconv_plan *plan, double *ms);
 clconv_status clconv_plan_get_output(clconv_plan *plan, float *out);
+/* The same for any output type: out gets elements of p->out_dtype. */
+clconv_status clconv_plan_get_output_typed(clconv_plan *plan, void *out);
 /* The geometry the plan launches: local and global work sizes. */
 void clconv_plan_geometry(const clconv_plan *plan, size_t local[3],
                           size_t global[3]);
@@ -387,6 +420,13 @@ typedef struct clconv_call_info {
 clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
                                  const float *in, const float *mask,
                                  float *out, clconv_call_info *info);
+
+/* clconv_convolve for any element types: in holds elements of
+ * p->in_dtype, out gets p->out_dtype's (info may be NULL). The float
+ * entry points are this with both float32. */
+clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
+                                    const void *in, const float *mask,
+                                    void *out, clconv_call_info *info);
 
 /* Output rows [begin, end) of the slowest axis (z in 3D, y in 2D, x in
  * 1D) only, from the whole input: in and out are the whole arrays, and
@@ -475,6 +515,14 @@ void clconv_verify_bound(const clconv_problem *p, clconv_method m,
 void clconv_verify_with(const clconv_problem *p, const float *got,
                         const double *expected, const double *abs_sum,
                         double scale, double floor, clconv_verdict *v);
+/* clconv_verify_with for an output of p->out_dtype (got holds its
+ * elements): for the rounded types, got must lie between the type's
+ * rounding of expected - bound and of expected + bound (0.5 ulp of the
+ * type plus the float bound; a saturated result equals the saturated
+ * reference); never NaN where the reference has none. */
+void clconv_verify_typed(const clconv_problem *p, const void *got,
+                         const double *expected, const double *abs_sum,
+                         double scale, double floor, clconv_verdict *v);
 /* The method the automatic choice takes for p (the whole problem) and
  * mask on s: p->method itself unless auto. Callers that split a problem
  * (slabs on several processes) set it once for the whole, so every part
@@ -517,10 +565,16 @@ clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
 typedef struct clconv_dataset {
     clconv_problem shape; /* dims, size, mask_width (tile/strategy unused) */
     uint64_t seed;
-    float *in;       /* elements, uniform in [-1, 1] */
+    float *in;       /* elements, uniform in [-1, 1]; for another
+                        shape.in_dtype, in_typed's values as floats */
     float *mask;     /* W^dims, uniform in [-1, 1] */
     double *ref;     /* double-precision reference */
     double *abs_sum; /* sum |N*M| per output */
+    /* shape.in_dtype's elements, or NULL for float32 (in is the input):
+     * u8, u16, i16 uniform over the type's range, f16 in [-2, 2]; with an
+     * integer input the mask is random around 1 / W^d, summing to 1, so
+     * outputs span the type's range and saturate at times at both ends. */
+    void *in_typed;
 } clconv_dataset;
 
 clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,

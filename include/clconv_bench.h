@@ -5,9 +5,10 @@
  *   copy_gbs    float4 device-to-device copy, bytes read + bytes written
  *               per second / 1e9, median of the timed runs;
  *   fp32_gflops independent FMA chains, 2 FLOP per FMA, median.
- * A convolution of n outputs with a mask of W^d moves at least 8n bytes
- * (read once, write once) and does 2 W^d n FLOP, so its roofline floor is
- * max(8n / copy, 2 W^d n / fp32). */
+ * A convolution of n outputs with a mask of W^d moves at least (i + o) n
+ * bytes (read once, write once; i and o the input's and output's bytes
+ * per element, 4 + 4 for float32, 1 + 1 for u8 to u8) and does 2 W^d n
+ * FLOP, so its roofline floor is max((i + o) n / copy, 2 W^d n / fp32). */
 #ifndef CLCONV_BENCH_H
 #define CLCONV_BENCH_H
 

@@ -26,7 +26,7 @@ void clconv_json_string(FILE *f, const char *s)
 
 /* A number, or null when it is not a finite positive measurement. */
 /* The row's filter (issue 15): border mode, cval, per-axis mask widths
- * and origins (x first), convolution. */
+ * and origins (x first), convolution; and its element types. */
 static void filter_json(FILE *f, const clconv_problem *p)
 {
     fprintf(f, ", \"mode\": \"%s\", \"cval\": %.9g, \"mask_size\": [",
@@ -36,7 +36,9 @@ static void filter_json(FILE *f, const clconv_problem *p)
     fputs("], \"origin\": [", f);
     for (int a = 0; a < p->dims; ++a)
         fprintf(f, "%s%d", a ? ", " : "", p->origin[a]);
-    fprintf(f, "], \"convolve\": %s", p->flip ? "true" : "false");
+    fprintf(f, "], \"convolve\": %s, \"dtype\": \"%s\", \"out_dtype\": \"%s\"",
+            p->flip ? "true" : "false", clconv_elem_name(p->in_dtype),
+            clconv_elem_name(p->out_dtype));
 }
 
 static void filter_csv(FILE *f, const clconv_problem *p)
@@ -47,7 +49,8 @@ static void filter_csv(FILE *f, const clconv_problem *p)
     fputc(',', f);
     for (int a = 0; a < p->dims; ++a)
         fprintf(f, "%s%d", a ? " " : "", p->origin[a]);
-    fprintf(f, ",%d", p->flip);
+    fprintf(f, ",%d,%s,%s", p->flip, clconv_elem_name(p->in_dtype),
+            clconv_elem_name(p->out_dtype));
 }
 
 static void json_number(FILE *f, double x, int valid)
@@ -215,7 +218,7 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
           "fp32_gflops,dims,nx,ny,nz,mask,implementation,variant,tile,status,"
           "max_err,reps,median_ms,min_ms,max_ms,gbs,gflops,floor_ms,"
           "roofline_pct,model_reduction,reason,mask_mode,mode,cval,mask_size,"
-          "origin,convolve\n",
+          "origin,convolve,dtype,out_dtype\n",
           f);
     for (size_t i = 0; i < r->nrows; ++i) {
         const clconv_bench_row *w = &r->rows[i];

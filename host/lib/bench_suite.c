@@ -118,7 +118,9 @@ void clconv_bench_metrics_of(const clconv_problem *p, double median_ms,
     memset(m, 0, sizeof *m);
     const double n = (double)clconv_problem_elements(p);
     const double taps = (double)clconv_problem_mask_elements(p);
-    m->bytes = 2.0 * n * sizeof(float);
+    /* Read once, write once, in the data's own types (issue 17). */
+    m->bytes = n * (double)(clconv_elem_size(p->in_dtype) +
+                            clconv_elem_size(p->out_dtype));
     m->flops = 2.0 * taps * n;
     m->intensity = m->flops / m->bytes;
     if (c && c->copy_gbs > 0 && c->fp32_gflops > 0) {

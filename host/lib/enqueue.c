@@ -19,13 +19,13 @@ typedef struct region {
 } region;
 
 static clconv_status resolve(const clconv_buffer *b, const char *what,
-                             const clconv_problem *p, cl_context context,
-                             region *r)
+                             const clconv_problem *p, size_t elem,
+                             cl_context context, region *r)
 {
     if (!b || !b->mem)
         return clc_fail(CLCONV_EINVAL, "no %s buffer given", what);
     const size_t nx = p->size[0], ny = p->size[1], nz = p->size[2];
-    const size_t dense_row = nx * sizeof(float), dense_slice = dense_row * ny;
+    const size_t dense_row = nx * elem, dense_slice = dense_row * ny;
     *r = (region){.what = what, .mem = b->mem, .offset = b->offset,
                   .row = b->row_pitch ? b->row_pitch : dense_row};
     r->slice = b->slice_pitch ? b->slice_pitch : r->row * ny;
@@ -122,11 +122,11 @@ static clconv_status in_place(clconv_session *s, const region *r,
 
 /* Copy a region to or from one of the plan's dense buffers. */
 static clconv_status copy_rect(clconv_session *s, const clconv_problem *p,
-                               const region *r, cl_mem dense, int to_dense,
-                               cl_uint nwait, const cl_event *wait,
-                               cl_event *ev)
+                               size_t elem, const region *r, cl_mem dense,
+                               int to_dense, cl_uint nwait,
+                               const cl_event *wait, cl_event *ev)
 {
-    const size_t row = p->size[0] * sizeof(float);
+    const size_t row = p->size[0] * elem;
     const size_t zero[3] = {0, 0, 0}, user[3] = {r->offset, 0, 0};
     const size_t extent[3] = {row, p->size[1], p->size[2]};
     cl_int err = clEnqueueCopyBufferRect(
@@ -146,9 +146,16 @@ static clconv_status check_all(clconv_plan *pl, const clconv_buffer *in,
 {
     clconv_session *s = clc_plan_session(pl);
     const clconv_problem *p = clc_plan_problem(pl);
-    clconv_status st = resolve(in, "input", p, s->context, ri);
+    if (clc_plan_host_converts(pl))
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "f16 is converted on the host on this device (no "
+                        "cl_khr_fp16): its buffers cannot be used in place; "
+                        "clconv_convolve_typed takes host arrays");
+    clconv_status st = resolve(in, "input", p, clc_plan_elem_size(pl, 0),
+                               s->context, ri);
     if (st == CLCONV_OK)
-        st = resolve(out, "output", p, s->context, ro);
+        st = resolve(out, "output", p, clc_plan_elem_size(pl, 1), s->context,
+                      ro);
     if (st == CLCONV_OK)
         st = check_events(nwait, wait, s->context);
     if (st == CLCONV_OK && ri->root == ro->root && ri->first < ro->end &&
@@ -188,7 +195,8 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
     /* Each step waits for the one before: the chain holds on in-order and
      * out-of-order queues alike. */
     if (!kin) {
-        st = copy_rect(s, p, &ri, own_in, 1, nwait, wait, &ev[0]);
+        st = copy_rect(s, p, clc_plan_elem_size(pl, 0), &ri, own_in, 1, nwait,
+                       wait, &ev[0]);
         if (st != CLCONV_OK)
             goto out;
         nwait = 1;
@@ -197,7 +205,8 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
     st = clc_plan_launch(pl, kin ? kin : own_in, kout ? kout : own_out, nwait,
                          wait, &ev[1]);
     if (st == CLCONV_OK && !kout)
-        st = copy_rect(s, p, &ro, own_out, 0, 1, &ev[1], &ev[2]);
+        st = copy_rect(s, p, clc_plan_elem_size(pl, 1), &ro, own_out, 0, 1,
+                       &ev[1], &ev[2]);
     if (st == CLCONV_OK && done) {
         *done = kout ? ev[1] : ev[2];
         ev[kout ? 1 : 2] = NULL;

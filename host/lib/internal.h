@@ -357,7 +357,7 @@ clconv_status clc_plan_cache_get(clconv_session *s, const clconv_problem *p,
  * limit needs), streamed with overlapped transfers; *nslabs gets how many
  * ran. */
 clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
-                              const float *in, const float *mask, float *out,
+                              const void *in, const float *mask, void *out,
                               size_t begin, size_t end, size_t nslabs_min,
                               size_t *nslabs);
 
@@ -385,12 +385,35 @@ struct clconv_session {
      * (clconv_measure_ceilings), else 0: the cost model of the automatic
      * method then estimates them from the device's description. */
     double copy_gbs, fp32_gflops;
+    /* f16 data on the device (vload_half/vstore_half): where the device
+     * reports cl_khr_fp16, or as $CLCONV_FP16=0|1 says; else the plans
+     * convert f16 to and from float32 on the host. */
+    int fp16;
 };
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
 clconv_status clc_session_init(clconv_session *s);
 
 
+
+/* ---- dtype.c: element types and the host's conversions ---- */
+int clc_elem_is_int(clconv_elem t);
+/* x as type t holds it (rounded to nearest, saturated for integers). */
+double clc_elem_round(clconv_elem t, double x);
+double clc_half_to_double(uint16_t h);
+uint16_t clc_half_from_double(double x);
+/* Element i of an array of type t, exactly, as a double; and written. */
+double clc_elem_get(clconv_elem t, const void *data, size_t i);
+void clc_elem_set(clconv_elem t, void *data, size_t i, double x);
+void clc_elem_to_float(clconv_elem t, const void *src, size_t n,
+                        float *dst);
+void clc_elem_from_float(clconv_elem t, const float *src, size_t n,
+                          void *dst);
+/* clconv_convolve_typed of f16 data on a device without it: float32 on
+ * the device, converted on the host. */
+clconv_status clc_convolve_via_f32(clconv_session *s, const clconv_problem *p,
+                                   const void *in, const float *mask,
+                                   void *out, clconv_call_info *info);
 
 /* ---- mask_spec.c, mask_named.c: masks from specs ---- */
 /* Bounds that keep a mask sane and its allocation small. */
@@ -490,6 +513,10 @@ clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
 const clconv_problem *clc_plan_problem(const clconv_plan *pl);
 clconv_session *clc_plan_session(const clconv_plan *pl);
 /* The plan's own device buffers (input, output), made on first use. */
+/* Bytes per element of the plan's device input (out 0) or output (1);
+ * whether it converts f16 on the host (a device without cl_khr_fp16). */
+size_t clc_plan_elem_size(const clconv_plan *pl, int out);
+int clc_plan_host_converts(const clconv_plan *pl);
 clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out);
 
 /* The mask as the kernels read it: flipped on every axis for a

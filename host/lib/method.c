@@ -62,8 +62,12 @@ void clconv_method_predict(const clconv_device_info *dev,
     const double bw = gbs * 1e6, fl = gflops * 1e6; /* per millisecond */
     const double n = (double)clconv_problem_elements(p);
     const double taps = (double)clconv_problem_mask_elements(p);
+    /* The direct kernel reads and writes the data's own types; the other
+     * paths' passes are float32 (8 bytes per element and pass). */
+    const double io = (double)(clconv_elem_size(p->in_dtype) +
+                               clconv_elem_size(p->out_dtype));
     ms[CLCONV_METHOD_DIRECT] =
-        max2(8 * n / bw, 2 * taps * n / (EFF_DIRECT * fl)) + launch;
+        max2(io * n / bw, 2 * taps * n / (EFF_DIRECT * fl)) + launch;
     ms[CLCONV_METHOD_SEPARABLE] = 0;
     for (int a = 0; a < p->dims; ++a) { /* one pass per axis */
         const double w = clconv_problem_mask_axis(p, a);

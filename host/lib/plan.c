@@ -1,6 +1,7 @@
 /* A plan: one problem on one device. Checks every limit before building or
  * launching, owns the kernel and buffers, launches with profiling. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,12 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
         pl->p.size[d] = 1;
     clc_config_settings_to(&pl->c, &pl->p);
     pl->p.method = CLCONV_METHOD_DIRECT;
+    if (!s->fp16) { /* f16 converted on the host (clconv.h) */
+        if (pl->c.p.in_dtype == CLCONV_ELEM_F16)
+            pl->c.p.in_dtype = CLCONV_ELEM_F32;
+        if (pl->c.p.out_dtype == CLCONV_ELEM_F16)
+            pl->c.p.out_dtype = CLCONV_ELEM_F32;
+    }
     clconv_status st = clconv_problem_validate(&pl->p);
     if (st != CLCONV_OK)
         return st;
@@ -121,6 +128,15 @@ static clconv_status plan_path(clconv_plan *pl, const clconv_problem *p,
                                 : clc_method_choose(pl->s, p, mask);
     if (m == CLCONV_METHOD_DIRECT)
         return CLCONV_OK;
+    if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
+        return p->method == CLCONV_METHOD_AUTO
+                   ? CLCONV_OK
+                   : clc_fail(CLCONV_EUNSUPPORTED,
+                              "the %s path takes f32 data only (got %s to "
+                              "%s): use the direct method",
+                              clconv_method_name(m),
+                              clconv_elem_name(p->in_dtype),
+                              clconv_elem_name(p->out_dtype));
     pl->p = *p;
     for (int d = p->dims; d < 3; ++d)
         pl->p.size[d] = 1;
@@ -203,14 +219,56 @@ void clconv_plan_destroy(clconv_plan *pl)
     free(pl);
 }
 
+size_t clc_plan_elem_size(const clconv_plan *pl, int out)
+{
+    /* A path plan's c is zero: float32, as its passes read and write. */
+    return clconv_elem_size(out ? pl->c.p.out_dtype : pl->c.p.in_dtype);
+}
+
+int clc_plan_host_converts(const clconv_plan *pl)
+{
+    return !pl->path && (pl->c.p.in_dtype != pl->p.in_dtype ||
+                         pl->c.p.out_dtype != pl->p.out_dtype);
+}
+
+static clconv_status float_only(const clconv_plan *pl, const char *fn)
+{
+    if (pl->p.in_dtype == CLCONV_ELEM_F32 &&
+        pl->p.out_dtype == CLCONV_ELEM_F32)
+        return CLCONV_OK;
+    return clc_fail(CLCONV_EINVAL,
+                    "%s takes float32 data, the plan's are %s to %s: use "
+                    "%s_typed",
+                    fn, clconv_elem_name(pl->p.in_dtype),
+                    clconv_elem_name(pl->p.out_dtype), fn);
+}
+
 clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
+{
+    clconv_status st = float_only(pl, "clconv_plan_set_input");
+    return st != CLCONV_OK ? st : clconv_plan_set_input_typed(pl, in);
+}
+
+clconv_status clconv_plan_set_input_typed(clconv_plan *pl, const void *in)
 {
     cl_mem bin, bout;
     clconv_status st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
-    CLC_CHECK(clEnqueueWriteBuffer(pl->s->queue, bin, CL_TRUE, 0,
-                                   pl->n * sizeof(float), in, 0, NULL, NULL));
+    float *conv = NULL;
+    if (pl->c.p.in_dtype != pl->p.in_dtype && !pl->path) {
+        conv = malloc(pl->n * sizeof *conv); /* f16 converted here */
+        if (!conv)
+            return clc_fail(CLCONV_ENOMEM, "out of memory");
+        clc_elem_to_float(pl->p.in_dtype, in, pl->n, conv);
+        in = conv;
+    }
+    cl_int err = clEnqueueWriteBuffer(pl->s->queue, bin, CL_TRUE, 0,
+                                      pl->n * clc_plan_elem_size(pl, 0), in,
+                                      0, NULL, NULL);
+    free(conv);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clEnqueueWriteBuffer", err, __FILE__, __LINE__);
     return CLCONV_OK;
 }
 
@@ -250,13 +308,28 @@ clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
 
 clconv_status clconv_plan_poison_output(clconv_plan *pl)
 {
+    /* NaN for the float types; for the integer ones, which have no value
+     * a kernel could not write, 0xa5 bytes (165, 42405, -23131): rarely a
+     * rounded or saturated result. */
     const float nan = NAN;
+    const uint16_t half_nan = 0x7e00;
+    const uint8_t a5 = 0xa5;
+    const size_t size = clc_plan_elem_size(pl, 1);
+    const void *pattern = &a5;
+    size_t psize = 1;
+    if (pl->path || pl->c.p.out_dtype == CLCONV_ELEM_F32) {
+        pattern = &nan;
+        psize = sizeof nan;
+    } else if (pl->c.p.out_dtype == CLCONV_ELEM_F16) {
+        pattern = &half_nan;
+        psize = sizeof half_nan;
+    }
     cl_mem bin, bout;
     clconv_status st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
-    CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, bout, &nan, sizeof nan, 0,
-                                  pl->n * sizeof(float), 0, NULL, NULL));
+    CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, bout, pattern, psize, 0,
+                                  pl->n * size, 0, NULL, NULL));
     CLC_CHECK(clFinish(pl->s->queue));
     return CLCONV_OK;
 }
@@ -320,7 +393,7 @@ clconv_session *clc_plan_session(const clconv_plan *pl)
 clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out)
 {
     cl_int err;
-    const size_t bytes = pl->n * sizeof(float);
+    const size_t bytes = pl->n * clc_plan_elem_size(pl, 0);
     if (!pl->in) {
         pl->in = clCreateBuffer(pl->s->context, CL_MEM_READ_ONLY, bytes, NULL,
                                 &err);
@@ -329,8 +402,9 @@ clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out)
                                __LINE__);
     }
     if (!pl->out) {
-        pl->out = clCreateBuffer(pl->s->context, CL_MEM_WRITE_ONLY, bytes,
-                                 NULL, &err);
+        pl->out = clCreateBuffer(pl->s->context, CL_MEM_WRITE_ONLY,
+                                 pl->n * clc_plan_elem_size(pl, 1), NULL,
+                                 &err);
         if (err != CL_SUCCESS)
             return clc_cl_fail("clCreateBuffer(output)", err, __FILE__,
                                __LINE__);
@@ -384,12 +458,29 @@ out:
 
 clconv_status clconv_plan_get_output(clconv_plan *pl, float *out)
 {
+    clconv_status st = float_only(pl, "clconv_plan_get_output");
+    return st != CLCONV_OK ? st : clconv_plan_get_output_typed(pl, out);
+}
+
+clconv_status clconv_plan_get_output_typed(clconv_plan *pl, void *out)
+{
     cl_mem bin, bout;
     clconv_status st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
-    CLC_CHECK(clEnqueueReadBuffer(pl->s->queue, bout, CL_TRUE, 0,
-                                  pl->n * sizeof(float), out, 0, NULL, NULL));
+    const int convert = pl->c.p.out_dtype != pl->p.out_dtype && !pl->path;
+    float *dev = convert ? malloc(pl->n * sizeof *dev) : NULL;
+    if (convert && !dev)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    cl_int err = clEnqueueReadBuffer(pl->s->queue, bout, CL_TRUE, 0,
+                                     pl->n * clc_plan_elem_size(pl, 1),
+                                     convert ? (void *)dev : out, 0, NULL,
+                                     NULL);
+    if (err == CL_SUCCESS && convert) /* f16 converted here */
+        clc_elem_from_float(pl->p.out_dtype, dev, pl->n, out);
+    free(dev);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
     return CLCONV_OK;
 }
 

@@ -142,6 +142,17 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
         return clc_fail(CLCONV_EINVAL, "unknown strategy %d", (int)p->strategy);
     if ((unsigned)p->method >= (unsigned)CLCONV_METHOD_COUNT)
         return clc_fail(CLCONV_EINVAL, "unknown method %d", (int)p->method);
+    if ((unsigned)p->in_dtype >= (unsigned)CLCONV_ELEM_COUNT ||
+        (unsigned)p->out_dtype >= (unsigned)CLCONV_ELEM_COUNT)
+        return clc_fail(CLCONV_EINVAL, "unknown dtype %d",
+                        (unsigned)p->in_dtype >= CLCONV_ELEM_COUNT
+                            ? (int)p->in_dtype
+                            : (int)p->out_dtype);
+    if (p->out_dtype != CLCONV_ELEM_F32 && p->out_dtype != p->in_dtype)
+        return clc_fail(CLCONV_EINVAL,
+                        "the output is f32 or the input's type (%s), not %s",
+                        clconv_elem_name(p->in_dtype),
+                        clconv_elem_name(p->out_dtype));
     if ((unsigned)p->mask_mode > (unsigned)CLCONV_MASK_BAKED)
         return clc_fail(CLCONV_EINVAL, "unknown mask mode %d",
                         (int)p->mask_mode);

@@ -11,10 +11,43 @@ void clconv_dataset_destroy(clconv_dataset *d)
     if (!d)
         return;
     free(d->in);
+    free(d->in_typed);
     free(d->mask);
     free(d->ref);
     free(d->abs_sum);
     free(d);
+}
+
+/* A typed dataset (clconv.h): the random floats in [-1, 1] mapped onto
+ * the type's range, rounded into in_typed, and in their exact values. */
+static clconv_status typed_input(clconv_dataset *d, size_t n, size_t m)
+{
+    const clconv_elem t = d->shape.in_dtype;
+    if (t == CLCONV_ELEM_F32)
+        return CLCONV_OK;
+    d->in_typed = malloc(n * clconv_elem_size(t));
+    if (!d->in_typed)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    const double lo = t == CLCONV_ELEM_U8    ? 0.0
+                      : t == CLCONV_ELEM_U16 ? 0.0
+                      : t == CLCONV_ELEM_I16 ? -32768.0
+                                             : -2.0;
+    const double hi = t == CLCONV_ELEM_U8    ? 255.0
+                      : t == CLCONV_ELEM_U16 ? 65535.0
+                      : t == CLCONV_ELEM_I16 ? 32767.0
+                                             : 2.0;
+    for (size_t i = 0; i < n; ++i)
+        clc_elem_set(t, d->in_typed, i,
+                     lo + (d->in[i] + 1.0) / 2.0 * (hi - lo));
+    clc_elem_to_float(t, d->in_typed, n, d->in);
+    if (!clc_elem_is_int(t))
+        return CLCONV_OK;
+    double sum = 0.0;
+    for (size_t k = 0; k < m; ++k)
+        sum += d->mask[k] += 0.5f; /* in [-0.5, 1.5]: mean 0.5 */
+    for (size_t k = 0; k < m; ++k)
+        d->mask[k] = sum > 0.0 ? (float)(d->mask[k] / sum) : 1.0f / (float)m;
+    return CLCONV_OK;
 }
 
 clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
@@ -57,7 +90,9 @@ clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
     }
     clconv_fill_random(d->in, n, seed);
     clconv_fill_random(d->mask, m, seed ^ 0x6d61736b6d61736bULL);
-    st = clconv_reference(&d->shape, d->in, d->mask, d->ref, d->abs_sum);
+    st = typed_input(d, n, m);
+    if (st == CLCONV_OK)
+        st = clconv_reference(&d->shape, d->in, d->mask, d->ref, d->abs_sum);
     if (st != CLCONV_OK) {
         clconv_dataset_destroy(d);
         return st;
@@ -68,6 +103,9 @@ clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
 
 clconv_status clconv_dataset_update(clconv_dataset *d)
 {
+    if (d->in_typed) /* the caller changed in_typed */
+        clc_elem_to_float(d->shape.in_dtype, d->in_typed,
+                          clconv_problem_elements(&d->shape), d->in);
     return clconv_reference(&d->shape, d->in, d->mask, d->ref, d->abs_sum);
 }
 
@@ -75,6 +113,7 @@ clconv_status clconv_dataset_update(clconv_dataset *d)
 static int same_shape(const clconv_problem *a, const clconv_problem *b)
 {
     if (a->dims != b->dims || a->border != b->border || a->flip != b->flip ||
+        a->in_dtype != b->in_dtype ||
         (a->border == CLCONV_BORDER_CONSTANT && a->cval != b->cval))
         return 0;
     for (int k = 0; k < a->dims; ++k)
@@ -108,26 +147,28 @@ clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
         return finish(res, clc_fail(CLCONV_EINVAL,
                                     "dataset does not match the problem"));
     clconv_plan *plan = NULL;
-    float *got = NULL;
+    void *got = NULL;
     clconv_status st = clconv_plan_create_with_mask(s, p, data->mask, &plan);
     if (st != CLCONV_OK)
         goto out;
-    got = malloc(clconv_problem_elements(p) * sizeof *got);
+    got = malloc(clconv_problem_elements(p) * clconv_elem_size(p->out_dtype));
     if (!got) {
         st = clc_fail(CLCONV_ENOMEM, "out of memory");
         goto out;
     }
-    if ((st = clconv_plan_set_input(plan, data->in)) != CLCONV_OK ||
+    if ((st = clconv_plan_set_input_typed(
+             plan, data->in_typed ? data->in_typed : data->in)) !=
+            CLCONV_OK ||
         (st = clconv_plan_poison_output(plan)) != CLCONV_OK ||
         (st = clconv_plan_execute(plan, NULL)) != CLCONV_OK ||
-        (st = clconv_plan_get_output(plan, got)) != CLCONV_OK)
+        (st = clconv_plan_get_output_typed(plan, got)) != CLCONV_OK)
         goto out;
     double scale, floor;
     res->method = clconv_plan_method(plan);
     clconv_verify_bound(p, res->method, data->in, data->mask,
                         &scale, &floor);
-    clconv_verify_with(p, got, data->ref, data->abs_sum, scale, floor,
-                       &res->verdict);
+    clconv_verify_typed(p, got, data->ref, data->abs_sum, scale, floor,
+                        &res->verdict);
     if (res->verdict.ok && reps > 0)
         st = clconv_plan_time(plan, warmup, reps, &res->timing);
 out:

@@ -93,8 +93,34 @@ out:
     return st;
 }
 
+/* A 0|1 variable: *out as it says, unchanged when unset or empty;
+ * anything else is CLCONV_EINVAL. */
+static clconv_status env_bool(const char *name, int *out)
+{
+    const char *env = getenv(name);
+    if (!env || !*env)
+        return CLCONV_OK;
+    if ((env[0] != '0' && env[0] != '1') || env[1])
+        return clc_fail(CLCONV_EINVAL, "%s=%s is not 0 or 1", name, env);
+    *out = env[0] == '1';
+    return CLCONV_OK;
+}
+
+/* f16 on the device: cl_khr_fp16 among the device's extensions, unless
+ * $CLCONV_FP16 says 0 (host conversion, for measuring and tests) or 1
+ * (the kernels use only vload_half/vstore_half, core OpenCL C). */
+static clconv_status fp16_of(clconv_session *s)
+{
+    char ext[8192] = "";
+    cl_int err = clGetDeviceInfo(s->device, CL_DEVICE_EXTENSIONS,
+                                 sizeof ext - 1, ext, NULL);
+    s->fp16 = err == CL_SUCCESS && strstr(ext, "cl_khr_fp16") != NULL;
+    return env_bool("CLCONV_FP16", &s->fp16);
+}
+
 clconv_status clc_session_init(clconv_session *s)
 {
+    clconv_status st;
     s->programs = clc_program_cache_new();
     s->plans = clc_plan_cache_new();
     if (!s->programs || !s->plans)
@@ -116,15 +142,11 @@ clconv_status clc_session_init(clconv_session *s)
         if (v < s->alloc_limit)
             s->alloc_limit = v;
     }
-    const char *zc = getenv("CLCONV_ZERO_COPY");
+    st = fp16_of(s);
+    if (st != CLCONV_OK)
+        return st;
     s->zero_copy = s->dev.kind == CLCONV_DEVICE_CPU;
-    if (zc && *zc) {
-        if ((zc[0] != '0' && zc[0] != '1') || zc[1])
-            return clc_fail(CLCONV_EINVAL, "CLCONV_ZERO_COPY=%s is not 0 or 1",
-                            zc);
-        s->zero_copy = zc[0] == '1';
-    }
-    return CLCONV_OK;
+    return env_bool("CLCONV_ZERO_COPY", &s->zero_copy);
 }
 
 void clconv_session_destroy(clconv_session *s)

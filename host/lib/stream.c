@@ -15,8 +15,10 @@
 typedef struct job {
     clconv_session *s;
     clconv_problem p;
-    const float *in, *mask;
-    float *out;
+    const char *in; /* p.in_dtype's elements of isz bytes */
+    const float *mask;
+    char *out; /* p.out_dtype's elements of osz bytes */
+    size_t isz, osz;
     int axis;          /* the slowest axis */
     size_t rows;       /* its extent */
     size_t row;        /* elements per row (product of the faster axes) */
@@ -48,7 +50,7 @@ static int slabs_allowed(const job *j, size_t rows_per_slab)
 }
 
 static void job_init(job *j, clconv_session *s, const clconv_problem *p,
-                     const float *in, const float *mask, float *out)
+                     const void *in, const float *mask, void *out)
 {
     memset(j, 0, sizeof *j);
     j->s = s;
@@ -68,6 +70,8 @@ static void job_init(job *j, clconv_session *s, const clconv_problem *p,
     j->in = in;
     j->mask = mask;
     j->out = out;
+    j->isz = clconv_elem_size(p->in_dtype);
+    j->osz = clconv_elem_size(p->out_dtype);
     j->axis = p->dims - 1;
     j->rows = j->p.size[j->axis];
     j->row = 1;
@@ -81,7 +85,8 @@ static void job_init(job *j, clconv_session *s, const clconv_problem *p,
 static clconv_status whole_in_place(job *j, clconv_plan *plan)
 {
     clconv_session *s = j->s;
-    const size_t bytes = clconv_problem_elements(&j->p) * sizeof(float);
+    const size_t n = clconv_problem_elements(&j->p);
+    const size_t bytes = n * j->isz;
     cl_int err;
     cl_event done = NULL;
     void *mapped = NULL;
@@ -92,7 +97,8 @@ static clconv_status whole_in_place(job *j, clconv_plan *plan)
         return clc_cl_fail("clCreateBuffer(CL_MEM_USE_HOST_PTR)", err,
                            __FILE__, __LINE__);
     cl_mem out = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY |
-                                CL_MEM_USE_HOST_PTR, bytes, j->out, &err);
+                                CL_MEM_USE_HOST_PTR, n * j->osz, j->out,
+                                &err);
     if (err != CL_SUCCESS) {
         st = clc_cl_fail("clCreateBuffer(CL_MEM_USE_HOST_PTR)", err,
                          __FILE__, __LINE__);
@@ -105,8 +111,8 @@ static clconv_status whole_in_place(job *j, clconv_plan *plan)
     /* A blocking map makes the result visible in the caller's memory;
      * the unmap (a read map writes nothing back) need not be waited for:
      * the buffers are deleted once it has run. */
-    mapped = clEnqueueMapBuffer(s->queue, out, CL_TRUE, CL_MAP_READ, 0, bytes,
-                                1, &done, NULL, &err);
+    mapped = clEnqueueMapBuffer(s->queue, out, CL_TRUE, CL_MAP_READ, 0,
+                                n * j->osz, 1, &done, NULL, &err);
     CLC_CHECK_CALL_GOTO("clEnqueueMapBuffer", err);
     CLC_CHECK_GOTO(clEnqueueUnmapMemObject(s->queue, out, mapped, 0, NULL,
                                            NULL));
@@ -127,7 +133,8 @@ out:
 static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
                                size_t *rows)
 {
-    const uint64_t row_bytes = (uint64_t)j->row * sizeof(float);
+    const uint64_t row_bytes =
+        (uint64_t)j->row * (j->isz > j->osz ? j->isz : j->osz);
     uint64_t cap = j->s->alloc_limit;
     const uint64_t share = j->s->dev.global_mem_bytes / 10 * 6 / 4;
     if (share < cap)
@@ -180,8 +187,8 @@ static clconv_status queues(clconv_session *s)
 static clconv_status bind_input(job *j, pipe *pp, int k, size_t a, size_t b,
                                 cl_mem *mem, cl_event *ev)
 {
-    const size_t bytes = (b - a) * j->row * sizeof(float);
-    const float *src = j->in + a * j->row;
+    const size_t bytes = (b - a) * j->row * j->isz;
+    const char *src = j->in + a * j->row * j->isz;
     cl_int err;
     *ev = NULL;
     if (j->host_ptr) {
@@ -228,10 +235,10 @@ static clconv_status slab(job *j, pipe *pp, int k, size_t r0, size_t r1)
     st = clconv_plan_enqueue(plan, &bi, &bo, nw, nw ? waits : NULL, &kern);
     if (st != CLCONV_OK)
         goto out;
-    const size_t row_bytes = j->row * sizeof(float);
+    const size_t row_bytes = j->row * j->osz;
     cl_int err = clEnqueueReadBuffer(
         j->s->xfer[1], pp->out[k], CL_FALSE, (r0 - a) * row_bytes,
-        (r1 - r0) * row_bytes, j->out + r0 * j->row, 1, &kern, &down);
+        (r1 - r0) * row_bytes, j->out + r0 * row_bytes, 1, &kern, &down);
     if (err != CL_SUCCESS) {
         st = clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
         goto out;
@@ -255,19 +262,19 @@ out:
 
 static clconv_status pipe_open(job *j, pipe *pp, size_t rows)
 {
-    const size_t bytes = (rows + j->lo + j->hi) * j->row * sizeof(float);
+    const size_t elems = (rows + j->lo + j->hi) * j->row;
     cl_int err;
     memset(pp, 0, sizeof *pp);
     for (int k = 0; k < 2; ++k) {
         if (!j->host_ptr) {
-            pp->in[k] = clCreateBuffer(j->s->context, CL_MEM_READ_ONLY, bytes,
-                                       NULL, &err);
+            pp->in[k] = clCreateBuffer(j->s->context, CL_MEM_READ_ONLY,
+                                       elems * j->isz, NULL, &err);
             if (err != CL_SUCCESS)
                 return clc_cl_fail("clCreateBuffer(slab input)", err,
                                    __FILE__, __LINE__);
         }
-        pp->out[k] = clCreateBuffer(j->s->context, CL_MEM_READ_WRITE, bytes,
-                                    NULL, &err);
+        pp->out[k] = clCreateBuffer(j->s->context, CL_MEM_READ_WRITE,
+                                    elems * j->osz, NULL, &err);
         if (err != CL_SUCCESS)
             return clc_cl_fail("clCreateBuffer(slab output)", err, __FILE__,
                                __LINE__);
@@ -296,7 +303,7 @@ static clconv_status pipe_close(job *j, pipe *pp)
 }
 
 clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
-                              const float *in, const float *mask, float *out,
+                              const void *in, const float *mask, void *out,
                               size_t begin, size_t end, size_t nslabs_min,
                               size_t *nslabs)
 {
@@ -352,6 +359,19 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
                                  const float *in, const float *mask,
                                  float *out, clconv_call_info *info)
 {
+    if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
+        return clc_fail(CLCONV_EINVAL,
+                        "clconv_convolve takes float32 data, the problem's "
+                        "are %s to %s: use clconv_convolve_typed",
+                        clconv_elem_name(p->in_dtype),
+                        clconv_elem_name(p->out_dtype));
+    return clconv_convolve_typed(s, p, in, mask, out, info);
+}
+
+clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
+                                    const void *in, const float *mask,
+                                    void *out, clconv_call_info *info)
+{
     clconv_call_info dummy;
     if (!info)
         info = &dummy;
@@ -361,10 +381,12 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
         return st;
     if (!s || !in || !mask || !out)
         return clc_fail(CLCONV_EINVAL, "no session, input, mask or output");
+    if (!s->fp16 && (p->in_dtype == CLCONV_ELEM_F16 ||
+                     p->out_dtype == CLCONV_ELEM_F16))
+        return clc_convolve_via_f32(s, p, in, mask, out, info);
     job j;
     job_init(&j, s, p, in, mask, out);
-    const uint64_t bytes = (uint64_t)clconv_problem_elements(&j.p) *
-                           sizeof(float);
+    const uint64_t bytes = (uint64_t)clconv_problem_elements(&j.p) * j.isz;
     const int fits = bytes <= s->alloc_limit &&
                      2 * bytes <= s->dev.global_mem_bytes / 10 * 8;
     size_t want = overlap_slabs(s, bytes);
@@ -382,11 +404,11 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
             info->zero_copy = 1;
             return whole_in_place(&j, plan);
         }
-        st = clconv_plan_set_input(plan, in);
+        st = clconv_plan_set_input_typed(plan, in);
         if (st == CLCONV_OK)
             st = clconv_plan_execute(plan, NULL);
         if (st == CLCONV_OK)
-            st = clconv_plan_get_output(plan, out);
+            st = clconv_plan_get_output_typed(plan, out);
         return st;
     }
     info->zero_copy = j.host_ptr;
@@ -406,6 +428,9 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
         return st;
     if (!in || !mask || !out)
         return clc_fail(CLCONV_EINVAL, "no input, mask or output");
+    if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
+        return clc_fail(CLCONV_EINVAL,
+                        "clconv_convolve_rows takes float32 data only");
     return clc_stream_rows(s, p, in, mask, out, begin, end, 1,
                            info ? &info->slabs : NULL);
 }

@@ -3,6 +3,7 @@
  * variant is one enum line in clconv.h, one clc_variant row (in its
  * family's variant_*.c file, declared with the others in internal.h and
  * listed in variants[] below) and its cl/conv{1,2,3}d_<name>.cl files. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -217,6 +218,19 @@ size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
             continue;
         int m = snprintf(buf + n, len - n, " -D %s=%d", r->knob[k].define,
                          c->knob[k]);
+        n += m > 0 ? (size_t)m : 0;
+    }
+    /* The element types, only where not float32 (cl/dtype.clh). */
+    const clconv_elem t[2] = {c->p.in_dtype, c->p.out_dtype};
+    for (int k = 0; k < 2 && n < len; ++k) {
+        if (t[k] == CLCONV_ELEM_F32)
+            continue;
+        char up[8] = "";
+        for (int i = 0; clconv_elem_name(t[k])[i] && i < 7; ++i)
+            up[i] = (char)toupper((unsigned char)clconv_elem_name(t[k])[i]);
+        int m = snprintf(buf + n, len - n,
+                         " -D CLCONV_%s_DTYPE=CLCONV_DTYPE_%s",
+                         k ? "OUT" : "IN", up);
         n += m > 0 ? (size_t)m : 0;
     }
     return n < len ? n : len - 1;

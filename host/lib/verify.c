@@ -51,6 +51,22 @@ void clconv_verify_bound(const clconv_problem *p, clconv_method m,
     }
 }
 
+/* Count element i (error err, err/bound ratio) into the verdict. */
+static void tally(clconv_verdict *v, size_t i, double g, double e, double err,
+                  double ratio, double *worst_ratio)
+{
+    if (ratio > 1.0)
+        v->failures++;
+    if (err > v->max_err)
+        v->max_err = err;
+    if (ratio > *worst_ratio) {
+        *worst_ratio = ratio;
+        v->worst_index = i;
+        v->worst_got = g;
+        v->worst_expected = e;
+    }
+}
+
 void clconv_verify_with(const clconv_problem *p, const float *got,
                         const double *expected, const double *abs_sum,
                         double scale_eps, double floor, clconv_verdict *v)
@@ -93,16 +109,53 @@ void clconv_verify_with(const clconv_problem *p, const float *got,
             err = fabs(g - e);
             ratio = err / bound;
         }
-        if (ratio > 1.0)
-            v->failures++;
-        if (err > v->max_err)
-            v->max_err = err;
-        if (ratio > worst_ratio) {
-            worst_ratio = ratio;
-            v->worst_index = i;
-            v->worst_got = g;
-            v->worst_expected = e;
-        }
+        tally(v, i, g, e, err, ratio, &worst_ratio);
+    }
+    v->ok = v->failures == 0;
+}
+
+/* One element of a rounded output type (clconv_verify_typed): the
+ * device's float result lies within the bound of the reference e, and the
+ * type rounds (and saturates) monotonically, so got must lie between the
+ * rounded ends of that interval: 0.5 ulp of the type plus the float
+ * bound, and a result saturated at both ends must equal the saturated
+ * reference. A non-finite reference must give what the type makes of it
+ * (convert_<T>_sat_rte: NaN 0, inf saturated). Returns err/bound, 0 when
+ * inside, > 1 outside; *err is |got - the rounded reference|. */
+static double typed_ratio(clconv_elem t, double g, double e, double bound,
+                          double *err)
+{
+    const double r = clc_elem_round(t, e);
+    *err = isnan(g) ? INFINITY : g == r ? 0.0 : fabs(g - r);
+    if (isnan(e) || isinf(e))
+        return (isnan(r) ? isnan(g) : g == r) ? 0.0 : INFINITY;
+    const double lo = clc_elem_round(t, e - bound),
+                 hi = clc_elem_round(t, e + bound);
+    if (isnan(g))
+        return INFINITY;
+    return g >= lo && g <= hi ? 0.0 : 1.0 + *err;
+}
+
+void clconv_verify_typed(const clconv_problem *p, const void *got,
+                         const double *expected, const double *abs_sum,
+                         double scale_eps, double floor, clconv_verdict *v)
+{
+    if (p->out_dtype == CLCONV_ELEM_F32) {
+        clconv_verify_with(p, got, expected, abs_sum, scale_eps, floor, v);
+        return;
+    }
+    const size_t n = clconv_problem_elements(p);
+    const double scale = scale_eps * (double)FLT_EPSILON;
+    double worst_ratio = -1.0;
+    *v = (clconv_verdict){.ok = 1};
+    for (size_t i = 0; i < n; ++i) {
+        const double g = clc_elem_get(p->out_dtype, got, i), e = expected[i];
+        double err;
+        const double ratio =
+            typed_ratio(p->out_dtype, g, e,
+                        scale * abs_sum[i] + floor + CLC_ABS_FLOOR, &err);
+        v->nonfinite += isnan(e) || isinf(e);
+        tally(v, i, g, e, err, ratio, &worst_ratio);
     }
     v->ok = v->failures == 0;
 }
