@@ -21,7 +21,7 @@ void cli_bench_usage(FILE *f)
         "                    [--reps N] [--warmup N] [--mode M] [--cval V]\n"
         "                    [--origin O[,O..]] [--convolve] [--batch N]\n"
         "                    [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
-        "                    [--end-to-end]\n"
+        "                    [--end-to-end] [--dtype T] [--out-dtype same|f32]\n"
         "Measure each device's copy bandwidth and FP32 FMA peak, then run\n"
         "every strategy with every tile that fits on each problem: verify it\n"
         "once against the double-precision reference, time --reps launches\n"
@@ -38,6 +38,8 @@ void cli_bench_usage(FILE *f)
         "                  JSON and CSV); --cval V the constant mode's value\n"
         "  --origin O      SciPy's origin, one value or one per axis, x first\n"
         "  --convolve      convolution (the mask flipped) instead of correlation\n"
+        CLI_DTYPE_HELP
+        "                  (the floor counts each type's bytes)\n"
         "  --batch N       N problems of --size (1D or 2D) in one launch, stacked\n"
         "                  along one more axis (rows show the stacked size)\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
@@ -89,7 +91,8 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
     int r;
     if ((r = cli_parse_suite(argc, argv, i, &o->suite)) ||
         (r = cli_parse_filter_option(argc, argv, i,
-                                     CLI_FILTER_MASK_AXES | CLI_FILTER_BATCH,
+                                     CLI_FILTER_MASK_AXES | CLI_FILTER_BATCH |
+                                         CLI_FILTER_DTYPE,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)) ||
@@ -140,6 +143,11 @@ static int parse(int argc, char **argv, bench_options *o)
     if ((o->filter.nmask_size || o->filter.norigin || o->filter.batch > 1) &&
         !o->dims) {
         cli_error("bench: --mask WxH[xD], --origin and --batch need --dims");
+        return -1;
+    }
+    if (o->filter.dtype != CLCONV_ELEM_F32 && o->end_to_end) {
+        cli_error("bench: --end-to-end times float32 calls; --dtype is for "
+                  "the kernel rows");
         return -1;
     }
     if ((o->dims || size || o->mask) && o->suite) {
@@ -212,8 +220,10 @@ static int run_problem_on_device(const bench_options *o,
     double at_size = 0.0;
     clconv_problem shape;
     clconv_bench_shape(b, &shape);
+    cli_filter_apply(&o->filter, 0, &shape); /* checked with the problems */
     if (ceil.copy_gbs > 0 &&
-        clconv_measure_copy(s, clconv_problem_elements(&shape) * sizeof(float),
+        clconv_measure_copy(s, clconv_problem_elements(&shape) *
+                                   clconv_elem_size(shape.in_dtype),
                             &at_size) == CLCONV_OK &&
         at_size > ceil.copy_gbs)
         ceil.copy_gbs = at_size;

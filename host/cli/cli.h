@@ -293,12 +293,22 @@ typedef struct cli_filter {
     int convolve;
     int axes[3], naxes; /* --axes: the data axes the mask spans */
     int batch;          /* --batch N: N problems in one launch (0: one) */
+    clconv_elem dtype;  /* --dtype (default f32) */
+    int out_f32;        /* --out-dtype f32 (default same: the input's) */
 } cli_filter;
 enum {
     CLI_FILTER_MASK_AXES = 1, /* --mask WxH[xD] is this command's */
     CLI_FILTER_MODE_LIST = 2, /* --mode takes a list (rows per mode) */
-    CLI_FILTER_BATCH = 4      /* --batch N is this command's */
+    CLI_FILTER_BATCH = 4,     /* --batch N is this command's */
+    CLI_FILTER_DTYPE = 8      /* --dtype and --out-dtype are this command's */
 };
+/* The help lines of --dtype and --out-dtype. */
+#define CLI_DTYPE_HELP                                                        \
+    "  --dtype T       input element type: u8, u16, i16, f16 or f32\n"      \
+    "                  (default); random data over the type's range (f16\n" \
+    "                  in [-2, 2]); accumulation is float32\n"              \
+    "  --out-dtype O   same (default: the input's type, rounded to nearest\n"\
+    "                  and saturated as OpenCV's saturate_cast) or f32\n"
 /* 1 if argv[*i] was one of the filter's options (value stored), 0 if it
  * is another option, -1 (error printed) on a bad value. Call it before
  * cli_parse_problem_option, which takes a plain --mask W. */

@@ -159,6 +159,19 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
     } else if (cli_opt_flag(argv, *i, "--convolve")) {
         f->convolve = 1;
         r = 1;
+    } else if ((flags & CLI_FILTER_DTYPE) &&
+               (r = cli_opt_value(argc, argv, i, "--dtype", &v))) {
+        if (r > 0 && clconv_elem_parse(v, &f->dtype) != CLCONV_OK) {
+            cli_error("--dtype: %s", clconv_last_error());
+            r = -1;
+        }
+    } else if ((flags & CLI_FILTER_DTYPE) &&
+               (r = cli_opt_value(argc, argv, i, "--out-dtype", &v))) {
+        f->out_f32 = r > 0 && strcmp(v, "f32") == 0;
+        if (r > 0 && !f->out_f32 && strcmp(v, "same") != 0) {
+            cli_error("--out-dtype: same or f32 (got '%s')", v);
+            r = -1;
+        }
     }
     return r;
 }
@@ -258,6 +271,8 @@ int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p)
     p->border = f->nmodes ? (clconv_border)f->modes[0] : CLCONV_BORDER_CONSTANT;
     p->cval = f->cval;
     p->flip = f->convolve;
+    p->in_dtype = f->dtype;
+    p->out_dtype = f->out_f32 ? CLCONV_ELEM_F32 : f->dtype;
     return cli_filter_batch(f, p);
 }
 
@@ -284,7 +299,10 @@ void cli_filter_describe(const clconv_problem *p, int numpy_order, char *buf,
         n += (size_t)snprintf(buf + n, len - n, "%s%d", k ? "," : " origin=",
                               p->origin[numpy_order ? p->dims - 1 - k : k]);
     if (p->flip && n < len)
-        snprintf(buf + n, len - n, " convolve");
+        n += (size_t)snprintf(buf + n, len - n, " convolve");
+    if ((p->in_dtype || p->out_dtype) && n < len)
+        snprintf(buf + n, len - n, " %s->%s", clconv_elem_name(p->in_dtype),
+                 clconv_elem_name(p->out_dtype));
 }
 
 int cli_filter_batch(const cli_filter *f, clconv_problem *p)
@@ -312,4 +330,6 @@ void cli_put_filter(cli_rows *t, const clconv_problem *p, int batch)
     cli_put_str(t, "origin", origins);
     cli_put_bool(t, "convolve", p->flip);
     cli_put_int(t, "batch", batch > 1 ? batch : 1);
+    cli_put_str(t, "dtype", clconv_elem_name(p->in_dtype));
+    cli_put_str(t, "out_dtype", clconv_elem_name(p->out_dtype));
 }

@@ -15,6 +15,7 @@ void cli_run_usage(FILE *f)
         "                  [--mask-mode M] [--device SEL] [--reps N]\n"
         "                  [--warmup N] [--seed S] [--json [F]] [--csv [F]]\n"
         "                  [--table] [--split] [--method M]\n"
+        "                  [--dtype u8|u16|i16|f16|f32] [--out-dtype same|f32]\n"
         "Build each variant from its .cl at run time, run it once on random\n"
         "data in [-1, 1] (seed printed), verify every element against the\n"
         "double-precision reference, then time --reps launches (median).\n"
@@ -30,6 +31,7 @@ void cli_run_usage(FILE *f)
         "  --cval V        the constant mode's value outside (default 0)\n"
         "  --origin O      SciPy's origin, one value or one per axis, x first\n"
         "  --convolve      convolution (the mask flipped) instead of correlation\n"
+        CLI_DTYPE_HELP
         "  --axes A[,B..]  the axes the mask spans (x first; others 1 wide)\n"
         "  --batch N       N problems of --size (1D or 2D) in one launch\n"
         "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
@@ -114,7 +116,7 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
     if ((r = cli_parse_filter_option(argc, argv, i,
                                      CLI_FILTER_MASK_AXES |
                                          CLI_FILTER_MODE_LIST |
-                                         CLI_FILTER_BATCH,
+                                         CLI_FILTER_BATCH | CLI_FILTER_DTYPE,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)))
