@@ -197,6 +197,9 @@ void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
  * the variant reads on c's dims, into buf; its length (at most len - 1).
  * A define that the whole library adds (a problem field every kernel
  * reads) belongs here, once. */
+/* The element types' defines (" -D CLCONV_IN_DTYPE=CLCONV_DTYPE_U8 ...",
+ * nothing for float32) into buf; the length written. */
+size_t clc_elem_defines(const clc_config *c, char *buf, size_t len);
 size_t clc_config_defines(const clc_config *c, char *buf, size_t len);
 /* program.c: the defines of the problem's filter: -D MASK_WIDTH (a
  * centred cube) or MASK_X/Y/Z, TILE_WIDTH, ORIGIN_*, CLCONV_MODE,
@@ -248,8 +251,11 @@ char *clc_build_options(const clc_config *c, int count_loads,
 size_t clc_format_floats(char *buf, size_t len, const float *v, size_t m);
 /* Build (or fetch from the session's cache) the program of cl/<stem>.cl
  * ("conv2d_output_tile") with the given options; the program stays owned by
- * the cache. Convolution kernels get cl/common.clh prepended (with_common);
- * other kernels (bench ceilings) are built from their own file alone. */
+ * the cache. Convolution kernels get cl/dtype.clh and cl/common.clh
+ * prepended (with_common CLC_SRC_COMMON), the type conversions
+ * (convert.cl) dtype.clh alone (CLC_SRC_TYPES); other kernels (bench
+ * ceilings) are built from their own file alone (0). */
+enum { CLC_SRC_ALONE = 0, CLC_SRC_COMMON = 1, CLC_SRC_TYPES = 2 };
 clconv_status clc_program_get(clconv_session *s, const char *stem,
                               const char *options, int with_common,
                               cl_program *out);
@@ -513,8 +519,10 @@ clconv_status clc_plan_launch(clconv_plan *pl, cl_mem in, cl_mem out,
 const clconv_problem *clc_plan_problem(const clconv_plan *pl);
 clconv_session *clc_plan_session(const clconv_plan *pl);
 /* The plan's own device buffers (input, output), made on first use. */
-/* Bytes per element of the plan's device input (out 0) or output (1);
+/* The type and bytes per element of the plan's device input (out 0) or
+ * output (1);
  * whether it converts f16 on the host (a device without cl_khr_fp16). */
+clconv_elem clc_plan_device_elem(const clconv_plan *pl, int out);
 size_t clc_plan_elem_size(const clconv_plan *pl, int out);
 int clc_plan_host_converts(const clconv_plan *pl);
 clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out);

@@ -36,6 +36,13 @@ static clconv_status set_args(clconv_plan *pl)
     return CLCONV_OK;
 }
 
+/* An element type as the session's device holds it: f16 converted on
+ * the host to float32 where the device runs no f16 (clconv.h). */
+static clconv_elem device_elem(const clconv_session *s, clconv_elem t)
+{
+    return t == CLCONV_ELEM_F16 && !s->fp16 ? CLCONV_ELEM_F32 : t;
+}
+
 /* Resolve the problem on the session's device (every default, the
  * measuring overrides), its geometry and the limits; keep a baked mask. */
 static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
@@ -52,12 +59,8 @@ static clconv_status plan_resolve(clconv_plan *pl, const clconv_problem *p,
         pl->p.size[d] = 1;
     clc_config_settings_to(&pl->c, &pl->p);
     pl->p.method = CLCONV_METHOD_DIRECT;
-    if (!s->fp16) { /* f16 converted on the host (clconv.h) */
-        if (pl->c.p.in_dtype == CLCONV_ELEM_F16)
-            pl->c.p.in_dtype = CLCONV_ELEM_F32;
-        if (pl->c.p.out_dtype == CLCONV_ELEM_F16)
-            pl->c.p.out_dtype = CLCONV_ELEM_F32;
-    }
+    pl->c.p.in_dtype = device_elem(s, p->in_dtype);
+    pl->c.p.out_dtype = device_elem(s, p->out_dtype);
     clconv_status st = clconv_problem_validate(&pl->p);
     if (st != CLCONV_OK)
         return st;
@@ -128,22 +131,17 @@ static clconv_status plan_path(clconv_plan *pl, const clconv_problem *p,
                                 : clc_method_choose(pl->s, p, mask);
     if (m == CLCONV_METHOD_DIRECT)
         return CLCONV_OK;
-    if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
-        return p->method == CLCONV_METHOD_AUTO
-                   ? CLCONV_OK
-                   : clc_fail(CLCONV_EUNSUPPORTED,
-                              "the %s path takes f32 data only (got %s to "
-                              "%s): use the direct method",
-                              clconv_method_name(m),
-                              clconv_elem_name(p->in_dtype),
-                              clconv_elem_name(p->out_dtype));
     pl->p = *p;
     for (int d = p->dims; d < 3; ++d)
         pl->p.size[d] = 1;
     pl->p.method = m;
     pl->n = clconv_problem_elements(&pl->p);
     pl->m = clconv_problem_mask_elements(&pl->p);
-    clconv_status st = clc_path_create(pl->s, &pl->p, mask, &pl->path);
+    /* The path's data on the device (its passes convert around them). */
+    pl->c.p = pl->p;
+    pl->c.p.in_dtype = device_elem(pl->s, p->in_dtype);
+    pl->c.p.out_dtype = device_elem(pl->s, p->out_dtype);
+    clconv_status st = clc_path_create(pl->s, &pl->c.p, mask, &pl->path);
     return st != CLCONV_OK && p->method == CLCONV_METHOD_AUTO ? CLCONV_OK
                                                               : st;
 }
@@ -219,57 +217,20 @@ void clconv_plan_destroy(clconv_plan *pl)
     free(pl);
 }
 
+clconv_elem clc_plan_device_elem(const clconv_plan *pl, int out)
+{
+    return out ? pl->c.p.out_dtype : pl->c.p.in_dtype;
+}
+
 size_t clc_plan_elem_size(const clconv_plan *pl, int out)
 {
-    /* A path plan's c is zero: float32, as its passes read and write. */
-    return clconv_elem_size(out ? pl->c.p.out_dtype : pl->c.p.in_dtype);
+    return clconv_elem_size(clc_plan_device_elem(pl, out));
 }
 
 int clc_plan_host_converts(const clconv_plan *pl)
 {
-    return !pl->path && (pl->c.p.in_dtype != pl->p.in_dtype ||
-                         pl->c.p.out_dtype != pl->p.out_dtype);
-}
-
-static clconv_status float_only(const clconv_plan *pl, const char *fn)
-{
-    if (pl->p.in_dtype == CLCONV_ELEM_F32 &&
-        pl->p.out_dtype == CLCONV_ELEM_F32)
-        return CLCONV_OK;
-    return clc_fail(CLCONV_EINVAL,
-                    "%s takes float32 data, the plan's are %s to %s: use "
-                    "%s_typed",
-                    fn, clconv_elem_name(pl->p.in_dtype),
-                    clconv_elem_name(pl->p.out_dtype), fn);
-}
-
-clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
-{
-    clconv_status st = float_only(pl, "clconv_plan_set_input");
-    return st != CLCONV_OK ? st : clconv_plan_set_input_typed(pl, in);
-}
-
-clconv_status clconv_plan_set_input_typed(clconv_plan *pl, const void *in)
-{
-    cl_mem bin, bout;
-    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
-    if (st != CLCONV_OK)
-        return st;
-    float *conv = NULL;
-    if (pl->c.p.in_dtype != pl->p.in_dtype && !pl->path) {
-        conv = malloc(pl->n * sizeof *conv); /* f16 converted here */
-        if (!conv)
-            return clc_fail(CLCONV_ENOMEM, "out of memory");
-        clc_elem_to_float(pl->p.in_dtype, in, pl->n, conv);
-        in = conv;
-    }
-    cl_int err = clEnqueueWriteBuffer(pl->s->queue, bin, CL_TRUE, 0,
-                                      pl->n * clc_plan_elem_size(pl, 0), in,
-                                      0, NULL, NULL);
-    free(conv);
-    if (err != CL_SUCCESS)
-        return clc_cl_fail("clEnqueueWriteBuffer", err, __FILE__, __LINE__);
-    return CLCONV_OK;
+    return pl->c.p.in_dtype != pl->p.in_dtype ||
+           pl->c.p.out_dtype != pl->p.out_dtype;
 }
 
 void clc_mask_oriented(const clconv_problem *p, const float *mask, size_t m,
@@ -304,34 +265,6 @@ clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
                          __LINE__);
     free(oriented);
     return st;
-}
-
-clconv_status clconv_plan_poison_output(clconv_plan *pl)
-{
-    /* NaN for the float types; for the integer ones, which have no value
-     * a kernel could not write, 0xa5 bytes (165, 42405, -23131): rarely a
-     * rounded or saturated result. */
-    const float nan = NAN;
-    const uint16_t half_nan = 0x7e00;
-    const uint8_t a5 = 0xa5;
-    const size_t size = clc_plan_elem_size(pl, 1);
-    const void *pattern = &a5;
-    size_t psize = 1;
-    if (pl->path || pl->c.p.out_dtype == CLCONV_ELEM_F32) {
-        pattern = &nan;
-        psize = sizeof nan;
-    } else if (pl->c.p.out_dtype == CLCONV_ELEM_F16) {
-        pattern = &half_nan;
-        psize = sizeof half_nan;
-    }
-    cl_mem bin, bout;
-    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
-    if (st != CLCONV_OK)
-        return st;
-    CLC_CHECK(clEnqueueFillBuffer(pl->s->queue, bout, pattern, psize, 0,
-                                  pl->n * size, 0, NULL, NULL));
-    CLC_CHECK(clFinish(pl->s->queue));
-    return CLCONV_OK;
 }
 
 /* Enqueue the plan's work; first (may be NULL) gets the event of its
@@ -454,34 +387,6 @@ out:
     if (ev)
         clReleaseEvent(ev);
     return st;
-}
-
-clconv_status clconv_plan_get_output(clconv_plan *pl, float *out)
-{
-    clconv_status st = float_only(pl, "clconv_plan_get_output");
-    return st != CLCONV_OK ? st : clconv_plan_get_output_typed(pl, out);
-}
-
-clconv_status clconv_plan_get_output_typed(clconv_plan *pl, void *out)
-{
-    cl_mem bin, bout;
-    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
-    if (st != CLCONV_OK)
-        return st;
-    const int convert = pl->c.p.out_dtype != pl->p.out_dtype && !pl->path;
-    float *dev = convert ? malloc(pl->n * sizeof *dev) : NULL;
-    if (convert && !dev)
-        return clc_fail(CLCONV_ENOMEM, "out of memory");
-    cl_int err = clEnqueueReadBuffer(pl->s->queue, bout, CL_TRUE, 0,
-                                     pl->n * clc_plan_elem_size(pl, 1),
-                                     convert ? (void *)dev : out, 0, NULL,
-                                     NULL);
-    if (err == CL_SUCCESS && convert) /* f16 converted here */
-        clc_elem_from_float(pl->p.out_dtype, dev, pl->n, out);
-    free(dev);
-    if (err != CL_SUCCESS)
-        return clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
-    return CLCONV_OK;
 }
 
 void clconv_plan_geometry(const clconv_plan *pl, size_t local[3],
