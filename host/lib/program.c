@@ -214,7 +214,9 @@ static clconv_status build(clconv_session *s, const char *stem,
     snprintf(path_common, sizeof path_common, "%s/common.clh", dir);
     snprintf(path_body, sizeof path_body, "%s/%s.cl", dir, stem);
     types = with_common ? read_file(path_types) : strdup("");
-    common = !types ? NULL : with_common ? read_file(path_common) : strdup("");
+    common = !types                         ? NULL
+             : with_common == CLC_SRC_COMMON ? read_file(path_common)
+                                             : strdup("");
     body = common ? read_file(path_body) : NULL;
     if (!types || !common || !body) {
         st = CLCONV_ENOKERNELS;

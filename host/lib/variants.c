@@ -220,8 +220,17 @@ size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
                          c->knob[k]);
         n += m > 0 ? (size_t)m : 0;
     }
-    /* The element types, only where not float32 (cl/dtype.clh). */
+    if (n < len)
+        n += clc_elem_defines(c, buf + n, len - n);
+    return n < len ? n : len - 1;
+}
+
+size_t clc_elem_defines(const clc_config *c, char *buf, size_t len)
+{
+    /* Only where not float32 (cl/dtype.clh). */
     const clconv_elem t[2] = {c->p.in_dtype, c->p.out_dtype};
+    size_t n = 0;
+    buf[0] = '\0';
     for (int k = 0; k < 2 && n < len; ++k) {
         if (t[k] == CLCONV_ELEM_F32)
             continue;
