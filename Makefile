@@ -299,6 +299,7 @@ test-intel: $(BIN) $(TEST_BINS)
 	for v in $$env; do export "$$v"; done; set -e; \
 	echo "== Intel: $$OCL_ICD_VENDORS"; $(BIN) devices; \
 	echo "== $(BUILD)/test_matrix"; $(BUILD)/test_matrix; \
+	echo "== $(BUILD)/test_matrix_dtype"; $(BUILD)/test_matrix_dtype; \
 	for t in $(filter-out $(SECOND_IMPL_SKIP),$(TEST_SH)); do echo "== $$t"; $$t $(BIN); done
 test-oclgrind: $(BIN) $(TEST_BINS)
 	$(Q)test -f '$(OCLGRIND_ICD)' || { echo "no $(OCLGRIND_ICD): apt-get install oclgrind"; exit 1; }

@@ -135,6 +135,14 @@ check "unknown device" 2 'no device matches' $R --dims 1 --size 10 --device no-s
 check "device index out of range" 2 'no device matches' $R --dims 1 --size 10 --device 99:99
 check "empty device term" 2 'empty term' $R --dims 1 --size 10 --device "cpu,,gpu"
 
+# --- element types ---------------------------------------------------------
+check "unknown dtype" 2 "unknown dtype 'u32'.*u8, u16, i16, f16, f32" $R --dims 1 --size 10 --dtype u32
+check "empty dtype" 2 "unknown dtype" $R --dims 1 --size 10 --dtype ""
+check "dtype in capitals" 2 "unknown dtype 'U8'" $R --dims 1 --size 10 --dtype U8
+check "bad out-dtype" 2 "out-dtype: same or f32" $R --dims 1 --size 10 --dtype u8 --out-dtype u16
+check "bench: unknown dtype" 2 "unknown dtype" $CLI bench --dims 1 --size 10 --mask 3 --dtype int8
+check "bench --end-to-end with a dtype" 2 "end-to-end" $CLI bench --dims 1 --size 10 --mask 3 --dtype u8 --end-to-end
+
 # --- the environment ----------------------------------------------------------
 mkdir "$tmp/no-vendors"
 OCL_ICD_VENDORS="$tmp/no-vendors" check "no OpenCL platform (run)" 3 \

@@ -44,6 +44,13 @@ cp "$tmp/out" "$tmp/run.csv"
 head -1 "$tmp/run.csv" | grep -q '^device,strategy,dims,size,mask,tile,status,mask_mode,' \
     || { echo "FAIL run csv header: $(head -1 "$tmp/run.csv")"; fails=$((fails + 1)); }
 same "$tmp/run.json" "$tmp/run.csv" 6 device strategy dims size mask tile status mask_mode max_err
+check "run --dtype u8 --json" 0 $CLI $RUN --dtype u8 --strategy naive --json "$tmp/u8.json" --csv "$tmp/u8.csv"
+same "$tmp/u8.json" "$tmp/u8.csv" 1 dtype out_dtype status
+grep -q '"dtype": *"u8", *"out_dtype": *"u8"' "$tmp/u8.json" \
+    || { echo "FAIL run --dtype u8: the rows do not say u8 -> u8"; fails=$((fails + 1)); }
+check "run --dtype i16 --out-dtype f32 --csv" 0 $CLI $RUN --dtype i16 --out-dtype f32 --strategy naive --csv -
+grep -q '"i16","f32"' "$tmp/out" \
+    || { echo "FAIL run --dtype i16 --out-dtype f32: the CSV row says $(tail -1 "$tmp/out")"; fails=$((fails + 1)); }
 check "run --json FILE --csv FILE keeps the lines on stdout" 0 $CLI $RUN --json "$tmp/r2.json" --csv="$tmp/r2.csv"
 grep -q ' ok ' "$tmp/out" || { echo "FAIL run: no text line with files"; fails=$((fails + 1)); }
 same "$tmp/r2.json" "$tmp/r2.csv" 6 device strategy status ms gbs
@@ -69,6 +76,14 @@ check "tune --json on stdout" 0 $TUNE --json
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["found"] and "ms" in r[0]["default"]' "$tmp/out" \
     || { echo "FAIL tune --json: stdout is not the JSON"; fails=$((fails + 1)); }
 
+check "bench --dtype u8 --json: the floor counts 2 bytes per element" 0 $CLI bench \
+    --dims 1 --size 4096 --mask 3 --tiles default --strategy naive --device 0:0 --dtype u8 --json - --quiet
+"$PY" -c "
+import json, sys
+r = json.load(open('$tmp/out'))
+rows = r['rows']
+assert rows and all(w['dtype'] == 'u8' and w['out_dtype'] == 'u8' for w in rows), rows
+" || { echo "FAIL bench --dtype u8: rows without u8"; fails=$((fails + 1)); }
 check "bench --json - prints the report instead of the table" 0 $CLI bench \
     --dims 1 --size 64 --mask 3 --tiles default --strategy naive --device 0:0 --json - --quiet
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="clconv-bench-1"' "$tmp/out" \

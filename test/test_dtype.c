@@ -1,0 +1,234 @@
+/* Element types at their edges (issue 17 item 4): integer outputs round
+ * ties to even and saturate at both ends of their range on every strategy
+ * and device, exactly as OpenCV's saturate_cast; f16 converted on the host
+ * (a device without cl_khr_fp16, forced with $CLCONV_FP16=0) gives the
+ * device path's bits; the typed host-to-host call in slabs equals one
+ * launch; the float entry points refuse typed problems with the reason. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clconv.h"
+#include "support.h"
+
+static void dtype_names_parse_back_and_unknown_ones_are_refused(void **state)
+{
+    (void)state;
+    for (int t = 0; t < CLCONV_ELEM_COUNT; ++t) {
+        clconv_elem back = CLCONV_ELEM_COUNT;
+        assert_int_equal(clconv_elem_parse(clconv_elem_name((clconv_elem)t),
+                                           &back),
+                         CLCONV_OK);
+        assert_int_equal(back, t);
+    }
+    assert_int_equal(clconv_elem_size(CLCONV_ELEM_U8), 1);
+    assert_int_equal(clconv_elem_size(CLCONV_ELEM_F16), 2);
+    clconv_elem e;
+    assert_int_equal(clconv_elem_parse("u32", &e), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "u8, u16, i16, f16, f32"));
+    clconv_problem p = support_problem(1, 8, 1, 1, 3, 0, CLCONV_NAIVE);
+    p.in_dtype = CLCONV_ELEM_U8;
+    p.out_dtype = CLCONV_ELEM_I16; /* neither f32 nor the input's */
+    assert_int_equal(clconv_problem_validate(&p), CLCONV_EINVAL);
+}
+
+/* What OpenCV's saturate_cast makes of x for an integer type. */
+static double saturate(double x, double lo, double hi)
+{
+    const double r = nearbyint(x); /* ties to even */
+    return r < lo ? lo : r > hi ? hi : r;
+}
+
+/* 1D data of type t (values v[i]), mask {0, m, 0}: every output is
+ * v[i] * m rounded and saturated, on every strategy. */
+static void check_edges(clconv_session *s, clconv_elem t, const double *v,
+                        size_t n, double m, double lo, double hi)
+{
+    const float mask[3] = {0.0f, (float)m, 0.0f};
+    const size_t size = clconv_elem_size(t);
+    unsigned char *in = calloc(n, size), *out = calloc(n, size);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (size_t i = 0; i < n; ++i) {
+        if (t == CLCONV_ELEM_U8)
+            in[i] = (unsigned char)v[i];
+        else if (t == CLCONV_ELEM_U16)
+            ((uint16_t *)in)[i] = (uint16_t)v[i];
+        else
+            ((int16_t *)in)[i] = (int16_t)v[i];
+    }
+    for (int st = 0; st < CLCONV_STRATEGY_COUNT; ++st) {
+        clconv_problem p = support_problem(1, n, 1, 1, 3, 0, st);
+        p.tile = st == CLCONV_NAIVE ? 16 : 0; /* naive itself, not default */
+        p.in_dtype = p.out_dtype = t;
+        memset(out, 0xa5, n * size);
+        assert_int_equal(clconv_convolve_typed(s, &p, in, mask, out, NULL),
+                         CLCONV_OK);
+        for (size_t i = 0; i < n; ++i) {
+            const double got = t == CLCONV_ELEM_U8 ? out[i]
+                               : t == CLCONV_ELEM_U16
+                                   ? ((uint16_t *)out)[i]
+                                   : ((int16_t *)out)[i];
+            const double want = saturate(v[i] * (double)mask[1], lo, hi);
+            if (got != want)
+                fail_msg("%s %s x %g: element %zu (%g) got %g, want %g",
+                         clconv_strategy_name(st), clconv_elem_name(t), m, i,
+                         v[i], got, want);
+        }
+    }
+    free(in);
+    free(out);
+}
+
+static void integer_outputs_round_ties_to_even_and_saturate(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    double u8[256], i16[301];
+    for (int i = 0; i < 256; ++i)
+        u8[i] = i;
+    for (int i = 0; i < 301; ++i) /* both ends, the middle, odd values */
+        i16[i] = i < 100   ? -32768 + i
+                 : i < 200 ? -50 + (i - 100)
+                           : 32767 - (i - 200);
+    static const double scales[] = {0.5, 1.5, 2.0, -1.0, -0.5};
+    for (size_t d = 0; d < f->n; ++d)
+        for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
+            check_edges(f->sessions[d], CLCONV_ELEM_U8, u8, 256, scales[k],
+                        0, 255);
+            check_edges(f->sessions[d], CLCONV_ELEM_I16, i16, 301, scales[k],
+                        -32768, 32767);
+            check_edges(f->sessions[d], CLCONV_ELEM_U16, u8, 256,
+                        scales[k] * 300.0, 0, 65535);
+        }
+}
+
+/* A session on dev with $CLCONV_FP16 set to v (read at creation). */
+static clconv_session *session_fp16(const clconv_device_info *dev,
+                                    const char *v)
+{
+    clconv_session *s = NULL;
+    setenv("CLCONV_FP16", v, 1);
+    clconv_status st = clconv_session_create(dev, &s);
+    unsetenv("CLCONV_FP16");
+    assert_int_equal(st, CLCONV_OK);
+    return s;
+}
+
+static void f16_converted_on_the_host_gives_the_device_paths_bits(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    const size_t n = 61 * 37;
+    uint16_t *in = malloc(n * 2), *a = malloc(n * 2), *b = malloc(n * 2);
+    float mask[25];
+    assert_true(in && a && b);
+    clconv_fill_random(mask, 25, 5);
+    float *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    clconv_fill_random(x, n, 6);
+    for (size_t i = 0; i < n; ++i) /* finite halves of every binade */
+        in[i] = (uint16_t)((uint32_t)((x[i] + 1.0f) * 15000.0f) & 0x7bff) |
+                (x[i] < 0 ? 0x8000 : 0);
+    for (size_t d = 0; d < f->n; ++d) {
+        clconv_session *host = session_fp16(support_device(f, d), "0");
+        clconv_session *dev = session_fp16(support_device(f, d), "1");
+        for (int st = 0; st < CLCONV_STRATEGY_COUNT; ++st) {
+            clconv_problem p = support_problem(2, 61, 37, 1, 5, 0, st);
+            p.tile = st == CLCONV_NAIVE ? 8 : 0;
+            p.border = CLCONV_BORDER_REFLECT;
+            p.in_dtype = p.out_dtype = CLCONV_ELEM_F16;
+            assert_int_equal(clconv_convolve_typed(host, &p, in, mask, a, NULL),
+                             CLCONV_OK);
+            assert_int_equal(clconv_convolve_typed(dev, &p, in, mask, b, NULL),
+                             CLCONV_OK);
+            if (memcmp(a, b, n * 2) != 0)
+                fail_msg("%s: host-converted f16 differs from the device's",
+                         clconv_strategy_name(st));
+        }
+        clconv_session_destroy(host);
+        clconv_session_destroy(dev);
+    }
+    free(x);
+    free(in);
+    free(a);
+    free(b);
+}
+
+static void typed_calls_in_slabs_equal_one_launch(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    const size_t nx = 53, ny = 97, n = nx * ny;
+    uint8_t *in = malloc(n), *one = malloc(n), *slabs = malloc(n);
+    float mask[9], *x = malloc(n * sizeof *x);
+    assert_true(in && one && slabs && x);
+    clconv_fill_random(x, n, 11);
+    for (size_t i = 0; i < n; ++i)
+        in[i] = (uint8_t)((x[i] + 1.0f) * 127.5f);
+    clconv_fill_random(mask, 9, 12);
+    for (int k = 0; k < 9; ++k)
+        mask[k] = 0.1f + 0.05f * mask[k];
+    for (size_t d = 0; d < f->n; ++d) {
+        clconv_problem p = support_problem(2, nx, ny, 1, 3, 0, CLCONV_NAIVE);
+        p.in_dtype = p.out_dtype = CLCONV_ELEM_U8;
+        clconv_call_info info;
+        assert_int_equal(clconv_convolve_typed(f->sessions[d], &p, in, mask,
+                                               one, &info),
+                         CLCONV_OK);
+        setenv("CLCONV_MAX_ALLOC_BYTES", "800", 1); /* 15 rows a slab */
+        clconv_session *small = NULL;
+        assert_int_equal(clconv_session_create(support_device(f, d), &small),
+                         CLCONV_OK);
+        unsetenv("CLCONV_MAX_ALLOC_BYTES");
+        assert_int_equal(clconv_convolve_typed(small, &p, in, mask, slabs,
+                                               &info),
+                         CLCONV_OK);
+        assert_true(info.slabs > 1);
+        assert_memory_equal(one, slabs, n);
+        clconv_session_destroy(small);
+    }
+    free(in);
+    free(one);
+    free(slabs);
+    free(x);
+}
+
+static void float_entry_points_refuse_typed_problems(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    clconv_problem p = support_problem(1, 16, 1, 1, 3, 0, CLCONV_NAIVE);
+    p.in_dtype = CLCONV_ELEM_U16;
+    float in[16] = {0}, out[16], mask[3] = {1, 1, 1};
+    assert_int_equal(clconv_convolve(f->sessions[0], &p, in, mask, out),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "clconv_convolve_typed"));
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->sessions[0], &p, mask,
+                                                  &plan),
+                     CLCONV_OK);
+    assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "_typed"));
+    clconv_plan_destroy(plan);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dtype_names_parse_back_and_unknown_ones_are_refused),
+        cmocka_unit_test(integer_outputs_round_ties_to_even_and_saturate),
+        cmocka_unit_test(f16_converted_on_the_host_gives_the_device_paths_bits),
+        cmocka_unit_test(typed_calls_in_slabs_equal_one_launch),
+        cmocka_unit_test(float_entry_points_refuse_typed_problems),
+    };
+    return cmocka_run_group_tests(tests, support_devices_setup_or_skip,
+                                  support_devices_teardown);
+}
