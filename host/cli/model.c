@@ -12,7 +12,7 @@ void cli_model_usage(FILE *f)
         "usage: clconv model --dims D --mask W|WxH[xD] [--tile T] [--strategy S|all]\n"
         "                    [--mode M] [--origin O[,O..]] [--convolve]\n"
         "                    [--warp N] [--size X[xY[xZ]] [--block i[,j[,k]]]]\n"
-        "                    [--json]\n"
+        "                    [--json] [--dtype T] [--out-dtype same|f32]\n"
         "       clconv model --table\n"
         "       clconv model --peak-gflops G[,G..] --bandwidth B[,B..]\n"
         "                    [--masks W,W..]\n"
@@ -147,7 +147,8 @@ static int parse_one(int argc, char **argv, int *i, model_options *o,
     const char *v = NULL;
     long x;
     int r;
-    if ((r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
+    if ((r = cli_parse_filter_option(argc, argv, i,
+                                     CLI_FILTER_MASK_AXES | CLI_FILTER_DTYPE,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)))

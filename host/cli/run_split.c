@@ -12,7 +12,8 @@
 
 int run_needs_slabs(const clconv_problem *p, const clconv_session *s)
 {
-    const uint64_t bytes = (uint64_t)clconv_problem_elements(p) * sizeof(float);
+    const uint64_t bytes = (uint64_t)clconv_problem_elements(p) *
+                           clconv_elem_size(p->in_dtype);
     const clconv_device_info *d = clconv_session_device(s);
     return bytes > clconv_session_max_alloc(s) ||
            2 * bytes > d->global_mem_bytes / 10 * 8;
@@ -23,9 +24,10 @@ static clconv_status call(clconv_session *const *sessions, size_t n,
                           const clconv_dataset *data, float *out,
                           clconv_call_info *info)
 {
+    const void *in = data->in_typed ? data->in_typed : (void *)data->in;
     if (n == 1)
-        return clconv_convolve_ex(sessions[0], &problems[0], data->in,
-                                  data->mask, out, info);
+        return clconv_convolve_typed(sessions[0], &problems[0], in,
+                                     data->mask, out, info);
     return clconv_convolve_split(sessions, n, problems, w, data->in,
                                  data->mask, out, info);
 }
@@ -84,13 +86,20 @@ int run_host_path(const run_options *o, clconv_session *const *sessions,
         fprintf(stderr, " (1/s of a sample)\n");
     }
     if (st == CLCONV_OK) {
+        /* Poison: a skipped element cannot pass (NaN; 0xa5 bytes for the
+         * integer types, as clconv_plan_poison_output). */
         for (size_t i = 0; i < elems; ++i)
-            out[i] = NAN; /* poison: a skipped element cannot pass */
+            out[i] = NAN;
+        if (problems[0].out_dtype != CLCONV_ELEM_F32)
+            memset(out, 0xa5, elems * sizeof *out);
         st = call(sessions, n, problems, w, data, out, &r->info);
     }
     if (st == CLCONV_OK) {
-        clconv_verify(&problems[0], out, data->ref, data->abs_sum,
-                      &r->res.verdict);
+        double scale, floor;
+        clconv_verify_bound(&problems[0], CLCONV_METHOD_DIRECT, NULL, NULL,
+                            &scale, &floor);
+        clconv_verify_typed(&problems[0], out, data->ref, data->abs_sum,
+                            scale, floor, &r->res.verdict);
         if (r->res.verdict.ok)
             st = time_calls(o, sessions, n, problems, w, data, out, r);
     }

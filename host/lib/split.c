@@ -23,6 +23,13 @@ static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
         clconv_status st = clconv_problem_validate(&problems[i]);
         if (st != CLCONV_OK)
             return st;
+        if (problems[i].in_dtype != CLCONV_ELEM_F32 ||
+            problems[i].out_dtype != CLCONV_ELEM_F32)
+            return clc_fail(CLCONV_EINVAL,
+                            "a split takes float32 data (device %zu's "
+                            "problem is %s to %s)",
+                            i, clconv_elem_name(problems[i].in_dtype),
+                            clconv_elem_name(problems[i].out_dtype));
         for (size_t k = 0; k < i; ++k)
             if (sessions[k] == sessions[i])
                 return clc_fail(CLCONV_EINVAL,
