@@ -85,7 +85,13 @@ filter_cases='1:37:4:4:--mode,reflect,--origin,1
 1:37:5:4:--batch,3
 2:13x11:3x5:4:--mode,reflect,--batch,3
 2:13x11:5x1:4:--mode,wrap
-3:7x6x5:3x2x1:2:--mode,mirror'
+3:7x6x5:3x2x1:2:--mode,mirror
+1:37:5:4:--dtype,u8,--mode,reflect
+2:77x5:3x5:8:--dtype,u16,--mode,wrap
+2:13x11:5x2:4:--dtype,f16,--mode,mirror
+3:7x6x5:3x2x4:2:--dtype,i16,--out-dtype,f32,--mode,nearest
+2:13x11:5:4:--method,separable,--dtype,u8,--mode,reflect
+2:13x11:5x2:4:--method,fft,--dtype,i16,--mode,mirror'
 if [ "${CHECK_KERNELS_QUICK:-0}" = 1 ]; then
     cases='1:37:4'
     masks='3'
