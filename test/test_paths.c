@@ -252,6 +252,37 @@ static void auto_takes_separable_or_fft_in_every_mode(void **state)
     free(mask);
 }
 
+/* Batches and masks over some axes reach the FFT as masks 1 wide along
+ * the other axes (no padding there): a batch of three 2D reflect problems
+ * and a 1D mask along y of a wrap volume, each against the reference and
+ * the direct result. */
+static void fft_path_runs_batches_and_masks_over_some_axes(void **state)
+{
+    fixture *f = *state;
+    for (int k = 0; k < 2; ++k) {
+        clconv_problem p = shape(k ? 3 : 2, 23, 17, k ? 5 : 1, 0,
+                                 CLCONV_METHOD_FFT);
+        p.mask_size[0] = 5, p.mask_size[1] = 4, p.origin[1] = 1;
+        p.mask_width = 5;
+        p.border = k ? CLCONV_BORDER_WRAP : CLCONV_BORDER_REFLECT;
+        if (k) {
+            p.mask_size[0] = p.mask_width = 6;
+            p.mask_size[1] = 0, p.origin[1] = 0;
+            assert_int_equal(clconv_problem_on_axes(&p, 2u), CLCONV_OK);
+        } else {
+            assert_int_equal(clconv_problem_stack(&p, 3), CLCONV_OK);
+        }
+        const size_t n = clconv_problem_elements(&p);
+        const size_t nm = clconv_problem_mask_elements(&p);
+        float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
+        assert_non_null(in && mask);
+        clconv_fill_random(in, n, 3 + k);
+        clconv_fill_random(mask, nm, 13 + k);
+        check_path(f->s, &p, in, mask);
+        free(in), free(mask);
+    }
+}
+
 /* The FFT runs in one piece: where its padded array does not fit the
  * allocation limit, method fft is unsupported, saying so, and auto takes
  * another path (a 512x512 reflect problem with a 63x63 mask: data 1 MiB,
@@ -328,6 +359,7 @@ int main(void)
         cmocka_unit_test(fft_path_matches_reference_and_direct),
         cmocka_unit_test(separable_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(fft_path_takes_every_mode_shape_origin_and_flip),
+        cmocka_unit_test(fft_path_runs_batches_and_masks_over_some_axes),
         cmocka_unit_test(auto_takes_separable_or_fft_in_every_mode),
         cmocka_unit_test(
             fft_that_does_not_fit_is_unsupported_and_auto_goes_elsewhere),
