@@ -11,6 +11,8 @@
 #   stream  the host-to-host tests alone; probe: where a call's time goes
 #   suite   bench --suite full, coarse with every tile (against session 4)
 #   modes   bench --suite full, coarse default tiles, once per border mode
+#   modes2  the same over two GPUs at once (1:0 and 1:1), constant on each
+#   matrixbg the matrix in the background (MATRIX_DEVICE), waited for at the end
 #   e2e     bench --end-to-end on the GPU and the CPU, and the peers
 #   big     a volume larger than the GPU's max allocation, streamed
 #   bigapply such a volume through apply's memory-mapped path
@@ -68,6 +70,30 @@ for step in $STEPS; do
         timeout 200 build/clconv bench --device gpu --suite full --strategy coarse \
             --tiles all --seed 1 --quiet --json "$R/bench-gpu.json" >"$R/bench-gpu.txt" 2>&1
         el "suite: exit $?"; tail -12 "$R/bench-gpu.txt" ;;
+    modes2)
+        # Two GPUs (nvidia-h200-x2): the border modes shared between them,
+        # each GPU running constant first so every ratio is within one GPU
+        # and one process sequence: 1:0 constant reflect nearest, 1:1
+        # constant mirror wrap.
+        modes_on() {
+            local dev=$1 tag=${1/:/-}; shift
+            for m in "$@"; do
+                timeout ${MODE_TIMEOUT:-150} build/clconv bench --device $dev --suite full \
+                    --strategy coarse --tiles default --seed 1 --mode $m \
+                    --json "$R/bench-gpu$tag-mode-$m.json" >"$R/bench-gpu$tag-mode-$m.txt" 2>&1
+                el "$dev mode $m: exit $?"
+            done
+        }
+        modes_on 1:0 constant reflect nearest &
+        modes_on 1:1 constant mirror wrap &
+        wait ;;
+    matrixbg)
+        # The matrix in the background on one device (MATRIX_DEVICE,
+        # default gpu) while the next steps run; waited for at the end.
+        CLCONV_DEVICE=${MATRIX_DEVICE:-gpu} CLCONV_MATRIX_FILTER=${MATRIX_FILTER:-} \
+            CLCONV_MATRIX_SAMPLE=${MATRIX_SAMPLE:-} \
+            timeout ${MATRIX_TIMEOUT:-240} build/test_matrix >"$R/test_matrix-bg.log" 2>&1 &
+        el "matrix started in the background" ;;
     modes)
         for m in ${MODES:-constant nearest reflect mirror wrap}; do
             timeout ${MODE_TIMEOUT:-150} build/clconv bench --device gpu --suite full \
@@ -150,4 +176,6 @@ print('bigapply: spot check of 4 outputs against float64 sums: worst error', wor
         el "big: exit $?"; cat "$R/big-gpu.txt" ;;
     esac
 done
+wait
+el "done"
 tar -C "$OUT" -czf "$OUT/results.tar.gz" r
