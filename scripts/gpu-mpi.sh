@@ -32,7 +32,9 @@ nvidia-smi topo -m >> "$OUT/mpi-gpus.txt" 2>&1
 mpirun --version | head -1 | tee -a "$OUT/mpi-gpus.txt"
 make -j16 SKIP_DEPS=1 MPI=1 build/clconv build/clconv-mpi >"$OUT/mpi-build.log" 2>&1 ||
     { tail -30 "$OUT/mpi-build.log"; exit 1; }
-RUN="mpirun --allow-run-as-root --bind-to none"
+# mpirun there sets OCL_ICD_FILENAMES=libpocl.so.2 in its ranks (seen in
+# session 8: the ranks saw no GPU), which hides the NVIDIA ICD: name both.
+RUN="mpirun --allow-run-as-root --bind-to none -x OCL_ICD_FILENAMES=libnvidia-opencl.so.1:libpocl.so.2"
 for s in $SIZES; do
     for n in ${RANKS:-1 2}; do
         name=mpi-n$n-$s
