@@ -74,6 +74,12 @@ else
 fi
 check "model --methods --mode bogus is a usage error" 2 "$CLI" model --methods --dims 2 --size 64 --mode bogus
 grep -q -- '--mode' "$tmp/err" || fail "the --mode error does not name the flag"
+# Ceilings as bench prints them (decimals) are taken; others are exit 2.
+check "model --methods takes decimal ceilings" 0 "$CLI" model --methods --dims 2 --size 8192 --bandwidth 4196.4 --peak-gflops 65076.5
+for bad in 0 -1 nan 5x 1e9; do
+    check "model --methods --bandwidth $bad is a usage error" 2 "$CLI" model --methods --dims 2 --size 64 --bandwidth "$bad" --peak-gflops 100
+    grep -q -- '--bandwidth' "$tmp/err" || fail "the --bandwidth $bad error does not name the flag"
+done
 
 if [ "$fails" -ne 0 ]; then echo "cli.sh: $fails failure(s)"; exit 1; fi
 echo "cli.sh: all passed"
