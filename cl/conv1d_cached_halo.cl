@@ -7,8 +7,8 @@ void conv1d_cached_halo(const __global IN_T *restrict N,
                         const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    BATCH_MEMBER(1, nx);
     __local float tile[TILE_WIDTH];
+    BATCH_MEMBER_LOCAL(1, nx);
     const int lx = get_local_id(0);
     const int out0 = get_group_id(0) * TILE_WIDTH;
     const int i = out0 + lx;
@@ -18,7 +18,7 @@ void conv1d_cached_halo(const __global IN_T *restrict N,
     barrier(CLK_LOCAL_MEM_FENCE);
 
     if (i >= nx)
-        return;
+        BATCH_DONE;
     float acc = 0.0f;
     for (int j = 0; j < MASK_X; ++j) {
         const int g = i - LEFT_X + j;
@@ -34,4 +34,5 @@ void conv1d_cached_halo(const __global IN_T *restrict N,
             acc += LOAD_N(k) * M[j];
     }
     CLC_ST(P, i, acc);
+    BATCH_END
 }

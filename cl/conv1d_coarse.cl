@@ -20,8 +20,8 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    BATCH_MEMBER(1, nx);
     __local float tile[PAD(TILE_LEN) + 1];
+    BATCH_MEMBER_LOCAL(1, nx);
     float m[MASK_X];
     for (int j = 0; j < MASK_X; ++j)
         m[j] = M[j];
@@ -50,4 +50,5 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
             q[s] = q[s + 1];
         q[MASK_X - 1] = 0.0f;
     }
+    BATCH_END
 }

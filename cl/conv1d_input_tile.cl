@@ -7,8 +7,8 @@ void conv1d_input_tile(const __global IN_T *restrict N,
                        const int nx COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    BATCH_MEMBER(1, nx);
     __local float tile[IN_TILE_X];
+    BATCH_MEMBER_LOCAL(1, nx);
     const int lx = get_local_id(0);
     const int out0 = get_group_id(0) * TILE_WIDTH;
     const int g = out0 - LEFT_X + lx;
@@ -18,9 +18,10 @@ void conv1d_input_tile(const __global IN_T *restrict N,
 
     const int i = out0 + lx;
     if (lx >= TILE_WIDTH || i >= nx)
-        return;
+        BATCH_DONE;
     float acc = 0.0f;
     for (int j = 0; j < MASK_X; ++j)
         acc += READ_TILE(tile[lx + j]) * M[j];
     CLC_ST(P, i, acc);
+    BATCH_END
 }

@@ -8,6 +8,7 @@ void conv1d_naive(const __global IN_T *restrict N, __global OUT_T *restrict P,
     BATCH_MEMBER(1, nx);
     const int i = get_global_id(0);
     if (i >= nx)
-        return;
+        BATCH_DONE;
     CLC_ST(P, i, conv1d_at(N, M, nx, i COUNTERS_ARG));
+    BATCH_END
 }

@@ -16,7 +16,7 @@ void conv1d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
     BATCH_MEMBER(1, nx);
     const int x0 = get_global_id(0) * (VEC_WIDTH * COARSEN);
     if (x0 >= nx)
-        return;
+        BATCH_DONE;
     if (x0 >= LEFT_X && x0 + VEC_WIDTH * COARSEN + RIGHT_X <= nx) {
         floatv acc[COARSEN];
 #pragma unroll
@@ -32,7 +32,7 @@ void conv1d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
 #pragma unroll
         for (int b = 0; b < COARSEN; ++b)
             CLC_STV(acc[b], P + x0 + b * VEC_WIDTH);
-        return;
+        BATCH_DONE;
     }
     for (int b = 0; b < COARSEN; ++b) {
         const int xb = x0 + b * VEC_WIDTH;
@@ -41,4 +41,5 @@ void conv1d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
         const bool inside = xb >= LEFT_X && xb + VEC_WIDTH + RIGHT_X <= nx;
         vec_store(vec_row(N, M, xb, nx, inside), P, xb, nx);
     }
+    BATCH_END
 }

@@ -7,8 +7,8 @@ void conv2d_cached_halo(const __global IN_T *restrict N,
                         const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    BATCH_MEMBER(2, (size_t)nx * ny);
     __local float tile[TILE_WIDTH][TILE_WIDTH];
+    BATCH_MEMBER_LOCAL(2, (size_t)nx * ny);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int ox = get_group_id(0) * TILE_WIDTH;
     const int oy = get_group_id(1) * TILE_WIDTH;
@@ -19,7 +19,7 @@ void conv2d_cached_halo(const __global IN_T *restrict N,
     barrier(CLK_LOCAL_MEM_FENCE);
 
     if (x >= nx || y >= ny)
-        return;
+        BATCH_DONE;
     float acc = 0.0f;
     for (int jy = 0; jy < MASK_Y; ++jy) {
         const int gy = y - LEFT_Y + jy;
@@ -41,4 +41,5 @@ void conv2d_cached_halo(const __global IN_T *restrict N,
         }
     }
     CLC_ST(P, y * nx + x, acc);
+    BATCH_END
 }

@@ -75,4 +75,5 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, false COUNTERS_ARG);
     else
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, true COUNTERS_ARG);
+    BATCH_END
 }

@@ -8,8 +8,8 @@ void conv2d_input_tile(const __global IN_T *restrict N,
                        const int nx, const int ny COUNTERS_PARAM)
 {
     BIND_MASK(M);
-    BATCH_MEMBER(2, (size_t)nx * ny);
     __local float tile[IN_TILE_Y][IN_TILE_X];
+    BATCH_MEMBER_LOCAL(2, (size_t)nx * ny);
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int ox = get_group_id(0) * TILE_WIDTH;
     const int oy = get_group_id(1) * TILE_WIDTH;
@@ -20,10 +20,11 @@ void conv2d_input_tile(const __global IN_T *restrict N,
 
     const int x = ox + lx, y = oy + ly;
     if (lx >= TILE_WIDTH || ly >= TILE_WIDTH || x >= nx || y >= ny)
-        return;
+        BATCH_DONE;
     float acc = 0.0f;
     for (int jy = 0; jy < MASK_Y; ++jy)
         for (int jx = 0; jx < MASK_X; ++jx)
             acc += READ_TILE(tile[ly + jy][lx + jx]) * M[jy * MASK_X + jx];
     CLC_ST(P, y * nx + x, acc);
+    BATCH_END
 }

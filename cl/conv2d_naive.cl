@@ -9,6 +9,7 @@ void conv2d_naive(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= nx || y >= ny)
-        return;
+        BATCH_DONE;
     CLC_ST(P, y * nx + x, conv2d_at(N, M, nx, ny, x, y COUNTERS_ARG));
+    BATCH_END
 }

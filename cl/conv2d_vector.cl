@@ -25,7 +25,7 @@ void conv2d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int x0 = get_global_id(0) * VEC_SPAN;
     const int y0 = get_global_id(1) * COARSEN;
     if (x0 >= nx || y0 >= ny)
-        return;
+        BATCH_DONE;
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const int y_end = min(y0 + COARSEN, ny);
     floatv q[VEC_QUEUE];
@@ -41,4 +41,5 @@ void conv2d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
             vec_queue_store(q, P + y * nx, x0, nx);
         vec_queue_shift(q);
     }
+    BATCH_END
 }

@@ -11,6 +11,7 @@
 #   stream  the host-to-host tests alone; probe: where a call's time goes
 #   suite   bench --suite full, coarse with every tile (against session 4)
 #   modes   bench --suite full, coarse default tiles, once per border mode
+#   batchloop a batch as an NDRange dimension against a loop in the kernel
 #   modes2  the same over two GPUs at once (1:0 and 1:1), constant on each
 #   matrixbg the matrix in the background (MATRIX_DEVICE), waited for at the end
 #   e2e     bench --end-to-end on the GPU and the CPU, and the peers
@@ -94,6 +95,21 @@ for step in $STEPS; do
             CLCONV_MATRIX_SAMPLE=${MATRIX_SAMPLE:-} \
             timeout ${MATRIX_TIMEOUT:-240} build/test_matrix >"$R/test_matrix-bg.log" 2>&1 &
         el "matrix started in the background" ;;
+    batchloop)
+        # A batch as one NDRange dimension (the default) against a loop over
+        # its members inside each work-group ($CLCONV_BATCH_LOOP=1), the
+        # two alternating per problem and strategy (bench/PERF.md).
+        for prob in "1 4096 256 5" "2 64x64 256 5" "2 512x512 32 5" "2 1920x1080 3 5"; do
+            set -- $prob
+            for s in ${BATCH_STRATEGIES:-coarse cached_halo vector}; do
+                for loop in "" 1 "" 1; do
+                    CLCONV_BATCH_LOOP=$loop timeout 60 build/clconv run --device ${BATCH_DEVICE:-gpu} \
+                        --strategy $s --dims $1 --size $2 --batch $3 --mask $4 --reps 20 \
+                        --seed 1 2>&1 | tail -1 | sed "s/^/loop=${loop:-0} /" >>"$R/batchloop.txt"
+                done
+            done
+        done
+        el "batchloop: $(grep -c ' ok ' "$R/batchloop.txt") rows ok"; cat "$R/batchloop.txt" ;;
     modes)
         for m in ${MODES:-constant nearest reflect mirror wrap}; do
             timeout ${MODE_TIMEOUT:-150} build/clconv bench --device gpu --suite full \

@@ -199,6 +199,17 @@ static void bad_axes_and_batches_are_refused(void **state)
     assert_int_equal(clconv_problem_validate(&q), CLCONV_OK);
 }
 
+/* The same batches with the members looped over inside the kernel
+ * ($CLCONV_BATCH_LOOP=1, a measuring override read when a session opens:
+ * bench/PERF.md item 27): sessions opened with it set. */
+static int setup_batch_loop(void **state)
+{
+    setenv("CLCONV_BATCH_LOOP", "1", 1);
+    const int r = support_devices_setup_or_skip(state);
+    unsetenv("CLCONV_BATCH_LOOP");
+    return r;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +217,12 @@ int main(void)
         cmocka_unit_test(a_mask_on_two_axes_is_each_plane_alone),
         cmocka_unit_test(bad_axes_and_batches_are_refused),
     };
-    return cmocka_run_group_tests(tests, support_devices_setup_or_skip,
-                                  support_devices_teardown);
+    const struct CMUnitTest looped[] = {
+        cmocka_unit_test(a_batch_is_each_problem_alone),
+    };
+    const int failed = cmocka_run_group_tests(tests, support_devices_setup_or_skip,
+                                              support_devices_teardown);
+    return failed + cmocka_run_group_tests_name("batches looped in the kernel",
+                                                looped, setup_batch_loop,
+                                                support_devices_teardown);
 }

@@ -129,6 +129,7 @@ typedef struct clc_overrides {
     int coarse_rows;   /* $CLCONV_COARSE_ROWS, 1..8 */
     int vector_blocks; /* $CLCONV_VECTOR_BLOCKS, 1..4 */
     int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
+    int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 
@@ -141,6 +142,10 @@ typedef struct clc_config {
      * problem whose slowest axes the mask spans 1 wide runs the kernel of
      * its lower-dimensional member (clc_config_resolve_batched). */
     size_t batch;
+    /* The batch's members looped over inside each work-group (-D
+     * CLCONV_BATCH_LOOP, $CLCONV_BATCH_LOOP=1) instead of one NDRange
+     * dimension, for measuring (bench/PERF.md). */
+    int batch_loop;
 } clc_config;
 
 typedef struct clc_variant {

@@ -20,7 +20,8 @@ static int env_digit(const char *name, int max)
 
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16) and $CLCONV_VECTOR_WIDTH (8 or 16, item 23) replace the
- * variants' choices, for measuring. */
+ * variants' choices, and $CLCONV_BATCH_LOOP=1 runs a batch as a loop in
+ * the kernel ("Batches: a loop in the kernel"), for measuring. */
 void clc_overrides_read(clc_overrides *o)
 {
     const char *width = getenv("CLCONV_VECTOR_WIDTH");
@@ -30,6 +31,7 @@ void clc_overrides_read(clc_overrides *o)
                       : !strcmp(width, "8")   ? 8
                       : !strcmp(width, "16") ? 16
                                               : 0;
+    o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
 }
 
 static void overrides_text(const clc_overrides *o, char *buf, size_t len)
@@ -42,8 +44,11 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_BLOCKS=%d",
                       n ? " " : "", o->vector_blocks);
     if (o->vector_width && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_WIDTH=%d",
-                 n ? " " : "", o->vector_width);
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_WIDTH=%d",
+                      n ? " " : "", o->vector_width);
+    if (o->batch_loop && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_BATCH_LOOP=1",
+                 n ? " " : "");
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the

@@ -188,14 +188,16 @@ void clc_config_resolve_batched(const clconv_device_info *dev,
     const size_t batch = clc_batch_member(p, &member);
     clc_config_resolve(dev, ov, &member, c);
     c->batch = batch;
+    c->batch_loop = ov && ov->batch_loop && batch > 1 && c->p.dims < 3;
 }
 
-/* The launch geometry; a batch adds one dimension, a work-group 1 deep. */
+/* The launch geometry; a batch adds one dimension, a work-group 1 deep
+ * (1 long too when the kernel loops over the members). */
 void clc_config_geometry(const clc_config *c, clc_geometry *g)
 {
     clc_variant_get(c->p.strategy)->geometry(c, g);
     if (c->batch > 1 && c->p.dims < 3) {
-        g->global[c->p.dims] = c->batch;
+        g->global[c->p.dims] = c->batch_loop ? 1 : c->batch;
         g->local[c->p.dims] = 1;
     }
 }
@@ -222,6 +224,11 @@ size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
     }
     if (n < len)
         n += clc_elem_defines(c, buf + n, len - n);
+    if (c->batch_loop && n < len) {
+        int m = snprintf(buf + n, len - n, " -D CLCONV_BATCH_LOOP=%zu",
+                         c->batch);
+        n += m > 0 ? (size_t)m : 0;
+    }
     return n < len ? n : len - 1;
 }
 
