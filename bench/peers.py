@@ -12,15 +12,21 @@ missing):
   cupyx        cupyx.scipy.ndimage.correlate, mode='constant'
   scipy        scipy.ndimage.correlate, mode='constant' (CPU)
 
+--dtype u8 times 8-bit data in and out (clconv's --dtype u8 --out-dtype
+same): uint8 input, a mask of positive weights summing to 1, output uint8
+rounded and saturated; only the OpenCV peers (CV_8U) take it, the others
+are skipped with a note. Bytes per element become 2 instead of 8.
+
 Every peer is first checked on a small problem against a float64 reference
-(zero ghost cells, correlation as in clconv); a peer that disagrees is
+(zero ghost cells, correlation as in clconv; for u8 the reference rounded
+and saturated, within 1); a peer that disagrees is
 reported as FAIL and not timed. Timings: --warmup untimed calls, then
 --reps timed calls (CUDA events on the GPU, perf_counter with a
 synchronisation on OpenCL and CPU), median/min/max.
 
 usage: bench/peers.py [--suite full|quick] [--dims D --size X[xY[xZ]]
                       --mask W] [--peers a,b,...] [--reps N] [--warmup N]
-                      [--seed S] [--json FILE]"""
+                      [--seed S] [--dtype f32|u8] [--json FILE]"""
 import argparse
 import datetime
 import json
@@ -61,8 +67,12 @@ def version():
         return "unknown"
 
 
-def rng_data(np, shape, w, dims, seed):
+def rng_data(np, shape, w, dims, seed, dtype="f32"):
     rng = np.random.default_rng(seed)
+    if dtype == "u8":  # 8-bit image, a smoothing mask (weights sum to 1)
+        x = rng.integers(0, 256, size=shape[::-1], dtype=np.uint8)
+        m = rng.uniform(0.5, 1.5, size=(w,) * dims).astype(np.float32)
+        return x, m / m.sum(dtype=np.float32)
     x = rng.uniform(-1, 1, size=shape[::-1]).astype(np.float32)  # z, y, x
     m = rng.uniform(-1, 1, size=(w,) * dims).astype(np.float32)
     return x, m
@@ -83,6 +93,11 @@ def reference(np, x, m):
 
 def close(np, got, x, m):
     ref = reference(np, x, m)
+    if x.dtype == np.uint8:  # rounded and saturated: within 1 of it
+        err = np.abs(np.asarray(got, np.float64) -
+                     np.clip(np.rint(ref), 0, 255))
+        return bool(got.dtype == np.uint8 and np.all(err <= 1)), \
+            float(err.max())
     bound = 4 * m.size * np.finfo(np.float32).eps * \
         reference(np, np.abs(x), np.abs(m)) + 1e-30
     err = np.abs(np.asarray(got, np.float64) - ref)
@@ -146,12 +161,13 @@ def peer_opencv_cpu(ctx):
     cv2.ocl.setUseOpenCL(False)
     return {"name": "cv2.filter2D", "api": "host", "device": ctx["cpu_name"],
             "dims": (2,), "prepare": prepare, "prepare_e2e": prepare_e2e,
-            "variant": "opencv",
+            "variant": "opencv", "dtypes": ("f32", "u8"),
             "driver": cv2.__version__}
 
 
 def peer_opencv_ocl(ctx):
     import cv2
+    import numpy as np
     if not cv2.ocl.haveOpenCL():
         raise RuntimeError("OpenCV was built without OpenCL")
     cv2.ocl.setUseOpenCL(True)
@@ -160,7 +176,8 @@ def peer_opencv_ocl(ctx):
     def prepare(x, m):
         cv2.ocl.setUseOpenCL(True)
         src = cv2.UMat(x)
-        dst = cv2.UMat(x.shape[0], x.shape[1], cv2.CV_32F)
+        dst = cv2.UMat(x.shape[0], x.shape[1],
+                       cv2.CV_8U if x.dtype == np.uint8 else cv2.CV_32F)
 
         def run():
             cv2.filter2D(src, -1, m, dst=dst, borderType=cv2.BORDER_CONSTANT)
@@ -178,7 +195,8 @@ def peer_opencv_ocl(ctx):
     return {"name": "cv2.filter2D UMat", "api": "OpenCL",
             "device": dev.name(), "dims": (2,), "prepare": prepare,
             "prepare_e2e": prepare_e2e,
-            "variant": "opencv_ocl", "driver": dev.driverVersion(),
+            "variant": "opencv_ocl", "dtypes": ("f32", "u8"),
+            "driver": dev.driverVersion(),
             "vendor": dev.vendorName()}
 
 
@@ -323,6 +341,9 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dtype", choices=("f32", "u8"), default="f32",
+                    help="element type in and out (u8: the OpenCV peers "
+                         "on CV_8U, as clconv --dtype u8 --out-dtype same)")
     ap.add_argument("--json")
     ap.add_argument("--end-to-end", action="store_true",
                     help="whole calls from host NumPy arrays to host NumPy "
@@ -355,9 +376,14 @@ def main():
         if key not in PEERS:
             sys.exit(f"peers: unknown peer '{key}' ({', '.join(PEERS)})")
         try:
-            peers.append(PEERS[key](ctx))
+            peer = PEERS[key](ctx)
         except Exception as e:  # missing module or device: skip with a note
             note(f"{key} skipped: {type(e).__name__}: {e}")
+            continue
+        if a.dtype not in peer.get("dtypes", ("f32",)):
+            note(f"{key} skipped: float32 only (--dtype {a.dtype})")
+            continue
+        peers.append(peer)
     for peer in peers:
         d = {"index": len(devices), "id": peer["variant"],
              "api": peer["api"], "implementation": peer["name"],
@@ -373,6 +399,7 @@ def main():
             note(f"{peer['name']}: copy {d['copy_gbs']:.1f} GB/s on "
                  f"{d['name']}")
 
+    ebytes = 2 if a.dtype == "u8" else 8  # bytes per output: read + write
     out_problems = []
     for pi, (dims, ext, w) in enumerate(problems):
         size = list(ext) + [1] * (3 - len(ext))
@@ -381,11 +408,12 @@ def main():
             n *= e
         out_problems.append({
             "index": pi, "dims": dims, "size": size, "mask": w,
-            "elements": n, "bytes": 8 * n, "flops": 2 * w ** dims * n,
-            "intensity": 2 * w ** dims * n / (8 * n)})
+            "elements": n, "bytes": ebytes * n, "flops": 2 * w ** dims * n,
+            "intensity": 2 * w ** dims * n / (ebytes * n),
+            "dtype": a.dtype, "out_dtype": a.dtype})
     checked = {}
     for pi, (dims, ext, w) in enumerate(problems):
-        x, m = rng_data(np, ext, w, dims, a.seed)
+        x, m = rng_data(np, ext, w, dims, a.seed, a.dtype)
         p = out_problems[pi]
         for peer in peers:
             if dims not in peer["dims"]:
@@ -400,7 +428,8 @@ def main():
             try:
                 key = (peer["variant"], dims, w)
                 if key not in checked:
-                    cx, cm = rng_data(np, CHECK[dims], w, dims, a.seed + 1)
+                    cx, cm = rng_data(np, CHECK[dims], w, dims, a.seed + 1,
+                                      a.dtype)
                     run, fetch = peer["prepare"](cx, cm)
                     run()
                     checked[key] = close(np, fetch(), cx, cm)

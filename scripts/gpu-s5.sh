@@ -18,6 +18,9 @@
 #   big     a volume larger than the GPU's max allocation, streamed
 #   bigapply such a volume through apply's memory-mapped path
 #   split2  one problem over two GPUs (the nvidia-h200-x2 kind)
+#   dtype   2D 8192^2 W=3 u8 -> u8 against f32 -> f32 (every strategy,
+#           default tiles, two interleaved rounds) and cv2.filter2D on
+#           CV_8U and CV_32F (UMat on the GPU, and the CPU) beside it
 #   large   the large-mask suite (scripts/gpu-large.sh)
 #   python  python/bench.py on the GPU (clconv, SciPy, cv2, cupyx end to
 #           end from NumPy), the package built offline from ./python
@@ -170,6 +173,28 @@ print('bigapply: spot check of 4 outputs against float64 sums: worst error', wor
         for sz in 1024x1024x1024 1024x1024x512; do
             timeout 120 build/clconv run --device 1:0 --strategy coarse --dims 3 --size $sz \
                 --mask 5 --reps 10 --seed 1 2>&1 | tail -1 | tee -a "$R/split-kernels.txt"
+        done ;;
+    dtype)
+        # Issue 17 item 4's target: u8 -> u8 at >= 70% of its own floor
+        # (2 bytes per output) and faster than OpenCV UMat filter2D on
+        # CV_8U; f32 and u8 -> f32 beside it, alternating so that clock
+        # and thermal drift fall on all alike (bench/PERF.md).
+        for round in 1 2; do
+            for t in "f32 same" "u8 same" "u8 f32"; do
+                set -- $t
+                timeout ${DTYPE_TIMEOUT:-60} build/clconv bench --device gpu --dims 2 \
+                    --size 8192x8192 --mask 3 --strategy all --tiles default \
+                    --dtype $1 --out-dtype $2 --seed 1 --quiet \
+                    --json "$R/dtype-$1-$2-r$round.json" >"$R/dtype-$1-$2-r$round.txt" 2>&1
+                el "dtype $1 -> $2 round $round: exit $?"; tail -2 "$R/dtype-$1-$2-r$round.txt"
+            done
+            for t in u8 f32; do
+                OPENCV_OPENCL_DEVICE=:GPU:0 timeout 60 python3 bench/peers.py --dims 2 \
+                    --size 8192x8192 --mask 3 --dtype $t --peers opencv-ocl,opencv-cpu \
+                    --reps 10 --seed 1 --json "$R/dtype-peers-$t-r$round.json" \
+                    2>"$R/dtype-peers-$t-r$round.err"
+                el "dtype peers $t round $round: exit $?"; grep "peers:" "$R/dtype-peers-$t-r$round.err"
+            done
         done ;;
     large)
         [ -x scripts/gpu-large.sh ] && timeout 420 scripts/gpu-large.sh >"$R/large.txt" 2>&1
