@@ -309,7 +309,10 @@ clconv_status clconv_problem_on_axes(clconv_problem *p, unsigned axes);
 clconv_status clconv_problem_stack(clconv_problem *p, size_t batch);
 /* Check the problem itself (not the device): dims, sizes, mask widths,
  * origins, border mode, cval, tile, overflow. CLCONV_EINVAL with the
- * reason. */
+ * reason. Each extent is at most INT_MAX; the elements of the whole may
+ * exceed it (host arrays in and out stream such a problem in slabs), but
+ * one launch (a plan, clconv_problem_fits) holds at most INT_MAX elements
+ * and says CLCONV_EUNSUPPORTED beyond. */
 clconv_status clconv_problem_validate(const clconv_problem *p);
 
 /* A safe choice of strategy and tile for a device when nothing was tuned:

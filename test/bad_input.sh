@@ -107,7 +107,11 @@ check "size in scientific notation" 2 'size' $R --dims 1 --size 1e6
 check "negative size" 2 'size' $R --dims 1 --size -5
 check "size with too many extents" 2 'extents' $R --dims 2 --size 4x4x4
 check "size overflowing 64 bits" 2 'too large' $R --dims 1 --size 99999999999999999999999
-check "size whose element count overflows int" 2 'too large' $R --dims 3 --size 100000x100000x100000
+check "an extent beyond int" 2 'too large' $R --dims 1 --size 2147483648
+# More elements than one launch indexes is a valid problem (host arrays
+# stream it in slabs that fit): 10^15 elements are refused for the host's
+# memory, before any is allocated.
+check "more elements than the host can hold" 3 'host memory' $R --dims 3 --size 100000x100000x100000
 check "size whose bytes overflow size_t" 2 'too large' $R --dims 2 --size 4294967296x4294967296
 
 # A buffer of INT_MAX floats (8 GiB) is the largest valid problem. Where

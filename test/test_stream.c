@@ -257,9 +257,41 @@ static void a_limit_below_one_row_and_halo_is_unsupported(void **state)
     unsetenv("CLCONV_ZERO_COPY");
 }
 
+/* More elements than one launch indexes: a valid problem (host arrays in
+ * and out stream it in slabs), but a plan (one launch) is unsupported with
+ * the reason, before anything is allocated; so is a problem whose one row
+ * with its halo is already beyond int. */
+static void one_launch_beyond_int_is_unsupported(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = {.dims = 3, .size = {1300, 1300, 1300},
+                        .mask_width = 3};
+    clconv_pick_default(f->dev, &p);
+    assert_int_equal(clconv_problem_validate(&p), CLCONV_OK);
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create(f->whole, &p, &plan),
+                     CLCONV_EUNSUPPORTED);
+    assert_null(plan);
+    assert_non_null(strstr(clconv_last_error(), "in one launch"));
+    assert_int_equal(clconv_problem_fits(f->dev, &p), CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "in one launch"));
+    /* A 2D problem whose 3 rows (one and its halo) hold 3 x 2^30 elements:
+     * no slab can be cut (bytes or int, whichever limit comes first);
+     * refused without touching the (absent) arrays. */
+    clconv_problem q = {.dims = 2, .size = {(size_t)1 << 30, 4, 1},
+                        .mask_width = 3};
+    clconv_pick_default(f->dev, &q);
+    static float mask[9];
+    assert_int_equal(clconv_convolve(f->whole, &q, (const float *)mask, mask,
+                                     mask),
+                     CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "halo rows"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_launch_beyond_int_is_unsupported),
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),

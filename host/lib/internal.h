@@ -133,6 +133,10 @@ typedef struct clc_overrides {
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 
+/* CLCONV_EUNSUPPORTED where p's elements exceed what one launch indexes
+ * (INT_MAX); clconv_problem_validate allows more for streamed calls. */
+clconv_status clc_launch_check(const clconv_problem *p);
+
 /* A problem resolved for one device: every default chosen. This is what
  * a plan builds and launches. */
 typedef struct clc_config {

@@ -71,8 +71,10 @@ static clconv_status convert_launch(clc_path *path, cl_kernel k, cl_mem src,
 clconv_status clc_path_create(clconv_session *s, const clconv_problem *p,
                               const float *mask, clc_path **out)
 {
-    clconv_status st;
     *out = NULL;
+    clconv_status st = clc_launch_check(p);
+    if (st != CLCONV_OK)
+        return st;
     clc_path *path = calloc(1, sizeof *path);
     if (!path)
         return clc_fail(CLCONV_ENOMEM, "out of memory");

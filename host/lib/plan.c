@@ -152,6 +152,8 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
 {
     *out = NULL;
     clconv_status st = clconv_problem_validate(p);
+    if (st == CLCONV_OK)
+        st = clc_launch_check(p);
     if (st != CLCONV_OK)
         return st;
     clconv_plan *pl = calloc(1, sizeof *pl);

@@ -1,5 +1,6 @@
 /* Validation and sizes of a problem, independent of any device. */
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <string.h>
 
@@ -161,16 +162,21 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
          p->group_y > 1024))
         return clc_fail(CLCONV_EINVAL,
                         "coarsen must be in 0..64 and group_y in 0..1024");
-    /* Kernels index with int: every element count must fit (and twice an
-     * extent, the period of the reflect and mirror folds). */
+    /* Kernels index with int: every extent must fit (and twice an extent,
+     * the period of the reflect and mirror folds), and so must the
+     * elements of one launch (clc_launch_check, where a plan is made:
+     * host arrays in and out stream a larger problem in slabs that fit).
+     * The whole problem's elements must fit a size_t of bytes. */
     size_t n = 1;
     for (int d = 0; d < p->dims; ++d) {
         if (p->size[d] == 0)
             return clc_fail(CLCONV_EINVAL, "size along %c must be >= 1",
                             axis[d]);
-        if (p->size[d] > (size_t)INT_MAX || n > (size_t)INT_MAX / p->size[d])
+        if (p->size[d] > (size_t)INT_MAX ||
+            n > (SIZE_MAX / sizeof(double)) / p->size[d])
             return clc_fail(CLCONV_EINVAL,
-                            "size too large: more than %d elements", INT_MAX);
+                            "size too large: an extent beyond %d or more "
+                            "elements than memory can address", INT_MAX);
         if (p->size[d] > (size_t)INT_MAX / 2 &&
             (p->border == CLCONV_BORDER_REFLECT ||
              p->border == CLCONV_BORDER_MIRROR))
@@ -188,5 +194,20 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
                             "is absurd", INT_MAX);
         m *= w;
     }
+    return CLCONV_OK;
+}
+
+/* One launch (a plan, a separable or FFT path) indexes its elements with
+ * int. */
+clconv_status clc_launch_check(const clconv_problem *p)
+{
+    const size_t n = clconv_problem_elements(p);
+    if (n > (size_t)INT_MAX)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "%zu elements in one launch: kernels index with int "
+                        "(at most %d); host arrays in and out "
+                        "(clconv_convolve, run, apply) stream such a problem "
+                        "in slabs that fit",
+                        n, INT_MAX);
     return CLCONV_OK;
 }

@@ -6,6 +6,8 @@
  * buffers on three queues (upload, kernel, download). A slab's kernel
  * sees exactly the input rows the whole problem's kernel would, so the
  * result is the single-shot result. */
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "clconv_cl.h"
@@ -129,7 +131,8 @@ out:
 }
 
 /* Output rows per slab: the most whose input (with halo) fits the
- * allocation limit, with four such buffers within 60% of the device. */
+ * allocation limit, with four such buffers within 60% of the device, and
+ * whose elements one launch can index (int). */
 static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
                                size_t *rows)
 {
@@ -148,7 +151,17 @@ static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
                         (unsigned long long)halo,
                         (unsigned long long)((halo + 1) * row_bytes),
                         (unsigned long long)cap);
+    if ((halo + 1) * j->row > (uint64_t)INT_MAX)
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "one slab of 1 row with its %llu halo rows holds "
+                        "%llu elements, more than one launch indexes (%d)",
+                        (unsigned long long)halo,
+                        (unsigned long long)((halo + 1) * j->row), INT_MAX);
     size_t most = (size_t)(cap / row_bytes - halo);
+    /* A slab is one launch: its elements index with int. */
+    const size_t most_int = (size_t)((uint64_t)INT_MAX / j->row - halo);
+    if (most_int < most)
+        most = most_int;
     size_t n = (span + most - 1) / most;
     if (n < nslabs_min)
         n = nslabs_min < span ? nslabs_min : span;
@@ -388,7 +401,8 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     job_init(&j, s, p, in, mask, out);
     const uint64_t bytes = (uint64_t)clconv_problem_elements(&j.p) * j.isz;
     const int fits = bytes <= s->alloc_limit &&
-                     2 * bytes <= s->dev.global_mem_bytes / 10 * 8;
+                     2 * bytes <= s->dev.global_mem_bytes / 10 * 8 &&
+                     clconv_problem_elements(&j.p) <= (size_t)INT_MAX;
     size_t want = overlap_slabs(s, bytes);
     /* Overlap is an optimisation: one launch instead where slabs may not
      * be cut, and for the FFT, which transforms the whole at once. */

@@ -274,6 +274,8 @@ clconv_status clconv_problem_fits(const clconv_device_info *dev,
                                   const clconv_problem *p)
 {
     clconv_status st = clconv_problem_validate(p);
+    if (st == CLCONV_OK)
+        st = clc_launch_check(p);
     if (st != CLCONV_OK)
         return st;
     clc_config c;
