@@ -19,7 +19,9 @@ extern "C" {
 
 /* ---- arrays and .npy --------------------------------------------------- */
 
-/* The element types a .npy may hold; every one is read as float32. */
+/* The element types a .npy may hold; every one is read as float32 by
+ * clconv_npy_parse (f16 exactly), or kept as it is by
+ * clconv_npy_parse_native. */
 typedef enum clconv_dtype {
     CLCONV_DTYPE_F32 = 0,
     CLCONV_DTYPE_F64,
@@ -29,6 +31,7 @@ typedef enum clconv_dtype {
     CLCONV_DTYPE_U8,
     CLCONV_DTYPE_U16,
     CLCONV_DTYPE_U32,
+    CLCONV_DTYPE_F16, /* IEEE binary16 ('f2') */
     CLCONV_DTYPE_COUNT
 } clconv_dtype;
 
@@ -59,6 +62,14 @@ typedef struct clconv_npy_info {
  * with clconv_array_free). info may be NULL. */
 clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                                clconv_array *out, clconv_npy_info *info);
+/* The same, keeping the file's element type: *data (malloc'ed) gets
+ * shape x itemsize bytes in the host's byte order (a big-endian file's
+ * elements swapped), dims and shape (NumPy order) as in clconv_array, the
+ * dtype in info (required). For callers that upload narrow types as they
+ * are (clconv apply). */
+clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
+                                      int *dims, size_t shape[3],
+                                      clconv_npy_info *info, void **out);
 /* The size in bytes of the whole .npy file whose first len bytes (at least
  * the preamble and the header) are data, as its header declares it:
  * header plus shape x itemsize. For reading a stream no further than the
@@ -83,6 +94,16 @@ clconv_status clconv_npy_convert(const unsigned char *raw, size_t count,
 #define CLCONV_NPY_HEADER_MAX 384
 clconv_status clconv_npy_header(int dims, const size_t shape[3],
                                 unsigned char *buf, size_t cap, size_t *len);
+/* The same for any dtype, little-endian ('|' for one-byte types, as NumPy
+ * writes them). */
+clconv_status clconv_npy_header_typed(int dims, const size_t shape[3],
+                                      clconv_dtype t, unsigned char *buf,
+                                      size_t cap, size_t *len);
+/* Encode dims/shape elements of dtype t at data (host byte order) as a
+ * little-endian version 1.0 .npy; *buf is malloc'ed. */
+clconv_status clconv_npy_encode_typed(int dims, const size_t shape[3],
+                                      clconv_dtype t, const void *data,
+                                      unsigned char **buf, size_t *len);
 /* Encode a float32 array as a little-endian version 1.0 .npy; *buf is
  * malloc'ed. */
 clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,

@@ -31,7 +31,21 @@ static const dtype_case dtype_cases[] = {
     {"i1", 1, 0, 1, -128},      {"i2", 2, 0, 1, -32768},
     {"i4", 4, 0, 1, -2147483648.0}, {"u1", 1, 0, 0, 255},
     {"u2", 2, 0, 0, 65535},     {"u4", 4, 0, 0, 4294967295.0},
+    {"f2", 2, 1, 1, -65504},
 };
+
+/* binary16 bits of v, a normal number or 0 that it holds exactly. */
+static uint16_t half_bits(double v)
+{
+    uint16_t sign = v < 0 ? 0x8000 : 0;
+    v = fabs(v);
+    if (v == 0)
+        return sign;
+    int e;
+    double m = frexp(v, &e); /* v = m 2^e, m in [0.5, 1) */
+    return (uint16_t)(sign | (unsigned)(e - 1 + 15) << 10 |
+                      (unsigned)((m * 2 - 1) * 1024));
+}
 
 typedef struct buf {
     unsigned char *b;
@@ -54,7 +68,9 @@ static void put_value(buf *o, const dtype_case *t, double v, int big)
 {
     unsigned char raw[8];
     uint64_t u = 0;
-    if (t->is_float && t->size == 4) {
+    if (t->is_float && t->size == 2) {
+        u = half_bits(v);
+    } else if (t->is_float && t->size == 4) {
         float f = (float)v;
         uint32_t w;
         memcpy(&w, &f, 4);
@@ -145,8 +161,8 @@ static void every_dtype_version_and_byte_order_reads_back_exactly(void **state)
                     free(o.b);
                     ++cases;
                 }
-    /* 3 versions x 3 dims x (2 one-byte dtypes + 6 others x 2 orders). */
-    assert_int_equal(cases, 3 * 3 * (2 + 6 * 2));
+    /* 3 versions x 3 dims x (2 one-byte dtypes + 7 others x 2 orders). */
+    assert_int_equal(cases, 3 * 3 * (2 + 7 * 2));
 }
 
 static void writer_output_reads_back_with_64_byte_aligned_data(void **state)
@@ -177,6 +193,78 @@ static void writer_output_reads_back_with_64_byte_aligned_data(void **state)
         free(bytes);
         clconv_array_free(&a);
         clconv_array_free(&b);
+    }
+}
+
+/* The typed writer's file reads back through the native reader with the
+ * same elements and dtype, for every dtype; a big-endian file of a narrow
+ * type reads back in the host's order (NumPy's dict as it writes it). */
+static void typed_writer_and_native_reader_keep_each_dtype(void **state)
+{
+    (void)state;
+    static const clconv_dtype types[] = {
+        CLCONV_DTYPE_U8, CLCONV_DTYPE_U16, CLCONV_DTYPE_I16,
+        CLCONV_DTYPE_F16, CLCONV_DTYPE_F32, CLCONV_DTYPE_F64};
+    const size_t shape[3] = {3, 4, 5};
+    unsigned char data[60 * 8];
+    for (size_t i = 0; i < sizeof data; ++i)
+        data[i] = (unsigned char)(i * 37 + 11);
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
+        for (int dims = 1; dims <= 3; ++dims) {
+            const size_t isz = clconv_dtype_size(types[t]);
+            size_t n = 1;
+            for (int d = 0; d < dims; ++d)
+                n *= shape[d];
+            unsigned char *bytes;
+            size_t len;
+            assert_int_equal(clconv_npy_encode_typed(dims, shape, types[t],
+                                                     data, &bytes, &len),
+                             CLCONV_OK);
+            char dict[64];
+            snprintf(dict, sizeof dict, "{'descr': '%c%s'",
+                     isz == 1 ? '|' : '<', clconv_dtype_code(types[t]));
+            assert_memory_equal(bytes + 10, dict, strlen(dict));
+            int dims2;
+            size_t shape2[3];
+            clconv_npy_info info;
+            void *back;
+            assert_int_equal(clconv_npy_parse_native(bytes, len, &dims2,
+                                                     shape2, &info, &back),
+                             CLCONV_OK);
+            assert_int_equal(dims2, dims);
+            assert_int_equal(info.dtype, types[t]);
+            assert_int_equal(info.data_offset % 64, 0);
+            assert_memory_equal(back, data, n * isz);
+            free(back);
+            free(bytes);
+        }
+    /* A big-endian u2 and f2 file: 0x0102 and 0x3c00 (1.0) in the host's
+     * order. */
+    static const char *codes[] = {"u2", "f2"};
+    static const uint16_t values[] = {0x0102, 0x3c00};
+    for (int k = 0; k < 2; ++k) {
+        buf o = {NULL, 0, 0};
+        char dict[96];
+        snprintf(dict, sizeof dict,
+                 "{'descr': '>%s', 'fortran_order': False, 'shape': (2,), }",
+                 codes[k]);
+        put_header(&o, 1, dict);
+        const unsigned char raw[4] = {
+            (unsigned char)(values[k] >> 8), (unsigned char)values[k],
+            (unsigned char)(values[k] >> 8), (unsigned char)values[k]};
+        put(&o, raw, 4);
+        int dims;
+        size_t sh[3];
+        clconv_npy_info info;
+        void *back;
+        assert_int_equal(clconv_npy_parse_native(o.b, o.n, &dims, sh, &info,
+                                                 &back),
+                         CLCONV_OK);
+        assert_int_equal(info.big_endian, 1);
+        assert_int_equal(((uint16_t *)back)[0], values[k]);
+        assert_int_equal(((uint16_t *)back)[1], values[k]);
+        free(back);
+        free(o.b);
     }
 }
 
@@ -324,6 +412,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_dtype_version_and_byte_order_reads_back_exactly),
         cmocka_unit_test(writer_output_reads_back_with_64_byte_aligned_data),
+        cmocka_unit_test(typed_writer_and_native_reader_keep_each_dtype),
         cmocka_unit_test(float64_beyond_float32_range_is_refused),
         cmocka_unit_test(malformed_headers_are_refused_with_their_reason),
         cmocka_unit_test(damaged_preambles_are_refused),

@@ -23,6 +23,7 @@ static const struct {
     {CLCONV_DTYPE_I8, "i1", 1},  {CLCONV_DTYPE_I16, "i2", 2},
     {CLCONV_DTYPE_I32, "i4", 4}, {CLCONV_DTYPE_U8, "u1", 1},
     {CLCONV_DTYPE_U16, "u2", 2}, {CLCONV_DTYPE_U32, "u4", 4},
+    {CLCONV_DTYPE_F16, "f2", 2},
 };
 
 static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -116,6 +117,7 @@ static float convert(uint64_t v, clconv_dtype t)
     case CLCONV_DTYPE_U8: return (float)(uint8_t)v;
     case CLCONV_DTYPE_U16: return (float)(uint16_t)v;
     case CLCONV_DTYPE_U32: return (float)(uint32_t)v;
+    case CLCONV_DTYPE_F16: return (float)clc_half_to_double((uint16_t)v);
     case CLCONV_DTYPE_COUNT: break;
     }
     return NAN;
@@ -272,30 +274,84 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
     return CLCONV_OK;
 }
 
+static int host_big_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 0;
+}
+
+/* Reverse the bytes of each of count elements of size isz in place. */
+static void swap_elements(unsigned char *p, size_t count, size_t isz)
+{
+    for (size_t i = 0; isz > 1 && i < count; ++i, p += isz)
+        for (size_t k = 0; k < isz / 2; ++k) {
+            unsigned char t = p[k];
+            p[k] = p[isz - 1 - k];
+            p[isz - 1 - k] = t;
+        }
+}
+
+clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
+                                      int *dims, size_t shape[3],
+                                      clconv_npy_info *info, void **out)
+{
+    *out = NULL;
+    clc_npy_header hd;
+    size_t off = 0, bytes = 0;
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    if (st != CLCONV_OK)
+        return st;
+    if (len - off != bytes)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: shape needs %zu bytes of %s data, the file has "
+                        "%zu",
+                        bytes, dtypes[hd.dtype].code, len - off);
+    unsigned char *b = malloc(bytes ? bytes : 1);
+    if (!b)
+        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", bytes);
+    memcpy(b, data + off, bytes);
+    const size_t isz = dtypes[hd.dtype].size;
+    if (hd.big != host_big_endian())
+        swap_elements(b, bytes / isz, isz);
+    *dims = hd.dims;
+    for (int d = 0; d < 3; ++d)
+        shape[d] = d < hd.dims ? hd.shape[d] : 1;
+    fill_info(data, &hd, off, info);
+    *out = b;
+    return CLCONV_OK;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 clconv_status clconv_npy_header(int dims, const size_t shape[3],
                                 unsigned char *buf, size_t cap, size_t *len)
 {
+    return clconv_npy_header_typed(dims, shape, CLCONV_DTYPE_F32, buf, cap,
+                                   len);
+}
+
+clconv_status clconv_npy_header_typed(int dims, const size_t shape[3],
+                                      clconv_dtype t, unsigned char *buf,
+                                      size_t cap, size_t *len)
+{
     if (dims < 1 || dims > 3)
         return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions");
-    char dict[256];
-    int n;
+    if ((unsigned)t >= CLCONV_DTYPE_COUNT)
+        return clc_fail(CLCONV_EINVAL, "unknown dtype %d", (int)t);
+    char dict[256], sh[96];
     if (dims == 1)
-        n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                     "(%zu,), }",
-                     shape[0]);
+        snprintf(sh, sizeof sh, "(%zu,)", shape[0]);
     else if (dims == 2)
-        n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                     "(%zu, %zu), }",
-                     shape[0], shape[1]);
+        snprintf(sh, sizeof sh, "(%zu, %zu)", shape[0], shape[1]);
     else
-        n = snprintf(dict, sizeof dict,
-                     "{'descr': '<f4', 'fortran_order': False, 'shape': "
-                     "(%zu, %zu, %zu), }",
-                     shape[0], shape[1], shape[2]);
+        snprintf(sh, sizeof sh, "(%zu, %zu, %zu)", shape[0], shape[1],
+                 shape[2]);
+    int n = snprintf(dict, sizeof dict,
+                     "{'descr': '%c%s', 'fortran_order': False, 'shape': "
+                     "%s, }",
+                     dtypes[t].size == 1 ? '|' : '<', dtypes[t].code, sh);
     /* Pad with spaces and a newline so the data starts 64-byte aligned. */
     size_t hlen = (size_t)n + 1;
     hlen += (64 - (10 + hlen) % 64) % 64;
@@ -342,6 +398,40 @@ clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
         p[2] = (unsigned char)(u >> 16);
         p[3] = (unsigned char)(u >> 24);
     }
+    *buf = b;
+    *len = total;
+    return CLCONV_OK;
+}
+
+clconv_status clconv_npy_encode_typed(int dims, const size_t shape[3],
+                                      clconv_dtype t, const void *data,
+                                      unsigned char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    unsigned char head[CLCONV_NPY_HEADER_MAX];
+    size_t hbytes = 0;
+    clconv_status st = clconv_npy_header_typed(dims, shape, t, head,
+                                               sizeof head, &hbytes);
+    if (st != CLCONV_OK)
+        return st;
+    const size_t isz = dtypes[t].size;
+    size_t count = 1;
+    for (int d = 0; d < dims; ++d) {
+        if (shape[d] && count > SIZE_MAX / isz / shape[d])
+            return clc_fail(CLCONV_EINVAL, "array too large");
+        count *= shape[d];
+    }
+    if (count > (SIZE_MAX - hbytes) / isz)
+        return clc_fail(CLCONV_EINVAL, "array too large");
+    const size_t total = hbytes + count * isz;
+    unsigned char *b = malloc(total);
+    if (!b)
+        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
+    memcpy(b, head, hbytes);
+    memcpy(b + hbytes, data, count * isz);
+    if (host_big_endian())
+        swap_elements(b + hbytes, count, isz);
     *buf = b;
     *len = total;
     return CLCONV_OK;
