@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "run.h"
 
 void cli_apply_usage(FILE *f)
 {
@@ -13,13 +14,21 @@ void cli_apply_usage(FILE *f)
         "                    [--float OUT.npy] [--mode M] [--cval V]\n"
         "                    [--origin O[,O..]] [--convolve]\n"
         "                    [--channel-axis N | --dims 3]\n"
+        "                    [--out-dtype same|f32]\n"
         "Correlate (scipy.ndimage.correlate; zeros outside by default) a .npy\n"
         "array of 1 to 3 dimensions or a PNG/PGM/PPM image with a mask.\n"
-        "  IN              .npy (float32/64, int8/16/32, uint8/16/32, either\n"
-        "                  byte order, versions 1.0-3.0, C order) or an image\n"
+        "  IN              .npy (float16/32/64, int8/16/32, uint8/16/32, either\n"
+        "                  byte order, versions 1.0-3.0, C order) or an image;\n"
+        "                  uint8/16, int16, float16 and 8/16-bit images go to\n"
+        "                  the device as they are, the rest as float32\n"
         "  OUT             .npy input: float32 .npy of the same shape;\n"
         "                  image input: same format and depth, rounded and\n"
         "                  clamped, colour channels convolved, alpha kept\n"
+        "  --out-dtype O   same: OUT in the input's type, rounded to nearest\n"
+        "                  (ties to even) and saturated on the device (the\n"
+        "                  default for images); f32: float32 from the device\n"
+        "                  (the default for .npy; an image is then rounded,\n"
+        "                  ties up, and clamped on the host)\n"
         "  --mask SPEC     box:W, gaussian:W[:sigma], sobel-x, sobel-y,\n"
         "                  sobel-z, laplacian, sharpen, emboss; box and\n"
         "                  gaussian take one width per axis (box:5x3 is\n"
@@ -103,6 +112,17 @@ int apply_parse(int argc, char **argv, apply_options *o)
             if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x))
                 return -1;
             o->tile = (int)x;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--out-dtype", &v))) {
+            if (r < 0)
+                return -1;
+            if (strcmp(v, "same") == 0) {
+                o->out_dtype = APPLY_OUT_SAME;
+            } else if (strcmp(v, "f32") == 0) {
+                o->out_dtype = APPLY_OUT_F32;
+            } else {
+                cli_error("--out-dtype: same or f32 (got '%s')", v);
+                return -1;
+            }
         } else if ((r = cli_opt_value(argc, argv, &i, "--float", &v))) {
             if (r < 0)
                 return -1;
@@ -171,47 +191,92 @@ typedef struct apply_result {
     int verified_ok;
     size_t nonfinite, overflowed; /* summed over the planes */
     clconv_method method; /* the method that ran */
+    size_t slabs; /* host to host (beyond one allocation): slabs, else 0 */
 } apply_result;
 
-static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
+/* One plane through the plan (kernel ms), or, where the plan is NULL
+ * (the problem is beyond one allocation), through the host-to-host call
+ * in slabs (wall ms). */
+static clconv_status convolve_plane(clconv_session *s, clconv_plan *plan,
+                                    const clconv_problem *p, const float *mask,
+                                    const void *in, void *out, double *ms,
+                                    size_t *slabs)
+{
+    if (!plan) {
+        clconv_call_info info;
+        const double t0 = clconv_now_s();
+        clconv_status st = clconv_convolve_typed(s, p, in, mask, out, &info);
+        *ms = 1e3 * (clconv_now_s() - t0);
+        *slabs += info.slabs;
+        return st;
+    }
+    clconv_status st = clconv_plan_set_input_typed(plan, in);
+    if (st == CLCONV_OK)
+        st = clconv_plan_poison_output(plan);
+    if (st == CLCONV_OK)
+        st = clconv_plan_execute(plan, ms);
+    if (st == CLCONV_OK)
+        st = clconv_plan_get_output_typed(plan, out);
+    return st;
+}
+
+/* The plane's input as floats for the reference: in itself for f32. */
+static const float *input_floats(const clconv_problem *p, const void *in,
+                                 float *buf, size_t n)
+{
+    if (p->in_dtype == CLCONV_ELEM_F32)
+        return in;
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    const clconv_npy_info host = {.dtype = apply_dtype_of(p->in_dtype),
+                                  .big_endian = first == 0};
+    clconv_npy_convert(in, n, &host, buf); /* narrow types: never refused */
+    return buf;
+}
+
+static clconv_status convolve_planes(clconv_session *s, clconv_plan *plan,
+                                     const clconv_problem *p,
                                      const clconv_mask *m, apply_data *d,
                                      int verify, apply_result *r)
 {
     size_t n = clconv_problem_elements(p);
-    float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+    void *in = malloc(n * clconv_elem_size(p->in_dtype));
+    void *out = malloc(n * clconv_elem_size(p->out_dtype));
     double *ref = verify ? malloc(n * sizeof *ref) : NULL;
     double *mag = verify ? malloc(n * sizeof *mag) : NULL;
+    float *inf = verify && p->in_dtype != CLCONV_ELEM_F32
+                     ? malloc(n * sizeof *inf)
+                     : NULL;
     clconv_status st = CLCONV_OK;
     memset(r, 0, sizeof *r);
     r->verified_ok = 1;
-    r->method = clconv_plan_method(plan);
-    if (!in || !out || (verify && (!ref || !mag))) {
+    r->method = plan ? clconv_plan_method(plan)
+                     : clconv_method_choose(s, p, m->values);
+    if (!in || !out || (verify && (!ref || !mag)) ||
+        (verify && p->in_dtype != CLCONV_ELEM_F32 && !inf)) {
         st = CLCONV_ENOMEM;
         cli_error("out of memory for %zu elements", n);
         goto out;
     }
-    st = clconv_plan_set_mask(plan, m->values);
+    if (plan)
+        st = clconv_plan_set_mask(plan, m->values);
     for (int k = 0; st == CLCONV_OK && k < d->planes; ++k) {
         double ms = 0;
         apply_plane_get(d, k, in, n);
-        st = clconv_plan_set_input(plan, in);
-        if (st == CLCONV_OK)
-            st = clconv_plan_poison_output(plan);
-        if (st == CLCONV_OK)
-            st = clconv_plan_execute(plan, &ms);
-        if (st == CLCONV_OK)
-            st = clconv_plan_get_output(plan, out);
+        st = convolve_plane(s, plan, p, m->values, in, out, &ms, &r->slabs);
         if (st != CLCONV_OK)
             break;
         r->ms += ms;
         if (verify) {
-            st = clconv_reference(p, in, m->values, ref, mag);
+            const float *x = input_floats(p, in, inf, n);
+            st = clconv_reference(p, x, m->values, ref, mag);
             if (st != CLCONV_OK)
                 break;
             clconv_verdict v;
             double scale, floor;
-            clconv_verify_bound(p, r->method, in, m->values, &scale, &floor);
-            clconv_verify_with(p, out, ref, mag, scale, floor, &v);
+            clconv_verify_bound(p, r->method, x, m->values, &scale, &floor);
+            clconv_verify_typed(p, out, ref, mag, scale, floor, &v);
             if (!v.ok)
                 r->verified_ok = 0;
             r->nonfinite += v.nonfinite;
@@ -219,7 +284,10 @@ static clconv_status convolve_planes(clconv_plan *plan, const clconv_problem *p,
             if (k == 0 || v.max_err > r->worst.max_err)
                 r->worst = v;
         }
-        apply_plane_put(d, k, out, n);
+        if (apply_plane_put(d, k, out, n)) {
+            st = CLCONV_ENOMEM;
+            goto out;
+        }
     }
     if (st != CLCONV_OK)
         cli_error("%s", clconv_last_error());
@@ -228,6 +296,7 @@ out:
     free(out);
     free(ref);
     free(mag);
+    free(inf);
     return st;
 }
 
@@ -256,6 +325,8 @@ static void print_summary(const apply_options *o, const apply_data *d,
         fprintf(f, "method %s", clconv_method_name(r->method));
     fprintf(f, " on %u:%u %s: %.3f ms", dev->platform_index,
             dev->device_index, dev->name, r->ms);
+    if (r->slabs)
+        fprintf(f, " host to host in %zu slab(s)", r->slabs);
     if (o->verify)
         fprintf(f, ", %s max_err %.3g", r->verified_ok ? "verified" : "FAILED",
                 r->worst.max_err);
@@ -290,6 +361,8 @@ static int load_mask(const apply_options *o, const apply_data *d,
     if (cli_filter_apply(&o->filter, 1, p))
         return CLI_EXIT_USAGE;
     p->method = o->method;
+    p->in_dtype = d->elem;
+    p->out_dtype = d->out_elem;
     if (clconv_problem_validate(p) != CLCONV_OK) {
         cli_error("%s: %s", o->in, clconv_last_error());
         return CLI_EXIT_USAGE;
@@ -312,8 +385,21 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     }
     const clconv_device_info *dev = cli_device(devs, 0);
     clconv_status st = clconv_session_create(dev, session);
-    if (st == CLCONV_OK)
+    /* Beyond one allocation: no plan, the host-to-host call in slabs
+     * (with the variant auto or --strategy gives). */
+    if (st == CLCONV_OK && run_needs_slabs(p, *session)) {
+        if (o->strategy >= 0) {
+            p->strategy = (clconv_strategy)o->strategy;
+            p->tile = o->tile;
+        } else {
+            cli_auto_config(dev, p, 1);
+            if (o->tile)
+                p->tile = o->tile;
+        }
+        st = clconv_problem_validate(p);
+    } else if (st == CLCONV_OK) {
         st = make_plan(*session, o, mask->values, p, plan);
+    }
     if (st != CLCONV_OK) {
         cli_error("%s: %s", dev->name, clconv_last_error());
         return cli_exit_code(st);
@@ -343,6 +429,12 @@ int cli_apply_main(int argc, char **argv)
     }
     if (apply_load_input(&o, &d))
         return CLI_EXIT_USAGE;
+    if (apply_choose_types(&o, &d)) {
+        clconv_array_free(&d.array);
+        clconv_image_free(&d.image);
+        free(d.raw);
+        return CLI_EXIT_USAGE;
+    }
     clconv_mask mask = {0, 0, NULL, {0, 0, 0}};
     cli_devices devs = {{NULL, 0}, NULL, 0, NULL};
     clconv_session *session = NULL;
@@ -354,7 +446,8 @@ int cli_apply_main(int argc, char **argv)
     if (code == CLI_EXIT_OK)
         code = open_plan(&o, &mask, &p, &devs, &session, &plan);
     if (code == CLI_EXIT_OK) {
-        clconv_status st = convolve_planes(plan, &p, &mask, &d, o.verify, &r);
+        clconv_status st = convolve_planes(session, plan, &p, &mask, &d,
+                                           o.verify, &r);
         code = cli_exit_code(st);
     }
     if (code != CLI_EXIT_OK)
@@ -380,5 +473,6 @@ out:
     clconv_mask_free(&mask);
     clconv_array_free(&d.array);
     clconv_image_free(&d.image);
+    free(d.raw);
     return code;
 }

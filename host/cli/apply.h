@@ -21,7 +21,12 @@ typedef struct apply_options {
                           the end), CLI_NO_CHANNEL_AXIS: none */
     int dims3;         /* --dims 3: a 3-dimensional array is a volume */
     clconv_method method; /* default auto */
+    int out_dtype;     /* --out-dtype: APPLY_OUT_* */
 } apply_options;
+
+/* --out-dtype: DEFAULT is the input's type for images (their depth),
+ * float32 for .npy arrays; SAME the input's type; F32 float32. */
+enum { APPLY_OUT_DEFAULT = 0, APPLY_OUT_SAME, APPLY_OUT_F32 };
 
 /* The data as planes of one problem: an array is one plane; an image has
  * one plane per colour channel (alpha is copied, not convolved). */
@@ -36,6 +41,15 @@ typedef struct apply_data {
      * element i of plane c at data[(i / inner * planes + c) * inner +
      * i % inner]. */
     size_t inner;
+    /* The element types on the device: elem what is uploaded (u8, u16,
+     * i16, f16 for those .npy dtypes and for 8/16-bit images, else f32),
+     * out_elem what comes back (elem, or f32: apply_choose_types). */
+    clconv_elem elem, out_elem;
+    /* A .npy of a narrow type: its elements as they are (host order);
+     * array then has its shape, and data only once a float32 output
+     * needs it (apply_plane_put). */
+    void *raw;
+    clconv_dtype file_dtype;
 } apply_data;
 
 /* apply_output.c: outputs that can be written and name the right kind of
@@ -51,9 +65,18 @@ int apply_parse(int argc, char **argv, apply_options *o);
 /* Read IN (.npy or image) into d: an array's channel axis split off as
  * planes, an image's colour channels. 0, or -1 (error printed). */
 int apply_load_input(const apply_options *o, apply_data *d);
-/* Copy plane k of the data into/out of a contiguous float plane. */
-void apply_plane_get(const apply_data *d, int k, float *dst, size_t n);
-void apply_plane_put(apply_data *d, int k, const float *src, size_t n);
+/* The device's element types for this input and --out-dtype (elem,
+ * out_elem): 0, or -1 (error printed: a type the device does not take
+ * asked to stay as it is). */
+int apply_choose_types(const apply_options *o, apply_data *d);
+/* Copy plane k of the data into a contiguous plane of d->elem's type,
+ * and a plane of d->out_elem's type back into the output (a .npy of
+ * d->elem when out_elem is narrow, float32 otherwise; an image's float
+ * pixels). apply_plane_put: 0, or -1 out of memory (error printed). */
+void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
+int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
+/* The dtype of a .npy holding elements of t. */
+clconv_dtype apply_dtype_of(clconv_elem t);
 
 /* apply_large.c: should IN go the mapped, chunked way (a little-endian
  * float32 .npy file too large to hold twice, or --device naming several

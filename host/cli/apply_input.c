@@ -6,6 +6,76 @@
 
 #include "apply.h"
 
+/* The device type a .npy dtype is uploaded as: the narrow types as they
+ * are, every other dtype converted to float32 on the host. */
+static clconv_elem elem_of(clconv_dtype t)
+{
+    switch (t) {
+    case CLCONV_DTYPE_U8: return CLCONV_ELEM_U8;
+    case CLCONV_DTYPE_U16: return CLCONV_ELEM_U16;
+    case CLCONV_DTYPE_I16: return CLCONV_ELEM_I16;
+    case CLCONV_DTYPE_F16: return CLCONV_ELEM_F16;
+    default: return CLCONV_ELEM_F32;
+    }
+}
+
+clconv_dtype apply_dtype_of(clconv_elem t)
+{
+    switch (t) {
+    case CLCONV_ELEM_U8: return CLCONV_DTYPE_U8;
+    case CLCONV_ELEM_U16: return CLCONV_DTYPE_U16;
+    case CLCONV_ELEM_I16: return CLCONV_DTYPE_I16;
+    case CLCONV_ELEM_F16: return CLCONV_DTYPE_F16;
+    default: return CLCONV_DTYPE_F32;
+    }
+}
+
+/* A .npy: a narrow dtype kept as it is (d->raw), any other converted to
+ * float32. */
+static clconv_status load_npy(const unsigned char *buf, size_t len,
+                              apply_data *d, clconv_npy_info *info)
+{
+    clconv_status st = clconv_npy_parse_native(buf, len, &d->array.dims,
+                                               d->array.shape, info, &d->raw);
+    if (st != CLCONV_OK)
+        return st;
+    if (elem_of(info->dtype) != CLCONV_ELEM_F32) {
+        d->file_dtype = info->dtype;
+        d->elem = elem_of(info->dtype);
+        return st;
+    }
+    free(d->raw);
+    d->raw = NULL;
+    d->file_dtype = info->dtype;
+    d->elem = CLCONV_ELEM_F32;
+    return clconv_npy_parse(buf, len, &d->array, info);
+}
+
+int apply_choose_types(const apply_options *o, apply_data *d)
+{
+    if (d->is_image) {
+        const unsigned mv = d->image.maxval;
+        d->elem = mv <= 255 ? CLCONV_ELEM_U8 : CLCONV_ELEM_U16;
+        /* The device saturates at the type's range: only a full-range
+         * image keeps its type; --float needs the unclamped floats. */
+        d->out_elem = o->out_dtype != APPLY_OUT_F32 && !o->float_out &&
+                              (mv == 255 || mv == 65535)
+                          ? d->elem
+                          : CLCONV_ELEM_F32;
+        return 0;
+    }
+    d->out_elem = o->out_dtype == APPLY_OUT_SAME ? d->elem : CLCONV_ELEM_F32;
+    if (o->out_dtype == APPLY_OUT_SAME && d->elem == CLCONV_ELEM_F32 &&
+        d->file_dtype != CLCONV_DTYPE_F32) {
+        cli_error("--out-dtype same: %s's dtype %s has no device type (u1, "
+                  "u2, i2, f2 and f4 do); its output is float32 (leave "
+                  "--out-dtype out)",
+                  o->in, clconv_dtype_code(d->file_dtype));
+        return -1;
+    }
+    return 0;
+}
+
 /* The problem and planes of a .npy array: one plane, or its slices along
  * --channel-axis. An (H, W, 3|4) float array is neither an image nor a
  * volume until the user says which. 0, or -1 with one line printed. */
@@ -22,7 +92,8 @@ static int array_planes(const apply_options *o, const clconv_npy_info *info,
     }
     if (ca == CLI_NO_CHANNEL_AXIS && !o->dims3 && !o->filter.naxes && nd == 3 &&
         (a->shape[2] == 3 || a->shape[2] == 4) &&
-        (info->dtype == CLCONV_DTYPE_F32 || info->dtype == CLCONV_DTYPE_F64)) {
+        (info->dtype == CLCONV_DTYPE_F32 || info->dtype == CLCONV_DTYPE_F64 ||
+         info->dtype == CLCONV_DTYPE_F16)) {
         cli_error("apply: %s has shape (%zu, %zu, %zu), an image with %zu "
                   "channels or a volume? give --channel-axis 2 (each channel "
                   "filtered in 2D), --axes 0,1 (the same) or --dims 3 (one "
@@ -72,10 +143,12 @@ int apply_load_input(const apply_options *o, apply_data *d)
     clconv_problem *p = &d->shape;
     if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) {
         clconv_npy_info info;
-        st = clconv_npy_parse(buf, len, &d->array, &info);
+        st = load_npy(buf, len, d, &info);
         if (st == CLCONV_OK && array_planes(o, &info, d)) {
             free(buf);
             clconv_array_free(&d->array); /* refused after parsing */
+            free(d->raw);
+            d->raw = NULL;
             return -1;
         }
     } else if (o->channel_axis != CLI_NO_CHANNEL_AXIS || o->dims3) {
@@ -112,36 +185,89 @@ int apply_load_input(const apply_options *o, apply_data *d)
     return 0;
 }
 
-void apply_plane_get(const apply_data *d, int k, float *dst, size_t n)
+/* The image sample i * ch + c as an element of t (u8 or u16: the
+ * decoder's floats are whole numbers within the type), and back. */
+static void sample_get(const apply_data *d, size_t j, clconv_elem t,
+                       void *dst, size_t i)
 {
-    if (!d->is_image && d->inner) {
-        const size_t c = (size_t)k, np = (size_t)d->planes, in = d->inner;
-        for (size_t i = 0; i < n; ++i)
-            dst[i] = d->array.data[(i / in * np + c) * in + i % in];
-        return;
-    }
-    if (!d->is_image) {
-        memcpy(dst, d->array.data, n * sizeof *dst);
-        return;
-    }
-    size_t ch = (size_t)d->image.channels, c = (size_t)d->plane_of[k];
-    for (size_t i = 0; i < n; ++i)
-        dst[i] = d->image.pixels[i * ch + c];
+    const float v = d->image.pixels[j];
+    if (t == CLCONV_ELEM_U8)
+        ((unsigned char *)dst)[i] = (unsigned char)v;
+    else if (t == CLCONV_ELEM_U16)
+        ((unsigned short *)dst)[i] = (unsigned short)v;
+    else
+        ((float *)dst)[i] = v;
 }
 
-void apply_plane_put(apply_data *d, int k, const float *src, size_t n)
+static void sample_put(apply_data *d, size_t j, clconv_elem t,
+                       const void *src, size_t i)
 {
-    if (!d->is_image && d->inner) {
-        const size_t c = (size_t)k, np = (size_t)d->planes, in = d->inner;
+    d->image.pixels[j] =
+        t == CLCONV_ELEM_U8    ? (float)((const unsigned char *)src)[i]
+        : t == CLCONV_ELEM_U16 ? (float)((const unsigned short *)src)[i]
+                               : ((const float *)src)[i];
+}
+
+/* Where element i of plane k lies in the array (in elements). */
+static size_t plane_index(const apply_data *d, int k, size_t i)
+{
+    if (!d->inner)
+        return i;
+    const size_t c = (size_t)k, np = (size_t)d->planes, in = d->inner;
+    return (i / in * np + c) * in + i % in;
+}
+
+void apply_plane_get(const apply_data *d, int k, void *dst, size_t n)
+{
+    if (d->is_image) {
+        const size_t ch = (size_t)d->image.channels,
+                     c = (size_t)d->plane_of[k];
         for (size_t i = 0; i < n; ++i)
-            d->array.data[(i / in * np + c) * in + i % in] = src[i];
+            sample_get(d, i * ch + c, d->elem, dst, i);
         return;
     }
-    if (!d->is_image) {
-        memcpy(d->array.data, src, n * sizeof *src);
+    const size_t es = clconv_elem_size(d->elem);
+    const unsigned char *base =
+        d->raw ? (const unsigned char *)d->raw
+               : (const unsigned char *)d->array.data;
+    if (!d->inner) {
+        memcpy(dst, base, n * es);
         return;
     }
-    size_t ch = (size_t)d->image.channels, c = (size_t)d->plane_of[k];
     for (size_t i = 0; i < n; ++i)
-        d->image.pixels[i * ch + c] = src[i];
+        memcpy((unsigned char *)dst + i * es, base + plane_index(d, k, i) * es,
+               es);
+}
+
+int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
+{
+    if (d->is_image) {
+        const size_t ch = (size_t)d->image.channels,
+                     c = (size_t)d->plane_of[k];
+        for (size_t i = 0; i < n; ++i)
+            sample_put(d, i * ch + c, d->out_elem, src, i);
+        return 0;
+    }
+    /* A narrow array's float32 output: the array's own floats, made on
+     * the first plane. */
+    if (d->out_elem == CLCONV_ELEM_F32 && !d->array.data) {
+        const size_t shape[3] = {d->array.shape[0], d->array.shape[1],
+                                 d->array.shape[2]};
+        if (clconv_array_alloc(&d->array, d->array.dims, shape) != CLCONV_OK) {
+            cli_error("%s", clconv_last_error());
+            return -1;
+        }
+    }
+    const size_t es = clconv_elem_size(d->out_elem);
+    unsigned char *base = d->out_elem == CLCONV_ELEM_F32
+                              ? (unsigned char *)d->array.data
+                              : (unsigned char *)d->raw;
+    if (!d->inner) {
+        memcpy(base, src, n * es);
+        return 0;
+    }
+    for (size_t i = 0; i < n; ++i)
+        memcpy(base + plane_index(d, k, i) * es,
+               (const unsigned char *)src + i * es, es);
+    return 0;
 }

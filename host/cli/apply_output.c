@@ -130,8 +130,14 @@ int apply_write_outputs(const apply_options *o, apply_data *d)
     clconv_status st = CLCONV_OK;
     if (d->is_image && output_format(o->out, &d->image, &d->image.format))
         return CLI_EXIT_USAGE;
-    st = d->is_image ? clconv_image_encode(&d->image, &buf[0], &len[0])
-                     : clconv_npy_encode(&d->array, &buf[0], &len[0]);
+    if (d->is_image)
+        st = clconv_image_encode(&d->image, &buf[0], &len[0]);
+    else if (d->out_elem != CLCONV_ELEM_F32)
+        st = clconv_npy_encode_typed(d->array.dims, d->array.shape,
+                                     apply_dtype_of(d->out_elem), d->raw,
+                                     &buf[0], &len[0]);
+    else
+        st = clconv_npy_encode(&d->array, &buf[0], &len[0]);
     if (st == CLCONV_OK && nout == 2)
         st = clconv_npy_encode(&unclamped, &buf[1], &len[1]);
     for (int k = 0; st == CLCONV_OK && k < nout; ++k)
