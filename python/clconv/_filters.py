@@ -15,10 +15,12 @@ What SciPy's filters add is done around it on the host:
   is one call per item on its slice of one array;
 - mask axes of width 1 are dropped, so a (1, 5) mask is a 1D problem;
 - convolution: the mask flipped and the origin mirrored, as SciPy does;
-- dtypes: any real input is converted to float32 (byte order and layout
-  included) and the result cast to the output dtype as SciPy does
-  (float to integer truncates); complex input or weights go through their
-  real and imaginary parts, as in SciPy.
+- dtypes: uint8, uint16, int16 and float16 input goes to the device as
+  it is (made C-contiguous in the host's byte order: 4x or 2x fewer bytes
+  than float32), any other real input is converted to float32 (byte
+  order and layout included); the device returns float32, cast to the
+  output dtype as SciPy does (float to integer truncates); complex input
+  or weights go through their real and imaginary parts, as in SciPy.
 
 The input is padded on the host (NumPy's equivalent of the mode, the mask
 zero-padded to an odd cube, the result cropped) only for a non-finite
@@ -30,6 +32,7 @@ pyopencl arrays stay on their device (see _pyopencl.py).
 from __future__ import annotations
 
 import numbers
+import os
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -230,8 +233,8 @@ def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
     batch = 1 if 0 in at else shape[0]
     if 0 not in at:
         shape, at = shape[1:], [a - 1 for a in at]
-    data = np.ascontiguousarray(x, dtype=np.float32).reshape([batch] + shape)
-    y = np.empty_like(data)
+    data = _device_array(x).reshape([batch] + shape)
+    y = np.empty(data.shape, np.float32)
     if len(shape) == MAX_MASK_AXES and batch > 1:
         for b in range(batch):
             session.native.correlate_ex(data[b], mask, at, morigins, border,
@@ -241,6 +244,18 @@ def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
                                     batched=True, out=y)
     y = y.reshape(x.shape)
     return y if perm is None else np.transpose(y, np.argsort(perm))
+
+
+def _device_array(x: np.ndarray) -> np.ndarray:
+    """x as the device reads it: uint8, uint16, int16 and float16 as they
+    are (1 or 2 bytes per element; the kernels convert on load, exactly),
+    C-contiguous in the host's byte order; anything else as float32.
+    ``CLCONV_PY_UPLOAD=f32`` converts every type to float32 on the host
+    (the earlier behaviour, kept to measure against)."""
+    code = x.dtype.str[1:]
+    if code in _native.ELEMS and os.environ.get("CLCONV_PY_UPLOAD") != "f32":
+        return np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+    return np.ascontiguousarray(x, dtype=np.float32)
 
 
 def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],

@@ -64,13 +64,18 @@ _lib.clconvpy_correlate.argtypes = [ctypes.c_void_p, ctypes.c_int, _c_size_p,
 _c_int_p = ctypes.POINTER(ctypes.c_int)
 _problem_args = [ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p,
                  ctypes.c_uint, ctypes.c_size_t, ctypes.c_int, ctypes.c_double]
-_lib.clconvpy_correlate_ex.argtypes = _problem_args + [ctypes.c_void_p] * 3
+_lib.clconvpy_correlate_ex.argtypes = _problem_args + [ctypes.c_int] + \
+    [ctypes.c_void_p] * 3
 _lib.clconvpy_enqueue.argtypes = _problem_args + [
     ctypes.c_void_p,
     ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
     ctypes.c_uint, ctypes.POINTER(ctypes.c_void_p),
     ctypes.POINTER(ctypes.c_void_p)]
 
+
+# NumPy dtypes (codes without byte order) that go to the device as they
+# are -> the library's clconv_elem (include/clconv.h); float32 is 0.
+ELEMS = {"u1": 1, "u2": 2, "i2": 3, "f2": 4}
 
 # scipy.ndimage's mode -> the library's clconv_border (include/clconv.h);
 # SciPy's filters treat grid-mirror, grid-wrap and grid-constant as
@@ -209,21 +214,27 @@ class NativeSession:
 
     def correlate_ex(self, data, mask, axes, origins, border: int, cval: float,
                      batched: bool = False, out=None):
-        """The library's own filter of a C-contiguous float32 array: ``data``
-        of 1-3 axes, or with ``batched`` a stack of such arrays along its
-        first axis (one launch); a float32 ``mask`` over ``data``'s axes
-        ``axes`` (increasing, not counting the batch), SciPy's origins per
-        mask axis, border (clconv_border), cval; into ``out``
-        (C-contiguous float32, data's shape; default a new array),
-        returned. Blocking, GIL released."""
+        """The library's own filter of a C-contiguous array in the host's
+        byte order, float32 or one of ELEMS (uint8, uint16, int16,
+        float16: uploaded as they are): ``data`` of 1-3 axes, or with
+        ``batched`` a stack of such arrays along its first axis (one
+        launch); a float32 ``mask`` over ``data``'s axes ``axes``
+        (increasing, not counting the batch), SciPy's origins per mask
+        axis, border (clconv_border), cval; into ``out`` (C-contiguous
+        float32, data's shape; default a new array), returned. Blocking,
+        GIL released."""
         import numpy as np
         if out is None:
-            out = np.empty_like(data)
+            out = np.empty(data.shape, np.float32)
         shape = data.shape[1:] if batched else data.shape
         batch = data.shape[0] if batched else 1
         args = self._problem(shape, mask, axes, origins, batch, border, cval)
+        elem = ELEMS.get(data.dtype.str.lstrip("<>=|"), 0)
+        if elem == 0 and data.dtype != np.float32 or not data.dtype.isnative:
+            raise TypeError("correlate_ex takes float32 or %s in the host's "
+                            "byte order, not %s" % (", ".join(ELEMS), data.dtype))
         with self.lock:
-            check(_lib.clconvpy_correlate_ex(*args, data.ctypes.data,
+            check(_lib.clconvpy_correlate_ex(*args, elem, data.ctypes.data,
                                              mask.ctypes.data, out.ctypes.data))
         return out
 

@@ -24,7 +24,8 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
                           const int *mask_size, const int *origin,
                           unsigned axes, size_t batch, int border, double cval,
-                          const float *in, const float *mask, float *out);
+                          int in_dtype, const void *in, const float *mask,
+                          float *out);
 int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
                      const int *mask_size, const int *origin, unsigned axes,
                      size_t batch, int border, double cval, const float *mask,
@@ -181,18 +182,23 @@ int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
     return clconv_convolve(s, &p, in, mask, out);
 }
 
-/* The same with scipy.ndimage's filter (make_problem's arguments). */
+/* The same with scipy.ndimage's filter (make_problem's arguments), the
+ * input of element type in_dtype (clconv_elem: uint8, uint16, int16 and
+ * float16 arrays go to the device as they are), the output float32. */
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
                           const int *mask_size, const int *origin,
                           unsigned axes, size_t batch, int border, double cval,
-                          const float *in, const float *mask, float *out)
+                          int in_dtype, const void *in, const float *mask,
+                          float *out)
 {
     clconv_problem p;
     clconv_status st = make_problem(s, dims, size, mask_size, origin, axes,
                                     batch, border, cval, &p);
     if (st != CLCONV_OK)
         return st;
-    return clconv_convolve(s, &p, in, mask, out);
+    p.in_dtype = (clconv_elem)in_dtype;
+    p.out_dtype = CLCONV_ELEM_F32;
+    return clconv_convolve_typed(s, &p, in, mask, out, NULL);
 }
 
 /* clconvpy_correlate_ex on dense device buffers of the session's context, enqueued
