@@ -81,6 +81,11 @@ static int check_options(const apply_options *o)
         cli_error("apply: --float is for image inputs");
         return -1;
     }
+    if (o->out_dtype == APPLY_OUT_SAME) {
+        cli_error("apply: under MPI the output is float32 (--out-dtype same: "
+                  "run clconv apply on one process)");
+        return -1;
+    }
     if (strcmp(o->in, o->out) == 0 || clconv_file_same(o->in, o->out)) {
         cli_error("apply: '%s' is the input; choose another output", o->out);
         return -1;
