@@ -1,4 +1,5 @@
 /* `clconv apply IN OUT --mask SPEC`: convolve a .npy array or an image. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,9 +386,11 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     }
     const clconv_device_info *dev = cli_device(devs, 0);
     clconv_status st = clconv_session_create(dev, session);
-    /* Beyond one allocation: no plan, the host-to-host call in slabs
-     * (with the variant auto or --strategy gives). */
-    if (st == CLCONV_OK && run_needs_slabs(p, *session)) {
+    /* Beyond one allocation, or more elements than one launch indexes:
+     * no plan, the host-to-host call in slabs (with the variant auto or
+     * --strategy gives). */
+    if (st == CLCONV_OK && (run_needs_slabs(p, *session) ||
+                            clconv_problem_elements(p) > INT_MAX)) {
         if (o->strategy >= 0) {
             p->strategy = (clconv_strategy)o->strategy;
             p->tile = o->tile;
