@@ -20,7 +20,11 @@
 #   split2  one problem over two GPUs (the nvidia-h200-x2 kind)
 #   dtype   2D 8192^2 W=3 u8 -> u8 against f32 -> f32 (every strategy,
 #           default tiles, two interleaved rounds) and cv2.filter2D on
-#           CV_8U and CV_32F (UMat on the GPU, and the CPU) beside it
+#           CV_8U and CV_32F (UMat on the GPU, and the CPU) beside it;
+#           DTYPE_HOST=1 adds host-to-host A/Bs: clconv.correlate on uint8
+#           uploaded as it is against CLCONV_PY_UPLOAD=f32 (the package
+#           built as the python step builds it), and apply on a uint8
+#           .npy (float32 and uint8 out) against the same values as float32
 #   large   the large-mask suite (scripts/gpu-large.sh)
 #   python  python/bench.py on the GPU (clconv, SciPy, cv2, cupyx end to
 #           end from NumPy), the package built offline from ./python
@@ -195,7 +199,26 @@ print('bigapply: spot check of 4 outputs against float64 sums: worst error', wor
                     2>"$R/dtype-peers-$t-r$round.err"
                 el "dtype peers $t round $round: exit $?"; grep "peers:" "$R/dtype-peers-$t-r$round.err"
             done
-        done ;;
+        done
+        [ "${DTYPE_HOST:-0}" = 1 ] || continue
+        NA=bench/results/2026-11-23-local-2core-narrow-apply
+        [ -d /tmp/pyclconv/clconv ] || python3 -m pip install -q --no-build-isolation \
+            --no-deps --no-index --target /tmp/pyclconv ./python >"$R/python-build.log" 2>&1
+        python3 $NA/make_inputs.py /tmp && python3 -c "
+import numpy as np; np.save('/tmp/in-f32.npy', np.load('/tmp/in.npy').astype(np.float32))"
+        PYTHONPATH=/tmp/pyclconv ROUNDS=3 timeout 120 python3 $NA/py_correlate.py /tmp/in.npy gpu \
+            >"$R/dtype-python-gpu.txt" 2>&1
+        el "dtype python: exit $?"; cat "$R/dtype-python-gpu.txt"
+        for round in 1 2 3; do
+            for t in "in-f32.npy" "in.npy" "in.npy --out-dtype same"; do
+                /usr/bin/time -f "wall %e s peak %M KiB" timeout 60 build/clconv apply /tmp/$t \
+                    /tmp/dtype-out.npy --mask box:3 --device gpu 2>&1 | tr '\n' ' ' \
+                    | sed "s|^|r$round $t: |" >>"$R/dtype-apply-gpu.txt"
+                echo >>"$R/dtype-apply-gpu.txt"
+            done
+        done
+        el "dtype apply"; cat "$R/dtype-apply-gpu.txt"
+        rm -f /tmp/in.npy /tmp/in.png /tmp/in-f32.npy /tmp/dtype-out.npy ;;
     large)
         [ -x scripts/gpu-large.sh ] && timeout 420 scripts/gpu-large.sh >"$R/large.txt" 2>&1
         el "large: exit $?"; tail -30 "$R/large.txt" ;;

@@ -1,5 +1,6 @@
 """clconv.correlate on an 8192x8192 uint8 array with a 3x3 mask (mode
-reflect, SciPy's default) on one session: uint8 on the device against
+reflect, SciPy's default) on one session (device argv[2], default cpu):
+uint8 on the device against
 CLCONV_PY_UPLOAD=f32 (the host's float32 conversion first), alternating
 call by call after one untimed call of each; median, min, max of
 3 x ROUNDS calls each."""
@@ -23,7 +24,7 @@ def call(s, tag):
 
 
 times = {"f32": [], "u8": []}
-with clconv.Session("cpu") as s:
+with clconv.Session(sys.argv[2] if len(sys.argv) > 2 else "cpu") as s:
     first = {tag: call(s, tag)[0] for tag in ("f32", "u8")}
     for _ in range(3 * rounds):
         for tag in ("f32", "u8"):
