@@ -69,8 +69,9 @@ def data(dt, shape):
                         dtype=dt)
 
 
-# 1. .npy of each narrow type, every mode, --out-dtype same and the
-#    default float32, against SciPy.
+# 1. .npy of each narrow type, every mode with --out-dtype same, and the
+#    default float32 in one mode per type, against SciPy (few runs: each
+#    is a process and a build under Oclgrind, make test-oclgrind).
 modes = ["constant", "nearest", "reflect", "mirror", "wrap"]
 for k, dt in enumerate((np.uint8, np.uint16, np.int16, np.float16)):
     a = data(dt, (37, 45))
@@ -92,6 +93,8 @@ for k, dt in enumerate((np.uint8, np.uint16, np.int16, np.float16)):
                "to even, equals SciPy's result rounded",
                f"dtype {got.dtype}, summary '{out}', "
                + first_diff(got, rounded(want, dt)))
+        if mode != modes[k]:  # the float32 default: one mode per type
+            continue
         rc, out = apply(f"{tmp}/x.npy", f"{tmp}/y.npy", f"{tmp}/m121.npy",
                         "--mode", mode)
         got = np.load(f"{tmp}/y.npy") if rc == 0 else None
@@ -138,18 +141,18 @@ for dt in (np.uint8, np.uint16):
 # 4. The host-to-host path in slabs (an allocation smaller than the
 #    array) writes the same bytes as one launch.
 for dt in (np.uint8, np.uint16):
-    a = data(dt, (300, 257))
+    a = data(dt, (120, 97))
     np.save(f"{tmp}/x.npy", a)
     rc1, out1 = apply(f"{tmp}/x.npy", f"{tmp}/one.npy", f"{tmp}/m121.npy",
                       "--mode", "mirror", "--out-dtype", "same")
     rc2, out2 = apply(f"{tmp}/x.npy", f"{tmp}/slabs.npy", f"{tmp}/m121.npy",
                       "--mode", "mirror", "--out-dtype", "same", "--verify",
-                      env={"CLCONV_MAX_ALLOC_BYTES": "16384"})
+                      env={"CLCONV_MAX_ALLOC_BYTES": "8192"})
     slabs = re.search(r"in (\d+) slab", out2)
     same = rc1 == 0 and rc2 == 0 and \
         open(f"{tmp}/one.npy", "rb").read() == open(f"{tmp}/slabs.npy", "rb").read()
     report(same and slabs is not None and int(slabs.group(1)) > 1 and "slab" not in out1,
-           f"{np.dtype(dt).name} (300, 257) in slabs bit-identical to one launch",
+           f"{np.dtype(dt).name} (120, 97) in slabs bit-identical to one launch",
            f"{out1} | {out2}")
 
 
