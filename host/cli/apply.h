@@ -74,6 +74,9 @@ int apply_choose_types(const apply_options *o, apply_data *d);
  * d->elem when out_elem is narrow, float32 otherwise; an image's float
  * pixels). apply_plane_put: 0, or -1 out of memory (error printed). */
 void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
+/* The input's elements themselves where they already are that plane (an
+ * array of one plane, no channel axis), else NULL. */
+const void *apply_plane_view(const apply_data *d);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
 /* The dtype of a .npy holding elements of t. */
 clconv_dtype apply_dtype_of(clconv_elem t);

@@ -239,6 +239,13 @@ void apply_plane_get(const apply_data *d, int k, void *dst, size_t n)
                es);
 }
 
+const void *apply_plane_view(const apply_data *d)
+{
+    if (d->is_image || d->inner || d->planes != 1)
+        return NULL;
+    return d->raw ? d->raw : (const void *)d->array.data;
+}
+
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
 {
     if (d->is_image) {
