@@ -26,6 +26,7 @@
 #           built as the python step builds it), and apply on a uint8
 #           .npy (float32 and uint8 out) against the same values as float32
 #   large   the large-mask suite (scripts/gpu-large.sh)
+#   pyprobe where a Python call's time goes at 8192^2 (scripts/py_e2e_probe.py)
 #   python  python/bench.py on the GPU (clconv, SciPy, cv2, cupyx end to
 #           end from NumPy), the package built offline from ./python
 set -u
@@ -45,10 +46,12 @@ t0=$(date +%s)
 el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 MK="make -j16 SKIP_DEPS=1 ${CLCONV_GIT_VERSION:+CLCONV_GIT_VERSION=$CLCONV_GIT_VERSION}"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$R/gpu.txt"
-$MK all build/test_matrix build/test_stream build/test_enqueue >"$R/build.log" 2>&1 \
-    || { tail -30 "$R/build.log"; exit 1; }
-build/clconv devices | tee "$R/devices.txt"
-el "built"
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    $MK all build/test_matrix build/test_stream build/test_enqueue >"$R/build.log" 2>&1 \
+        || { tail -30 "$R/build.log"; exit 1; }
+    build/clconv devices | tee "$R/devices.txt"
+    el "built"
+fi
 STEPS=${STEPS:-matrix suite modes e2e big}
 for step in $STEPS; do
     case $step in
@@ -138,31 +141,40 @@ for step in $STEPS; do
         el "e2e peers: exit $?"; grep "peers:" "$R/e2e-peers.err" | tail -30 ;;
     bigapply)
         # A float32 volume beyond the GPU's largest allocation (a quarter
-        # of its memory), through apply's memory-mapped path: size, wall
-        # time and peak resident memory; the transfer floor comes from the
-        # e2e step's measured GB/s.
+        # of its memory: BIG_N=1800 on an 80 GB H100, 2112 on a 141 GB
+        # H200), through apply's memory-mapped path on BIG_DEVICE: size,
+        # wall time and peak resident memory; the transfer floor comes from
+        # the same run's measured GB/s. The input is a cheap periodic
+        # pattern (((7x + 13y + 29z) mod 101) / 101), written plane by plane.
         n=${BIG_N:-1800}
         python3 -c "
 import numpy as np
 n = $n
 a = np.lib.format.open_memmap('/tmp/big.npy', mode='w+', dtype=np.float32, shape=(n, n, n))
-r = np.random.default_rng(1)
-for z in range(0, n, 64):
-    a[z:z + 64] = r.random((min(64, n - z), n, n), dtype=np.float32)
+y, x = np.mgrid[0:n, 0:n]
+xy = ((7 * x + 13 * y) % 101).astype(np.int32)
+for z in range(n):
+    a[z] = ((xy + 29 * z) % 101).astype(np.float32) / np.float32(101)
 a.flush()" && el "generated $n^3"
         ls -la /tmp/big.npy | tee "$R/bigapply.txt"
-        /usr/bin/time -v timeout 300 build/clconv apply /tmp/big.npy /tmp/big-out.npy \
-            --mask box:3 --device gpu >>"$R/bigapply.txt" 2>&1
+        /usr/bin/time -v timeout 400 build/clconv apply /tmp/big.npy /tmp/big-out.npy \
+            --mask box:3 --device ${BIG_DEVICE:-gpu} >>"$R/bigapply.txt" 2>&1
         el "bigapply: exit $?"; grep -E "apply:|Elapsed|Maximum resident" "$R/bigapply.txt"
+        timeout 100 build/clconv bench --end-to-end --device ${BIG_DEVICE:-gpu} --dims 2 \
+            --size 8192x8192 --mask 3 --reps 10 --seed 1 >"$R/bigapply-floor.txt" 2>&1
+        el "transfer floor: exit $?"; tail -2 "$R/bigapply-floor.txt"
         python3 -c "
 import numpy as np, itertools
 a = np.load('/tmp/big.npy', mmap_mode='r'); b = np.load('/tmp/big-out.npy', mmap_mode='r')
 n = a.shape[0]; worst = 0.0
-for (z, y, x) in [(0, 0, 0), (n // 2, n // 3, n - 1), (n - 1, n - 1, n - 1), (1, n // 2, 3)]:
+r = np.random.default_rng(2)
+pts = [(0, 0, 0), (n // 2, n // 3, n - 1), (n - 1, n - 1, n - 1), (1, n // 2, 3)]
+pts += [tuple(int(v) for v in r.integers(0, n, 3)) for _ in range(300)]
+for (z, y, x) in pts:
     s = sum(float(a[z + i, y + j, x + k]) for i, j, k in itertools.product((-1, 0, 1), repeat=3)
             if 0 <= z + i < n and 0 <= y + j < n and 0 <= x + k < n) / 27
     worst = max(worst, abs(s - float(b[z, y, x])))
-print('bigapply: spot check of 4 outputs against float64 sums: worst error', worst)" | tee -a "$R/bigapply.txt"
+print('bigapply: spot check of %d outputs against float64 sums: worst error %.3g' % (len(pts), worst))" | tee -a "$R/bigapply.txt"
         rm -f /tmp/big.npy /tmp/big-out.npy ;;
     split2)
         # Two GPUs: one 3D 1024^3 mask 5 problem split over both, against
@@ -183,17 +195,17 @@ print('bigapply: spot check of 4 outputs against float64 sums: worst error', wor
         # (2 bytes per output) and faster than OpenCV UMat filter2D on
         # CV_8U; f32 and u8 -> f32 beside it, alternating so that clock
         # and thermal drift fall on all alike (bench/PERF.md).
-        for round in 1 2; do
+        for round in $(seq 1 ${DTYPE_ROUNDS:-2}); do
             for t in "f32 same" "u8 same" "u8 f32"; do
                 set -- $t
-                timeout ${DTYPE_TIMEOUT:-60} build/clconv bench --device gpu --dims 2 \
+                timeout ${DTYPE_TIMEOUT:-60} build/clconv bench --device ${DTYPE_DEVICE:-gpu} --dims 2 \
                     --size 8192x8192 --mask 3 --strategy all --tiles default \
                     --dtype $1 --out-dtype $2 --seed 1 --quiet \
                     --json "$R/dtype-$1-$2-r$round.json" >"$R/dtype-$1-$2-r$round.txt" 2>&1
                 el "dtype $1 -> $2 round $round: exit $?"; tail -2 "$R/dtype-$1-$2-r$round.txt"
             done
             for t in u8 f32; do
-                OPENCV_OPENCL_DEVICE=:GPU:0 timeout 60 python3 bench/peers.py --dims 2 \
+                OPENCV_OPENCL_DEVICE=:GPU:${DTYPE_OCL_GPU:-0} timeout 60 python3 bench/peers.py --dims 2 \
                     --size 8192x8192 --mask 3 --dtype $t --peers opencv-ocl,opencv-cpu \
                     --reps 10 --seed 1 --json "$R/dtype-peers-$t-r$round.json" \
                     2>"$R/dtype-peers-$t-r$round.err"
@@ -232,6 +244,14 @@ import numpy as np; np.save('/tmp/in-f32.npy', np.load('/tmp/in.npy').astype(np.
             python3 python/bench.py --device gpu --budget ${PY_BUDGET:-2} \
             --out "$R/python-bench-gpu.json" >"$R/python-bench-gpu.txt" 2>&1
         el "python bench: exit $?"; tail -40 "$R/python-bench-gpu.txt" ;;
+    pyprobe)
+        # Where a Python call's time goes at 8192^2 (scripts/py_e2e_probe.py)
+        [ -d /tmp/pyclconv/clconv ] || python3 -m pip install -q --no-build-isolation \
+            --no-deps --no-index --target /tmp/pyclconv ./python >"$R/python-build.log" 2>&1
+        PYTHONPATH=/tmp/pyclconv PYTHONUNBUFFERED=1 timeout ${PROBE_TIMEOUT:-200} \
+            python3 scripts/py_e2e_probe.py --device ${PROBE_DEVICE:-gpu} \
+            >"$R/py-e2e-probe.txt" 2>&1
+        el "pyprobe: exit $?"; cat "$R/py-e2e-probe.txt" ;;
     big)
         # Larger than one allocation of the GPU (a quarter of its memory):
         # CLCONV_MAX_ALLOC_BYTES is not used; the size follows the device.
