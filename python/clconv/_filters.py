@@ -210,14 +210,16 @@ def _sorted_mask(w: np.ndarray, waxes, origins):
 
 
 def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
-                 cval: float, origins) -> np.ndarray:
+                 cval: float, origins, out: Optional[np.ndarray] = None) -> np.ndarray:
     """The library's own filter (mask shape, axes, origins, border mode,
     cval, batch): no padding on the host. Adjacent axes the mask does not
     span merge; a leading one is the library's batch (stacked, one
     launch), the others it filters along with mask width 1. Where more
     than 3 axes remain, the mask's axes are moved last and the others
     folded into the batch. A batch beside a 3-axis mask is one call per
-    item, each on its slice of one array."""
+    item, each on its slice of one array. ``out``, where it is a float32
+    C-contiguous array of x's shape apart from x's memory, receives the
+    result directly (no array of our own, no copy)."""
     border = _native.BORDERS[mode]
     if PAD_MODES[mode] != "constant":
         cval = 0.0  # read by the constant mode only
@@ -234,7 +236,12 @@ def _run_library(session, x: np.ndarray, w: np.ndarray, waxes, mode: str,
     if 0 not in at:
         shape, at = shape[1:], [a - 1 for a in at]
     data = _device_array(x).reshape([batch] + shape)
-    y = np.empty(data.shape, np.float32)
+    if (out is not None and perm is None and out.dtype == np.float32
+            and out.flags.c_contiguous and out.shape == x.shape
+            and not np.may_share_memory(out, x)):
+        y = out.reshape(data.shape)
+    else:
+        y = np.empty(data.shape, np.float32)
     if len(shape) == MAX_MASK_AXES and batch > 1:
         for b in range(batch):
             session.native.correlate_ex(data[b], mask, at, morigins, border,
@@ -259,9 +266,11 @@ def _device_array(x: np.ndarray) -> np.ndarray:
 
 
 def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
-             modes: Sequence[str], cval: float, origins: Sequence[int]) -> np.ndarray:
+             modes: Sequence[str], cval: float, origins: Sequence[int],
+             out: Optional[np.ndarray] = None) -> np.ndarray:
     """Correlate a real array with real weights spanning axes ``waxes`` of x
-    (SciPy's meaning of modes and origins); returns float32 of x's shape."""
+    (SciPy's meaning of modes and origins); returns float32 of x's shape,
+    which may be ``out`` itself (_run_library's condition)."""
     x = np.asarray(x)
     w = np.asarray(weights, dtype=np.float64)
     keep = [i for i in range(w.ndim) if w.shape[i] > 1]
@@ -282,7 +291,8 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     if len(set(modes)) == 1 and (np.isfinite(cval)
                                  or PAD_MODES[modes[0]] != "constant"):
         try:
-            return _run_library(session, x, w, waxes, modes[0], cval, origins)
+            return _run_library(session, x, w, waxes, modes[0], cval, origins,
+                                out)
         except (_native.UnsupportedError, ValueError):
             pass  # what the library refuses: the host path below
     return _run_padded(session, np.asarray(x, dtype=np.float32), w, waxes,
@@ -322,6 +332,9 @@ def _store(output: Optional[np.ndarray], y: np.ndarray,
     native dtype as SciPy returns it."""
     if output is None:
         return np.asarray(y, dtype=np.dtype(input.dtype.name), order="C")
+    if (y.shape == output.shape and y.strides == output.strides
+            and y.ctypes.data == output.ctypes.data):
+        return output  # computed in place (run_real's out)
     np.copyto(output, y, casting="unsafe")
     return output
 
@@ -402,7 +415,8 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
     mode = _check_single_mode(mode)
     cval = _check_cval(cval)
     session = resolve(device)
-    y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins)
+    y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins,
+                 out=output)
     return _store(output, y, input)
 
 

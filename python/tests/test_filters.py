@@ -192,6 +192,35 @@ def test_output_dtype_and_output_array_as_scipy(rng):
     assert_close(clconv.correlate(b, w), ndimage.correlate(b, w), 0)
 
 
+def test_float32_output_is_written_in_place(rng, monkeypatch):
+    """A float32 C-contiguous output= apart from the input receives the
+    library's result directly: no array of clconv's own, no copy (np.copyto
+    is never called); views, an output that is the input, and other dtypes
+    still give SciPy's values."""
+    import clconv._filters as filters
+    x = rng.random((37, 45)).astype(np.float32)
+    w = rng.random((3, 5))
+    copies = []
+    real_copyto = np.copyto
+    monkeypatch.setattr(filters.np, "copyto",
+                        lambda dst, src, **kw: (copies.append(dst.shape),
+                                                real_copyto(dst, src, **kw)))
+    for mode in MODES:
+        expected = ndimage.correlate(x, w, mode=mode)
+        out = np.full(x.shape, np.nan, np.float32)
+        assert clconv.correlate(x, w, output=out, mode=mode) is out
+        assert_close(out, expected, bound(x, w, mode, 0.0, 0, "f"))
+    assert copies == []
+    big = np.full((40, 50), np.nan, np.float32)
+    view = big[1:38, 2:47]  # not contiguous: computed aside, then copied
+    assert clconv.correlate(x, w, output=view) is view
+    assert_close(view, ndimage.correlate(x, w), bound(x, w, "reflect", 0.0, 0, "f"))
+    assert np.isnan(big[0, 0]) and np.isnan(big[39, 49]) and copies == [x.shape]
+    y = x.copy()  # the input itself: never written while it is read
+    clconv.correlate(y, w, output=y)
+    assert_close(y, ndimage.correlate(x, w), bound(x, w, "reflect", 0.0, 0, "f"))
+
+
 def test_complex_input_and_weights_as_scipy(rng):
     x = rng.random((9, 11)) + 1j * rng.random((9, 11))
     w = rng.random((3, 2)) - 1j * rng.random((3, 2))
