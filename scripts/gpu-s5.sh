@@ -181,7 +181,7 @@ print('bigapply: spot check of %d outputs against float64 sums: worst error %.3g
         # one GPU, whole host-to-host calls; and the kernel of each half
         # against the whole (compute-only scaling).
         timeout 150 build/clconv bench --end-to-end --device 1:0 --dims 3 --size 1024 \
-            --mask 5 --reps 5 --seed 1 --json "$R/split-one-gpu.json" >"$R/split-one-gpu.txt" 2>&1
+            --mask 5 --reps 10 --seed 1 --json "$R/split-one-gpu.json" >"$R/split-one-gpu.txt" 2>&1
         el "one GPU e2e: exit $?"; cat "$R/split-one-gpu.txt"
         timeout 150 build/clconv run --split --device gpu --dims 3 --size 1024 --mask 5 \
             --reps 5 --seed 1 --json "$R/split-two-gpus.json" >"$R/split-two-gpus.txt" 2>&1
