@@ -82,6 +82,9 @@ clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info);
+/* The info of elements of type t as they lie in this host's memory (its
+ * byte order), for clconv_npy_convert on native data. */
+clconv_npy_info clconv_npy_host_info(clconv_dtype t);
 /* count elements of a .npy's data (in the file's dtype and byte order,
  * as info says) into floats, as clconv_npy_parse converts them: a finite
  * float64 beyond float32's range is CLCONV_EINVAL (its index among the

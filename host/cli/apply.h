@@ -89,4 +89,22 @@ int apply_large_wanted(const apply_options *o);
 /* apply on it that way: the exit code (error printed). */
 int apply_large_main(const apply_options *o);
 
+/* apply_planes.c: what convolving the planes gave. */
+typedef struct apply_result {
+    double ms;
+    clconv_verdict worst; /* the plane with the largest error */
+    int verified_ok;
+    size_t nonfinite, overflowed; /* summed over the planes */
+    clconv_method method; /* the method that ran */
+    size_t slabs; /* host to host (beyond one allocation): slabs, else 0 */
+} apply_result;
+
+/* Every plane of d through plan (NULL: the host-to-host call in slabs),
+ * out into d; verify: each plane against the double reference. On
+ * failure the error is printed. */
+clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
+                                    const clconv_problem *p,
+                                    const clconv_mask *m, apply_data *d,
+                                    int verify, apply_result *r);
+
 #endif

@@ -80,6 +80,11 @@ int cli_run_defaults(const char **device, uint64_t *seed);
 int cli_parse_int(const char *flag, const char *s, long min, long max,
                   long *out);
 int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
+/* A positive finite number up to max at the start of s (no leading
+ * space), *end just after it: 0, or -1 (nothing printed: the caller says
+ * what the flag takes). */
+int cli_parse_positive_prefix(const char *s, double max, double *out,
+                              const char **end);
 /* --device SEL, --reps N (>= reps_min), --warmup N, --seed S, shared by
  * the commands that time kernels: 1 if argv[*i] was one of them (value
  * stored), 0 if it is another option, -1 (error printed) on a bad value. */

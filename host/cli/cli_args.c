@@ -1,6 +1,7 @@
 /* Strict parsing of command-line values, shared by every command. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,20 @@ int cli_parse_int(const char *flag, const char *s, long min, long max,
         cli_error("%s: %ld is out of range %ld..%ld", flag, v, min, max);
         return -1;
     }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_positive_prefix(const char *s, double max, double *out,
+                              const char **end)
+{
+    char *e = NULL;
+    errno = 0;
+    const double v = strtod(s, &e);
+    *end = e;
+    if (e == s || isspace((unsigned char)*s) || errno == ERANGE ||
+        !isfinite(v) || !(v > 0.0) || v > max)
+        return -1;
     *out = v;
     return 0;
 }

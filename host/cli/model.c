@@ -67,10 +67,9 @@ static int parse_list(const char *flag, const char *s, double *out, int *n)
     *n = 0;
     const char *p = s;
     for (;;) {
-        char *end = NULL;
-        errno = 0;
-        double v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !(v > 0.0)) {
+        const char *end;
+        double v;
+        if (cli_parse_positive_prefix(p, 1e12, &v, &end)) {
             cli_error("%s: '%s' is not a comma list of positive numbers", flag,
                       s);
             return -1;

@@ -1,9 +1,6 @@
 /* `clconv model --methods`: the cost model of the automatic method
  * (clconv_method_predict) for one problem: each method's predicted time
  * and the mask widths where separable and FFT overtake direct. */
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +53,9 @@ int cli_model_methods_wanted(int argc, char **argv)
  * allowed, as model's --bandwidth list takes them). */
 static int parse_ceiling(const char *flag, const char *v, double *out)
 {
-    char *end = NULL;
-    errno = 0;
-    const double x = strtod(v, &end);
-    if (!*v || isspace((unsigned char)*v) || *end || errno == ERANGE ||
-        !isfinite(x) || !(x > 0.0) || x > 1e8) {
+    const char *end;
+    double x;
+    if (cli_parse_positive_prefix(v, 1e8, &x, &end) || *end) {
         cli_error("%s: '%s' is not a positive number up to 1e8", flag, v);
         return -1;
     }

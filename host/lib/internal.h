@@ -452,6 +452,9 @@ typedef struct clc_npy_header {
 } clc_npy_header;
 /* Parse the dict literal of n bytes (CLCONV_EINVAL with the reason). */
 clconv_status clc_npy_parse_dict(const char *s, size_t n, clc_npy_header *h);
+/* 1 on a big-endian host, 0 on a little-endian one. */
+int clc_host_big_endian(void);
+
 /* ---- separable.c: dims passes of a 1D filter (issue 17 item 1) ---- */
 typedef struct clc_sep clc_sep;
 /* The passes of p's mask, which must be separable (CLCONV_EINVAL with the

@@ -274,12 +274,10 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
     return CLCONV_OK;
 }
 
-static int host_big_endian(void)
+clconv_npy_info clconv_npy_host_info(clconv_dtype t)
 {
-    const uint16_t one = 1;
-    unsigned char b;
-    memcpy(&b, &one, 1);
-    return b == 0;
+    return (clconv_npy_info){.major = 1, .dtype = t,
+                             .big_endian = clc_host_big_endian()};
 }
 
 /* Reverse the bytes of each of count elements of size isz in place. */
@@ -313,7 +311,7 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
         return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", bytes);
     memcpy(b, data + off, bytes);
     const size_t isz = dtypes[hd.dtype].size;
-    if (hd.big != host_big_endian())
+    if (hd.big != clc_host_big_endian())
         swap_elements(b, bytes / isz, isz);
     *dims = hd.dims;
     for (int d = 0; d < 3; ++d)
@@ -430,7 +428,7 @@ clconv_status clconv_npy_encode_typed(int dims, const size_t shape[3],
         return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
     memcpy(b, head, hbytes);
     memcpy(b + hbytes, data, count * isz);
-    if (host_big_endian())
+    if (clc_host_big_endian())
         swap_elements(b + hbytes, count, isz);
     *buf = b;
     *len = total;

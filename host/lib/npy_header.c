@@ -152,7 +152,7 @@ static clconv_status parse_shape(cursor *c, size_t shape[3], int *dims)
     return CLCONV_OK;
 }
 
-static int host_is_big_endian(void)
+int clc_host_big_endian(void)
 {
     const uint16_t one = 1;
     unsigned char b;
@@ -178,7 +178,7 @@ static clconv_status parse_descr(const char *d, clconv_dtype *t, int *big)
         else if (order == '>')
             *big = 1;
         else if (order == '=')
-            *big = host_is_big_endian();
+            *big = clc_host_big_endian();
         else
             goto bad;
         *t = (clconv_dtype)k;

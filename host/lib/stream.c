@@ -142,26 +142,23 @@ static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
     const uint64_t share = j->s->dev.global_mem_bytes / 10 * 6 / 4;
     if (share < cap)
         cap = share;
+    /* Input rows per slab (output rows and halo): within the allocation
+     * and within one launch's int index, whichever is fewer. */
+    const uint64_t by_bytes = cap / row_bytes;
+    const uint64_t by_index = (uint64_t)INT_MAX / j->row;
+    const uint64_t limit = by_bytes < by_index ? by_bytes : by_index;
     const uint64_t halo = j->lo + j->hi;
-    if ((halo + 1) * row_bytes > cap)
+    if (limit <= halo)
         return clc_fail(CLCONV_EUNSUPPORTED,
                         "one slab of 1 row with its %llu halo rows needs %llu "
-                        "bytes, more than the %llu bytes clconv may allocate "
-                        "at once on this device",
+                        "bytes and %llu elements; clconv may allocate %llu "
+                        "bytes at once on this device and one launch indexes "
+                        "%d elements",
                         (unsigned long long)halo,
                         (unsigned long long)((halo + 1) * row_bytes),
-                        (unsigned long long)cap);
-    if ((halo + 1) * j->row > (uint64_t)INT_MAX)
-        return clc_fail(CLCONV_EUNSUPPORTED,
-                        "one slab of 1 row with its %llu halo rows holds "
-                        "%llu elements, more than one launch indexes (%d)",
-                        (unsigned long long)halo,
-                        (unsigned long long)((halo + 1) * j->row), INT_MAX);
-    size_t most = (size_t)(cap / row_bytes - halo);
-    /* A slab is one launch: its elements index with int. */
-    const size_t most_int = (size_t)((uint64_t)INT_MAX / j->row - halo);
-    if (most_int < most)
-        most = most_int;
+                        (unsigned long long)((halo + 1) * j->row),
+                        (unsigned long long)cap, INT_MAX);
+    const size_t most = (size_t)(limit - halo);
     size_t n = (span + most - 1) / most;
     if (n < nslabs_min)
         n = nslabs_min < span ? nslabs_min : span;
@@ -399,10 +396,11 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
         return clc_convolve_via_f32(s, p, in, mask, out, info);
     job j;
     job_init(&j, s, p, in, mask, out);
-    const uint64_t bytes = (uint64_t)clconv_problem_elements(&j.p) * j.isz;
+    const size_t elements = clconv_problem_elements(&j.p);
+    const uint64_t bytes = (uint64_t)elements * j.isz;
     const int fits = bytes <= s->alloc_limit &&
                      2 * bytes <= s->dev.global_mem_bytes / 10 * 8 &&
-                     clconv_problem_elements(&j.p) <= (size_t)INT_MAX;
+                     elements <= (size_t)INT_MAX;
     size_t want = overlap_slabs(s, bytes);
     /* Overlap is an optimisation: one launch instead where slabs may not
      * be cut, and for the FFT, which transforms the whole at once. */
