@@ -46,6 +46,36 @@ check "a truncated input is refused" 2 env CLCONV_APPLY_CHUNK_BYTES=999 \
 grep -q "the file has" "$tmp/err" || { echo "FAIL truncated: message"; fails=$((fails + 1)); }
 [ -e "$tmp/trunc-out.npy" ] && { echo "FAIL truncated: an output was left"; fails=$((fails + 1)); }
 
+# More elements than one launch indexes (2^31 - 1): a uint8 volume of
+# 1025x1024x2048 through the host-to-host path in slabs, the identity
+# mask giving the input back byte for byte. Needs 5 GB of disk and of
+# memory; skipped with the reason where there is less.
+free_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
+avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+if [ "${free_kb:-0}" -gt 5000000 ] && [ "${avail_kb:-0}" -gt 5000000 ]; then
+    "$PY" - "$tmp" <<'PYEOF'
+import sys, numpy as np
+a = np.lib.format.open_memmap(f"{sys.argv[1]}/huge.npy", mode="w+",
+                              dtype=np.uint8, shape=(1025, 1024, 2048))
+row = (np.arange(1024 * 2048, dtype=np.uint32) % 251).astype(np.uint8)
+for z in range(1025):
+    a[z] = (row + np.uint8(z % 251)).reshape(1024, 2048)
+a.flush()
+PYEOF
+    check "a uint8 volume of 2^31 + 2^21 elements" 0 "$CLI" apply "$tmp/huge.npy" "$tmp/huge-out.npy" \
+        --dims 3 --mask box:1 --out-dtype same --device 0:0
+    grep -q "slab" "$tmp/out" || { echo "FAIL huge: not through slabs"; fails=$((fails + 1)); }
+    "$PY" -c "
+import sys, numpy as np
+a = np.load('$tmp/huge.npy', mmap_mode='r'); b = np.load('$tmp/huge-out.npy', mmap_mode='r')
+sys.exit(0 if b.dtype == np.uint8 and b.shape == a.shape and all(np.array_equal(a[z], b[z]) for z in range(0, 1025, 8)) and np.array_equal(a[-1], b[-1]) else 1)" \
+        && echo "ok   huge: the identity gives the input back" \
+        || { echo "FAIL huge: output differs from the input"; fails=$((fails + 1)); }
+    rm -f "$tmp/huge.npy" "$tmp/huge-out.npy"
+else
+    echo "SKIP huge: ${free_kb} kB of disk, ${avail_kb} kB of memory available (5 GB needed)"
+fi
+
 if POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread | grep -q '^[2-9]'; then
     check "--device A,B splits one array over two devices" 0 env POCL_DEVICES="pthread pthread" \
         "$CLI" apply "$tmp/a3.npy" "$tmp/a3-split.npy" --mask gaussian:5 --device 0:0,0:1 --verify
