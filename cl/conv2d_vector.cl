@@ -28,11 +28,14 @@ void conv2d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
         BATCH_DONE;
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const int y_end = min(y0 + COARSEN, ny);
+    int cols[VEC_COLS]; /* an x border's columns, folded once */
+    if (!x_inside)
+        vec_cols(x0, nx, cols);
     floatv q[VEC_QUEUE];
     vec_queue_clear(q);
     for (int r = y0 - LEFT_Y; r < y_end + RIGHT_Y; ++r) {
         if (CLC_IN(r, ny))
-            vec_queue_add(q, N + CLC_AT(r, ny) * nx, M, MASK_X, x0, nx,
+            vec_queue_add(q, N + CLC_AT(r, ny) * nx, M, MASK_X, x0, nx, cols,
                           x_inside);
         else
             VEC_QUEUE_ADD_GHOST(q, M, MASK_X);

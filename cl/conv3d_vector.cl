@@ -29,18 +29,23 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const bool y_inside = y >= LEFT_Y && y + RIGHT_Y < ny;
     const int z_end = min(z0 + COARSEN, nz);
+    /* An x border's columns and a y border's rows, folded once per
+     * work-item (clc_index: -1 for a ghost), not per plane. */
+    int cols[VEC_COLS], rows[MASK_Y];
+    if (!x_inside)
+        vec_cols(x0, nx, cols);
+#pragma unroll
+    for (int jy = 0; jy < MASK_Y; ++jy)
+        rows[jy] = y_inside ? y - LEFT_Y + jy : clc_index(y - LEFT_Y + jy, ny);
     floatv q[VEC_QUEUE];
     vec_queue_clear(q);
     for (int p = z0 - LEFT_Z; p < z_end + RIGHT_Z; ++p) {
         const int plane = CLC_AT(p, nz) * ny;
 #pragma unroll
         for (int jy = 0; jy < MASK_Y; ++jy) {
-            const int gy = y - LEFT_Y + jy;
-            if (CLC_IN(p, nz) && (y_inside || CLC_IN(gy, ny)))
-                vec_queue_add(q,
-                              N + (plane + (y_inside ? gy : CLC_AT(gy, ny))) *
-                                      nx,
-                              M + jy * MASK_X, MASK_X * MASK_Y, x0, nx,
+            if (CLC_IN(p, nz) && rows[jy] >= 0)
+                vec_queue_add(q, N + (plane + rows[jy]) * nx,
+                              M + jy * MASK_X, MASK_X * MASK_Y, x0, nx, cols,
                               x_inside);
             else
                 VEC_QUEUE_ADD_GHOST(q, M + jy * MASK_X, MASK_X * MASK_Y);
