@@ -417,6 +417,7 @@ typedef struct clconv_call_info {
     size_t slabs;   /* pieces the problem ran in (1: in one piece) */
     size_t devices; /* devices that shared it */
     int zero_copy;  /* the device worked on the caller's memory */
+    int pinned;     /* data moved through pinned staging chunks */
 } clconv_call_info;
 
 /* clconv_convolve, saying what it did (info may be NULL). */

@@ -67,10 +67,13 @@ clconv_method clconv_method_pick(const clconv_device_info *dev,
 /* Transfers between pageable host memory (malloc'd, as users' arrays are)
  * and the device: blocking clEnqueueWriteBuffer/ReadBuffer of `bytes`
  * (clamped to what the session may allocate), median of 7 after one
- * untimed round. GB/s are 1e9 bytes per second. */
+ * untimed round; then the same from memory the runtime allocates for the
+ * host (CL_MEM_ALLOC_HOST_PTR, mapped: pinned where the driver pins it,
+ * as clconv's staging is). GB/s are 1e9 bytes per second. */
 typedef struct clconv_transfer {
     size_t bytes;
-    double h2d_gbs, d2h_gbs;
+    double h2d_gbs, d2h_gbs;               /* pageable */
+    double pinned_h2d_gbs, pinned_d2h_gbs; /* runtime-allocated */
 } clconv_transfer;
 clconv_status clconv_measure_transfer(clconv_session *s, size_t bytes,
                                       clconv_transfer *t);

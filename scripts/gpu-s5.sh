@@ -27,6 +27,7 @@
 #           .npy (float32 and uint8 out) against the same values as float32
 #   large   the large-mask suite (scripts/gpu-large.sh)
 #   pyprobe where a Python call's time goes at 8192^2 (scripts/py_e2e_probe.py)
+#   pinned  end to end with pinned staging off and on, alternating (PINNED_DEVICE)
 #   python  python/bench.py on the GPU (clconv, SciPy, cv2, cupyx end to
 #           end from NumPy), the package built offline from ./python
 set -u
@@ -139,6 +140,19 @@ for step in $STEPS; do
             --peers opencv-cpu,opencv-ocl,cupyx,torch-cudnn --reps 10 --seed 1 \
             --json "$R/e2e-peers.json" 2>"$R/e2e-peers.err"
         el "e2e peers: exit $?"; grep "peers:" "$R/e2e-peers.err" | tail -30 ;;
+    pinned)
+        # Pinned staging against the pageable path (bench/PERF.md item 30):
+        # the end-to-end suite on PINNED_DEVICE, CLCONV_PINNED=0 and 1 in
+        # alternating processes, PINNED_ROUNDS rounds; each row names both
+        # floors (pageable and pinned GB/s measured in that process).
+        for r in $(seq 1 "${PINNED_ROUNDS:-2}"); do
+            for v in 0 1; do
+                CLCONV_PINNED=$v timeout 150 build/clconv bench --end-to-end \
+                    --device "${PINNED_DEVICE:-gpu}" --reps 10 --seed 1 \
+                    --json "$R/pinned-$v-r$r.json" >"$R/pinned-$v-r$r.txt" 2>&1
+                el "pinned $v round $r: exit $?"; cat "$R/pinned-$v-r$r.txt"
+            done
+        done ;;
     bigapply)
         # A float32 volume beyond the GPU's largest allocation (a quarter
         # of its memory: BIG_N=1800 on an 80 GB H100, 2112 on a 141 GB

@@ -3,8 +3,10 @@
  * 1D, 2D and 3D gives bit for bit the result of one launch over the whole
  * problem, also when a slab is thinner than the mask's halo; the plan
  * cache gives right results across masks and shapes; the zero-copy path
- * of CPU devices matches the plan path; a limit below one row with its
- * halo is unsupported with the reason, a malformed limit a bad argument.
+ * of CPU devices and the pinned staging of GPUs (forced here on any
+ * device, in chunks small enough that the ring wraps) match the plan
+ * path; a limit below one row with its halo is unsupported with the
+ * reason, a malformed limit or staging setting a bad argument.
  * Runs on every device $CLCONV_DEVICE selects. */
 #include <math.h>
 #include <setjmp.h>
@@ -46,8 +48,26 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Which way host memory is bound: "0" copies (as on GPUs), "1" in place. */
-static const char *zero_copy = "0";
+/* Which way host memory is bound: BIND_COPY copies from pageable memory,
+ * BIND_IN_PLACE works on it (CPU devices), BIND_PINNED copies through
+ * pinned staging chunks of 1000 bytes (GPUs' default, with 16 MiB). */
+enum { BIND_COPY, BIND_IN_PLACE, BIND_PINNED, BIND_COUNT };
+static int binding = BIND_COPY;
+
+static clconv_session *session_bound(fixture *f)
+{
+    setenv("CLCONV_ZERO_COPY", binding == BIND_IN_PLACE ? "1" : "0", 1);
+    setenv("CLCONV_PINNED", binding == BIND_PINNED ? "1" : "0", 1);
+    setenv("CLCONV_PINNED_CHUNK_BYTES", "1000", 1);
+    clconv_session *s = NULL;
+    clconv_status st = clconv_session_create(f->dev, &s);
+    unsetenv("CLCONV_ZERO_COPY");
+    unsetenv("CLCONV_PINNED");
+    unsetenv("CLCONV_PINNED_CHUNK_BYTES");
+    if (st != CLCONV_OK)
+        fail_msg("session: %s", clconv_last_error());
+    return s;
+}
 
 /* A session whose buffers hold at most `bytes`. */
 static clconv_session *limited(fixture *f, size_t bytes)
@@ -55,12 +75,8 @@ static clconv_session *limited(fixture *f, size_t bytes)
     char v[32];
     snprintf(v, sizeof v, "%zu", bytes);
     setenv("CLCONV_MAX_ALLOC_BYTES", v, 1);
-    setenv("CLCONV_ZERO_COPY", zero_copy, 1);
-    clconv_session *s = NULL;
-    clconv_status st = clconv_session_create(f->dev, &s);
+    clconv_session *s = session_bound(f);
     unsetenv("CLCONV_MAX_ALLOC_BYTES");
-    unsetenv("CLCONV_ZERO_COPY");
-    assert_int_equal(st, CLCONV_OK);
     return s;
 }
 
@@ -107,6 +123,10 @@ static void check_slabs(fixture *f, clconv_problem p, size_t rows)
     if (info.slabs < 2)
         fail_msg("%dD %s W=%d ran in %zu slab(s)", p.dims,
                  clconv_strategy_name(p.strategy), p.mask_width, info.slabs);
+    if (info.pinned != (binding == BIND_PINNED) ||
+        info.zero_copy != (binding == BIND_IN_PLACE))
+        fail_msg("binding %d: the call says pinned %d, zero-copy %d", binding,
+                 info.pinned, info.zero_copy);
     for (size_t i = 0; i < n; ++i)
         if (memcmp(&got[i], &want[i], 4) != 0)
             fail_msg("%dD %s W=%d, %zu slabs: element %zu is %.9g, one launch "
@@ -122,8 +142,7 @@ static void check_slabs(fixture *f, clconv_problem p, size_t rows)
 static void every_strategy_in_slabs_equals_one_launch(void **state)
 {
     fixture *f = *state;
-    for (int zc = 0; zc < 2; ++zc) {
-    zero_copy = zc ? "1" : "0";
+    for (binding = 0; binding < BIND_COUNT; ++binding) {
     const size_t sizes[3][3] = {{1000, 1, 1}, {45, 37, 1}, {19, 13, 17}};
     for (int dims = 1; dims <= 3; ++dims)
         for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
@@ -135,6 +154,7 @@ static void every_strategy_in_slabs_equals_one_launch(void **state)
                 check_slabs(f, p, dims == 1 ? 97 : 4);
             }
     }
+    binding = BIND_COPY;
 }
 
 /* Slabs of one row under a mask of 7: the halo spans several slabs. */
@@ -143,13 +163,71 @@ static void slabs_thinner_than_the_halo_equal_one_launch(void **state)
     fixture *f = *state;
     clconv_problem p = {.dims = 2, .size = {33, 20, 1}, .mask_width = 7};
     clconv_pick_default(f->dev, &p);
-    for (int zc = 0; zc < 2; ++zc) {
-        zero_copy = zc ? "1" : "0";
+    for (binding = 0; binding < BIND_COUNT; ++binding) {
         check_slabs(f, p, 1);
         clconv_problem q = {.dims = 3, .size = {9, 8, 10}, .mask_width = 5};
         clconv_pick_default(f->dev, &q);
         check_slabs(f, q, 1);
     }
+    binding = BIND_COPY;
+}
+
+/* Through pinned staging in one piece (no slab limit) as in many: 8-bit
+ * data in and out and float32, sizes that no chunk divides, bit for bit
+ * the plan's result; the output has no element left unwritten; a second
+ * call on the same ring, after a different problem, is right too. */
+static void pinned_staging_equals_the_plan(void **state)
+{
+    fixture *f = *state;
+    binding = BIND_PINNED;
+    clconv_session *s = session_bound(f);
+    for (int rep = 0; rep < 2; ++rep)
+        for (int t = 0; t < 2; ++t) {
+            const clconv_elem e = t ? CLCONV_ELEM_U8 : CLCONV_ELEM_F32;
+            clconv_problem p = {.dims = 2, .size = {301, 97 + (size_t)rep, 1},
+                                .mask_width = 5, .in_dtype = e,
+                                .out_dtype = e};
+            clconv_pick_default(f->dev, &p);
+            const size_t n = clconv_problem_elements(&p);
+            const size_t isz = clconv_elem_size(e);
+            unsigned char *in = malloc(n * isz), *want = malloc(n * isz),
+                          *got = malloc(n * isz);
+            float mask[25];
+            assert_non_null(in && want && got);
+            for (size_t i = 0; i < n * isz; ++i)
+                in[i] = (unsigned char)(i * 2654435761u >> 13);
+            if (e == CLCONV_ELEM_F32)
+                clconv_fill_random((float *)in, n, 77 + (uint64_t)rep);
+            for (int i = 0; i < 25; ++i)
+                mask[i] = 0.04f * (float)(i % 7) - 0.1f;
+            clconv_plan *plan = NULL;
+            p.method = CLCONV_METHOD_DIRECT;
+            assert_int_equal(clconv_plan_create_with_mask(f->whole, &p, mask,
+                                                          &plan),
+                             CLCONV_OK);
+            assert_int_equal(clconv_plan_set_input_typed(plan, in), CLCONV_OK);
+            assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+            assert_int_equal(clconv_plan_get_output_typed(plan, want),
+                             CLCONV_OK);
+            clconv_plan_destroy(plan);
+            memset(got, 0xA5, n * isz);
+            clconv_call_info info;
+            assert_int_equal(clconv_convolve_typed(s, &p, in, mask, got,
+                                                   &info),
+                             CLCONV_OK);
+            assert_int_equal(info.pinned, 1);
+            assert_int_equal(info.slabs, 1);
+            for (size_t i = 0; i < n * isz; ++i)
+                if (got[i] != want[i])
+                    fail_msg("%s %zux%zu, call %d: byte %zu is %u, the plan "
+                             "gives %u", clconv_elem_name(e), p.size[0],
+                             p.size[1], rep, i, got[i], want[i]);
+            free(in);
+            free(want);
+            free(got);
+        }
+    clconv_session_destroy(s);
+    binding = BIND_COPY;
 }
 
 /* Repeated calls reuse plans; new masks and shapes still give the
@@ -255,6 +333,18 @@ static void a_limit_below_one_row_and_halo_is_unsupported(void **state)
     assert_int_equal(clconv_session_create(f->dev, &s), CLCONV_EINVAL);
     assert_non_null(strstr(clconv_last_error(), "CLCONV_ZERO_COPY"));
     unsetenv("CLCONV_ZERO_COPY");
+    setenv("CLCONV_PINNED", "2", 1);
+    assert_int_equal(clconv_session_create(f->dev, &s), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "CLCONV_PINNED"));
+    unsetenv("CLCONV_PINNED");
+    const char *bad_chunks[] = {"63", "1k", "-5", "2000000000", " 64"};
+    for (int i = 0; i < 5; ++i) {
+        setenv("CLCONV_PINNED_CHUNK_BYTES", bad_chunks[i], 1);
+        assert_int_equal(clconv_session_create(f->dev, &s), CLCONV_EINVAL);
+        assert_non_null(strstr(clconv_last_error(),
+                               "CLCONV_PINNED_CHUNK_BYTES"));
+    }
+    unsetenv("CLCONV_PINNED_CHUNK_BYTES");
 }
 
 /* More elements than one launch indexes: a valid problem (host arrays in
@@ -294,6 +384,7 @@ int main(void)
         cmocka_unit_test(one_launch_beyond_int_is_unsupported),
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
+        cmocka_unit_test(pinned_staging_equals_the_plan),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
         cmocka_unit_test(row_ranges_add_up_to_the_whole),
         cmocka_unit_test(a_zero_initialised_problem_gets_the_device_default),

@@ -3,7 +3,9 @@
  * memory and the device, then per problem the wall time of whole
  * clconv_convolve_ex calls (verified once against the double reference),
  * against the transfer floor bytes in / host-to-device + bytes out /
- * device-to-host (GPUs; a CPU works on the caller's memory and has none). */
+ * device-to-host from pageable memory (GPUs; a CPU works on the caller's
+ * memory and has none), and the same from pinned memory: the link's own
+ * floor, which pinned staging can approach. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,8 @@ typedef struct e2e_row {
     clconv_verdict verdict;
     clconv_timing t;
     clconv_call_info info;
-    double floor_ms; /* transfers alone; 0 on zero-copy */
+    double floor_ms; /* transfers alone, pageable; 0 on zero-copy */
+    double pinned_floor_ms; /* the same from pinned memory */
 } e2e_row;
 
 static void put_row(cli_rows *t, const void *items, size_t i)
@@ -53,11 +56,17 @@ static void put_row(cli_rows *t, const void *items, size_t i)
     cli_put_int(t, "slabs", (long long)r->info.slabs);
     cli_put_int(t, "devices", (long long)r->info.devices);
     cli_put_bool(t, "zero_copy", r->info.zero_copy);
+    cli_put_bool(t, "pinned", r->info.pinned);
     cli_put_num(t, "h2d_gbs", "%.3f", r->xfer.h2d_gbs);
     cli_put_num(t, "d2h_gbs", "%.3f", r->xfer.d2h_gbs);
     if (r->floor_ms > 0) {
         cli_put_num(t, "floor_ms", "%.4f", r->floor_ms);
         cli_put_num(t, "ratio_to_floor", "%.3f", r->t.median_ms / r->floor_ms);
+    }
+    if (r->pinned_floor_ms > 0) {
+        cli_put_num(t, "pinned_h2d_gbs", "%.3f", r->xfer.pinned_h2d_gbs);
+        cli_put_num(t, "pinned_d2h_gbs", "%.3f", r->xfer.pinned_d2h_gbs);
+        cli_put_num(t, "pinned_floor_ms", "%.4f", r->pinned_floor_ms);
     }
 }
 
@@ -88,6 +97,10 @@ static void run_one(const bench_options *o, clconv_session *s,
     if (!r->info.zero_copy && r->xfer.h2d_gbs > 0 && r->xfer.d2h_gbs > 0)
         r->floor_ms = bytes / (r->xfer.h2d_gbs * 1e6) +
                       bytes / (r->xfer.d2h_gbs * 1e6);
+    if (!r->info.zero_copy && r->xfer.pinned_h2d_gbs > 0 &&
+        r->xfer.pinned_d2h_gbs > 0)
+        r->pinned_floor_ms = bytes / (r->xfer.pinned_h2d_gbs * 1e6) +
+                             bytes / (r->xfer.pinned_d2h_gbs * 1e6);
     free(out);
 }
 
@@ -103,10 +116,14 @@ static void print_row(const e2e_row *r)
         return;
     }
     printf(" %9.3f ms  slabs %zu%s", r->t.median_ms, r->info.slabs,
-           r->info.zero_copy ? "  zero-copy" : "");
+           r->info.zero_copy ? "  zero-copy" : r->info.pinned ? "  pinned" : "");
     if (r->floor_ms > 0)
         printf("  floor %.3f ms (x%.2f; H2D %.1f, D2H %.1f GB/s)", r->floor_ms,
                r->t.median_ms / r->floor_ms, r->xfer.h2d_gbs, r->xfer.d2h_gbs);
+    if (r->pinned_floor_ms > 0)
+        printf("  pinned floor %.3f ms (H2D %.1f, D2H %.1f GB/s)",
+               r->pinned_floor_ms, r->xfer.pinned_h2d_gbs,
+               r->xfer.pinned_d2h_gbs);
     printf("\n");
 }
 

@@ -376,6 +376,41 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
                               size_t begin, size_t end, size_t nslabs_min,
                               size_t *nslabs);
 
+/* ---- staging.c: pinned host chunks between pageable arrays and a GPU ---- */
+enum { CLC_STAGE_CHUNKS = 8 };
+typedef struct clc_stage_chunk {
+    cl_mem mem;     /* CL_MEM_ALLOC_HOST_PTR */
+    void *ptr;      /* mapped for the session's life */
+    cl_event ev;    /* its last transfer */
+    char *copy_to;  /* a download it holds: the caller's bytes, or NULL */
+    size_t copy_bytes;
+} clc_stage_chunk;
+typedef struct clc_staging {
+    clc_stage_chunk c[CLC_STAGE_CHUNKS];
+    size_t want_bytes;  /* a chunk's size ($CLCONV_PINNED_CHUNK_BYTES) */
+    size_t chunk_bytes; /* 0 until first use */
+    int next;           /* the ring's next chunk */
+} clc_staging;
+/* Upload bytes of src into dst at offset through the ring (after the
+ * nwait events); *done: the last piece's write (the upload's end on the
+ * in-order upload queue, s->xfer[0]). */
+clconv_status clc_staged_write(clconv_session *s, cl_mem dst, size_t offset,
+                               const void *src, size_t bytes, cl_uint nwait,
+                               const cl_event *wait, cl_event *done);
+/* Download bytes of src at offset into dst through the ring (on
+ * s->xfer[1]); *done: the last piece's read (src may be reused after it);
+ * dst holds them only after clc_staging_drain. */
+clconv_status clc_staged_read(clconv_session *s, cl_mem src, size_t offset,
+                              void *dst, size_t bytes, cl_uint nwait,
+                              const cl_event *wait, cl_event *done);
+/* Wait for every chunk and copy the downloads they hold out to the caller
+ * (copy_out 0: after an error, drop them). */
+clconv_status clc_staging_drain(clconv_session *s, int copy_out);
+/* Read $CLCONV_PINNED_CHUNK_BYTES (CLCONV_EINVAL if malformed). */
+clconv_status clc_staging_init(clconv_session *s);
+/* Unmap and free the ring (at the session's end). */
+void clc_staging_free(clconv_session *s);
+
 /* ---- session.c ---- */
 struct clconv_session {
     clconv_device_info dev;
@@ -393,6 +428,11 @@ struct clconv_session {
     /* Host-to-host calls bind the caller's memory in place
      * (CL_MEM_USE_HOST_PTR): on CPU devices, unless $CLCONV_ZERO_COPY=0. */
     int zero_copy;
+    /* Host-to-host calls without zero-copy move data through pinned
+     * staging (staging.c): on devices other than CPUs, unless
+     * $CLCONV_PINNED=0. */
+    int pinned;
+    clc_staging staging;
     clc_overrides overrides; /* measuring overrides, read at creation */
     char overrides_text[128]; /* "CLCONV_COARSE_ROWS=2", or "" */
     char cl_std[16];         /* "-cl-std=CL1.2", "-cl-std=CL1.1" or "" */

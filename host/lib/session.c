@@ -151,7 +151,12 @@ clconv_status clc_session_init(clconv_session *s)
     if (st != CLCONV_OK)
         return st;
     s->zero_copy = s->dev.kind == CLCONV_DEVICE_CPU;
-    return env_bool("CLCONV_ZERO_COPY", &s->zero_copy);
+    st = env_bool("CLCONV_ZERO_COPY", &s->zero_copy);
+    if (st != CLCONV_OK)
+        return st;
+    s->pinned = s->dev.kind != CLCONV_DEVICE_CPU;
+    st = env_bool("CLCONV_PINNED", &s->pinned);
+    return st == CLCONV_OK ? clc_staging_init(s) : st;
 }
 
 void clconv_session_destroy(clconv_session *s)
@@ -159,6 +164,7 @@ void clconv_session_destroy(clconv_session *s)
     if (!s)
         return;
     clc_plan_cache_free(s->plans); /* plans before their programs */
+    clc_staging_free(s);
     for (int i = 0; i < 2; ++i)
         if (s->xfer[i])
             clReleaseCommandQueue(s->xfer[i]);

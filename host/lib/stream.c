@@ -26,6 +26,7 @@ typedef struct job {
     size_t row;        /* elements per row (product of the faster axes) */
     size_t lo, hi;     /* halo rows before and after */
     int host_ptr;      /* bind the caller's input in place (CPU devices) */
+    int staged;        /* else through pinned staging (GPUs) */
 } job;
 
 /* Rows of input the mask reaches before and after an output row (its
@@ -81,6 +82,7 @@ static void job_init(job *j, clconv_session *s, const clconv_problem *p,
         j->row *= j->p.size[d];
     halo_of(p, &j->lo, &j->hi);
     j->host_ptr = s->zero_copy;
+    j->staged = !s->zero_copy && s->pinned;
 }
 
 /* The whole problem on a CPU device, on the caller's memory. */
@@ -212,6 +214,10 @@ static clconv_status bind_input(job *j, pipe *pp, int k, size_t a, size_t b,
     *mem = pp->in[k];
     CLC_CHECK(clRetainMemObject(*mem));
     /* The slot's buffer is free once its last kernel has read it. */
+    if (j->staged)
+        return clc_staged_write(j->s, pp->in[k], 0, src, bytes,
+                                pp->kern[k] ? 1 : 0,
+                                pp->kern[k] ? &pp->kern[k] : NULL, ev);
     err = clEnqueueWriteBuffer(j->s->xfer[0], pp->in[k], CL_FALSE, 0, bytes,
                                src, pp->kern[k] ? 1 : 0,
                                pp->kern[k] ? &pp->kern[k] : NULL, ev);
@@ -246,12 +252,20 @@ static clconv_status slab(job *j, pipe *pp, int k, size_t r0, size_t r1)
     if (st != CLCONV_OK)
         goto out;
     const size_t row_bytes = j->row * j->osz;
-    cl_int err = clEnqueueReadBuffer(
-        j->s->xfer[1], pp->out[k], CL_FALSE, (r0 - a) * row_bytes,
-        (r1 - r0) * row_bytes, j->out + r0 * row_bytes, 1, &kern, &down);
-    if (err != CL_SUCCESS) {
-        st = clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
-        goto out;
+    if (j->staged) {
+        st = clc_staged_read(j->s, pp->out[k], (r0 - a) * row_bytes,
+                             j->out + r0 * row_bytes, (r1 - r0) * row_bytes,
+                             1, &kern, &down);
+        if (st != CLCONV_OK)
+            goto out;
+    } else {
+        cl_int err = clEnqueueReadBuffer(
+            j->s->xfer[1], pp->out[k], CL_FALSE, (r0 - a) * row_bytes,
+            (r1 - r0) * row_bytes, j->out + r0 * row_bytes, 1, &kern, &down);
+        if (err != CL_SUCCESS) {
+            st = clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
+            goto out;
+        }
     }
     set_event(&pp->kern[k], kern);
     set_event(&pp->down[k], down);
@@ -265,17 +279,20 @@ out:
         clReleaseEvent(up);
     if (kern)
         clReleaseEvent(kern);
+    if (down)
+        clReleaseEvent(down);
     if (in)
         clReleaseMemObject(in);
     return st;
 }
 
-static clconv_status pipe_open(job *j, pipe *pp, size_t rows)
+/* slots (1 or 2) sets of device buffers for slabs of rows output rows. */
+static clconv_status pipe_open(job *j, pipe *pp, size_t rows, int slots)
 {
     const size_t elems = (rows + j->lo + j->hi) * j->row;
     cl_int err;
     memset(pp, 0, sizeof *pp);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < slots; ++k) {
         if (!j->host_ptr) {
             pp->in[k] = clCreateBuffer(j->s->context, CL_MEM_READ_ONLY,
                                        elems * j->isz, NULL, &err);
@@ -293,12 +310,16 @@ static clconv_status pipe_open(job *j, pipe *pp, size_t rows)
 }
 
 /* Wait for everything in flight (also after an error: nothing may touch
- * the caller's memory once we return), then free the slots. */
-static clconv_status pipe_close(job *j, pipe *pp)
+ * the caller's memory once we return), copy the staged downloads out
+ * (unless ok is 0), then free the slots. */
+static clconv_status pipe_close(job *j, pipe *pp, int ok)
 {
     cl_int e0 = clFinish(j->s->xfer[0]);
     cl_int e1 = clFinish(j->s->queue);
     cl_int e2 = clFinish(j->s->xfer[1]);
+    clconv_status drained =
+        j->staged ? clc_staging_drain(j->s, ok && !e0 && !e1 && !e2)
+                  : CLCONV_OK;
     for (int k = 0; k < 2; ++k) {
         set_event(&pp->kern[k], NULL);
         set_event(&pp->down[k], NULL);
@@ -308,8 +329,9 @@ static clconv_status pipe_close(job *j, pipe *pp)
             clReleaseMemObject(pp->out[k]);
     }
     cl_int e = e0 ? e0 : e1 ? e1 : e2;
-    return e == CL_SUCCESS ? CLCONV_OK
-                           : clc_cl_fail("clFinish", e, __FILE__, __LINE__);
+    if (e != CL_SUCCESS)
+        return clc_cl_fail("clFinish", e, __FILE__, __LINE__);
+    return drained;
 }
 
 clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
@@ -343,13 +365,13 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
     if (st != CLCONV_OK)
         return st;
     pipe pp;
-    st = pipe_open(&j, &pp, rows);
+    st = pipe_open(&j, &pp, rows, rows < end - begin ? 2 : 1);
     size_t i = 0;
     for (size_t r0 = begin; st == CLCONV_OK && r0 < end; r0 += rows, ++i) {
         size_t r1 = r0 + rows < end ? r0 + rows : end;
         st = slab(&j, &pp, (int)(i % 2), r0, r1);
     }
-    clconv_status closed = pipe_close(&j, &pp);
+    clconv_status closed = pipe_close(&j, &pp, st == CLCONV_OK);
     if (nslabs)
         *nslabs = i;
     return st != CLCONV_OK ? st : closed;
@@ -407,7 +429,9 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     if (!slabs_allowed(&j, j.rows / (want ? want : 1)) ||
         j.p.method == CLCONV_METHOD_FFT)
         want = 1;
-    if (fits && want == 1) {
+    /* One launch on the plan's own buffers: zero-copy calls, the FFT, and
+     * pageable transfers; pinned staging streams even one slab. */
+    if (fits && want == 1 && (!j.staged || j.p.method == CLCONV_METHOD_FFT)) {
         clconv_plan *plan;
         st = clc_plan_cache_get(s, &j.p, mask, &plan);
         if (st != CLCONV_OK)
@@ -424,6 +448,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
         return st;
     }
     info->zero_copy = j.host_ptr;
+    info->pinned = j.staged;
     return clc_stream_rows(s, &j.p, in, mask, out, 0, j.rows, want,
                            &info->slabs);
 }
