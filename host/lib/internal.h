@@ -411,6 +411,13 @@ clconv_status clc_staging_init(clconv_session *s);
 /* Unmap and free the ring (at the session's end). */
 void clc_staging_free(clconv_session *s);
 
+/* The device buffers of streamed slabs kept between calls (slab_pipe.c):
+ * two inputs, two outputs. */
+typedef struct clc_slab_buffers {
+    cl_mem mem[4];
+    size_t bytes[4];
+} clc_slab_buffers;
+
 /* ---- session.c ---- */
 struct clconv_session {
     clconv_device_info dev;
@@ -433,6 +440,7 @@ struct clconv_session {
      * $CLCONV_PINNED=0. */
     int pinned;
     clc_staging staging;
+    clc_slab_buffers slab_buffers;
     clc_overrides overrides; /* measuring overrides, read at creation */
     char overrides_text[128]; /* "CLCONV_COARSE_ROWS=2", or "" */
     char cl_std[16];         /* "-cl-std=CL1.2", "-cl-std=CL1.1" or "" */

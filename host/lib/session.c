@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "stream.h"
 
 /* A measuring override: the variable's value if it is one digit 1..max,
  * else 0 (unset or not such a digit: the default applies). */
@@ -165,6 +166,7 @@ void clconv_session_destroy(clconv_session *s)
         return;
     clc_plan_cache_free(s->plans); /* plans before their programs */
     clc_staging_free(s);
+    clc_slab_buffers_free(s);
     for (int i = 0; i < 2; ++i)
         if (s->xfer[i])
             clReleaseCommandQueue(s->xfer[i]);

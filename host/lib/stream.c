@@ -1,33 +1,18 @@
-/* Host arrays in, host arrays out (clconv_convolve_ex): a cached plan; on
- * CPU devices the kernel works on the caller's memory (CL_MEM_USE_HOST_PTR,
- * no copies); a problem larger than the device can hold, or large enough
- * that transfers should overlap the kernel, runs in slabs along the
- * slowest axis, each with its halo, streamed through two sets of device
- * buffers on three queues (upload, kernel, download). A slab's kernel
- * sees exactly the input rows the whole problem's kernel would, so the
- * result is the single-shot result. */
+/* Host arrays in, host arrays out (clconv_convolve_ex): what goes where.
+ * On CPU devices the kernel works on the caller's memory
+ * (CL_MEM_USE_HOST_PTR, no copies); the FFT, and GPUs without pinned
+ * staging, launch once on a cached plan; everything else, and any problem
+ * larger than the device can hold or one launch can index, runs in slabs
+ * along the slowest axis, each with its halo, through slab_pipe.c's
+ * pipeline. A slab's kernel sees exactly the input rows the whole
+ * problem's kernel would, so the result is the single-shot result. */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "clconv_cl.h"
 #include "internal.h"
-
-/* One streamed problem: rows are the slowest axis' index. */
-typedef struct job {
-    clconv_session *s;
-    clconv_problem p;
-    const char *in; /* p.in_dtype's elements of isz bytes */
-    const float *mask;
-    char *out; /* p.out_dtype's elements of osz bytes */
-    size_t isz, osz;
-    int axis;          /* the slowest axis */
-    size_t rows;       /* its extent */
-    size_t row;        /* elements per row (product of the faster axes) */
-    size_t lo, hi;     /* halo rows before and after */
-    int host_ptr;      /* bind the caller's input in place (CPU devices) */
-    int staged;        /* else through pinned staging (GPUs) */
-} job;
+#include "stream.h"
 
 /* Rows of input the mask reaches before and after an output row (its
  * width and origin along the slowest axis). */
@@ -42,7 +27,7 @@ static void halo_of(const clconv_problem *p, size_t *lo, size_t *hi)
  * past the data's ends within the slab: right for the constant and
  * nearest modes, and for reflect and mirror when a slab holds the mask's
  * reach; wrap reads the far end of the axis, which another slab holds. */
-static int slabs_allowed(const job *j, size_t rows_per_slab)
+static int slabs_allowed(const clc_job *j, size_t rows_per_slab)
 {
     if (j->p.border == CLCONV_BORDER_CONSTANT ||
         j->p.border == CLCONV_BORDER_NEAREST)
@@ -52,7 +37,7 @@ static int slabs_allowed(const job *j, size_t rows_per_slab)
     return rows_per_slab > j->lo + j->hi;
 }
 
-static void job_init(job *j, clconv_session *s, const clconv_problem *p,
+static void job_init(clc_job *j, clconv_session *s, const clconv_problem *p,
                      const void *in, const float *mask, void *out)
 {
     memset(j, 0, sizeof *j);
@@ -86,7 +71,7 @@ static void job_init(job *j, clconv_session *s, const clconv_problem *p,
 }
 
 /* The whole problem on a CPU device, on the caller's memory. */
-static clconv_status whole_in_place(job *j, clconv_plan *plan)
+static clconv_status whole_in_place(clc_job *j, clconv_plan *plan)
 {
     clconv_session *s = j->s;
     const size_t n = clconv_problem_elements(&j->p);
@@ -135,7 +120,7 @@ out:
 /* Output rows per slab: the most whose input (with halo) fits the
  * allocation limit, with four such buffers within 60% of the device, and
  * whose elements one launch can index (int). */
-static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
+static clconv_status slab_rows(const clc_job *j, size_t span, size_t nslabs_min,
                                size_t *rows)
 {
     const uint64_t row_bytes =
@@ -168,178 +153,12 @@ static clconv_status slab_rows(const job *j, size_t span, size_t nslabs_min,
     return CLCONV_OK;
 }
 
-/* The streaming state: two slots of device buffers and their events. */
-typedef struct pipe {
-    cl_mem in[2], out[2];
-    cl_event kern[2], down[2]; /* last kernel and download of each slot */
-} pipe;
-
-static void set_event(cl_event *slot, cl_event ev)
-{
-    if (*slot)
-        clReleaseEvent(*slot);
-    *slot = ev;
-}
-
-static clconv_status queues(clconv_session *s)
-{
-    cl_int err;
-    for (int i = 0; i < 2; ++i)
-        if (!s->xfer[i]) {
-            s->xfer[i] = clCreateCommandQueue(s->context, s->device, 0, &err);
-            if (err != CL_SUCCESS)
-                return clc_cl_fail("clCreateCommandQueue", err, __FILE__,
-                                   __LINE__);
-        }
-    return CLCONV_OK;
-}
-
-/* The input of output rows [r0, r1): rows [a, b) bound to *mem, uploaded
- * into the slot (ev: the upload) or wrapped in place (CPU devices). */
-static clconv_status bind_input(job *j, pipe *pp, int k, size_t a, size_t b,
-                                cl_mem *mem, cl_event *ev)
-{
-    const size_t bytes = (b - a) * j->row * j->isz;
-    const char *src = j->in + a * j->row * j->isz;
-    cl_int err;
-    *ev = NULL;
-    if (j->host_ptr) {
-        *mem = clCreateBuffer(j->s->context,
-                              CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
-                              (void *)src, &err);
-        return err == CL_SUCCESS ? CLCONV_OK
-                                 : clc_cl_fail("clCreateBuffer", err,
-                                               __FILE__, __LINE__);
-    }
-    *mem = pp->in[k];
-    CLC_CHECK(clRetainMemObject(*mem));
-    /* The slot's buffer is free once its last kernel has read it. */
-    if (j->staged)
-        return clc_staged_write(j->s, pp->in[k], 0, src, bytes,
-                                pp->kern[k] ? 1 : 0,
-                                pp->kern[k] ? &pp->kern[k] : NULL, ev);
-    err = clEnqueueWriteBuffer(j->s->xfer[0], pp->in[k], CL_FALSE, 0, bytes,
-                               src, pp->kern[k] ? 1 : 0,
-                               pp->kern[k] ? &pp->kern[k] : NULL, ev);
-    return err == CL_SUCCESS ? CLCONV_OK
-                             : clc_cl_fail("clEnqueueWriteBuffer", err,
-                                           __FILE__, __LINE__);
-}
-
-/* One slab: output rows [r0, r1) through slot k. */
-static clconv_status slab(job *j, pipe *pp, int k, size_t r0, size_t r1)
-{
-    const size_t a = r0 > j->lo ? r0 - j->lo : 0;
-    const size_t b = r1 + j->hi < j->rows ? r1 + j->hi : j->rows;
-    clconv_problem q = j->p;
-    q.size[j->axis] = b - a;
-    clconv_plan *plan;
-    clconv_status st = clc_plan_cache_get(j->s, &q, j->mask, &plan);
-    if (st != CLCONV_OK)
-        return st;
-    cl_mem in = NULL;
-    cl_event waits[2], up = NULL, kern = NULL, down = NULL;
-    cl_uint nw = 0;
-    st = bind_input(j, pp, k, a, b, &in, &up);
-    if (st != CLCONV_OK)
-        goto out;
-    if (up)
-        waits[nw++] = up;
-    if (pp->down[k]) /* the slot's output was read out */
-        waits[nw++] = pp->down[k];
-    clconv_buffer bi = {.mem = in}, bo = {.mem = pp->out[k]};
-    st = clconv_plan_enqueue(plan, &bi, &bo, nw, nw ? waits : NULL, &kern);
-    if (st != CLCONV_OK)
-        goto out;
-    const size_t row_bytes = j->row * j->osz;
-    if (j->staged) {
-        st = clc_staged_read(j->s, pp->out[k], (r0 - a) * row_bytes,
-                             j->out + r0 * row_bytes, (r1 - r0) * row_bytes,
-                             1, &kern, &down);
-        if (st != CLCONV_OK)
-            goto out;
-    } else {
-        cl_int err = clEnqueueReadBuffer(
-            j->s->xfer[1], pp->out[k], CL_FALSE, (r0 - a) * row_bytes,
-            (r1 - r0) * row_bytes, j->out + r0 * row_bytes, 1, &kern, &down);
-        if (err != CL_SUCCESS) {
-            st = clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);
-            goto out;
-        }
-    }
-    set_event(&pp->kern[k], kern);
-    set_event(&pp->down[k], down);
-    kern = down = NULL;
-    /* Flush so the device starts while the next slab is enqueued. */
-    clFlush(j->s->xfer[0]);
-    clFlush(j->s->queue);
-    clFlush(j->s->xfer[1]);
-out:
-    if (up)
-        clReleaseEvent(up);
-    if (kern)
-        clReleaseEvent(kern);
-    if (down)
-        clReleaseEvent(down);
-    if (in)
-        clReleaseMemObject(in);
-    return st;
-}
-
-/* slots (1 or 2) sets of device buffers for slabs of rows output rows. */
-static clconv_status pipe_open(job *j, pipe *pp, size_t rows, int slots)
-{
-    const size_t elems = (rows + j->lo + j->hi) * j->row;
-    cl_int err;
-    memset(pp, 0, sizeof *pp);
-    for (int k = 0; k < slots; ++k) {
-        if (!j->host_ptr) {
-            pp->in[k] = clCreateBuffer(j->s->context, CL_MEM_READ_ONLY,
-                                       elems * j->isz, NULL, &err);
-            if (err != CL_SUCCESS)
-                return clc_cl_fail("clCreateBuffer(slab input)", err,
-                                   __FILE__, __LINE__);
-        }
-        pp->out[k] = clCreateBuffer(j->s->context, CL_MEM_READ_WRITE,
-                                    elems * j->osz, NULL, &err);
-        if (err != CL_SUCCESS)
-            return clc_cl_fail("clCreateBuffer(slab output)", err, __FILE__,
-                               __LINE__);
-    }
-    return CLCONV_OK;
-}
-
-/* Wait for everything in flight (also after an error: nothing may touch
- * the caller's memory once we return), copy the staged downloads out
- * (unless ok is 0), then free the slots. */
-static clconv_status pipe_close(job *j, pipe *pp, int ok)
-{
-    cl_int e0 = clFinish(j->s->xfer[0]);
-    cl_int e1 = clFinish(j->s->queue);
-    cl_int e2 = clFinish(j->s->xfer[1]);
-    clconv_status drained =
-        j->staged ? clc_staging_drain(j->s, ok && !e0 && !e1 && !e2)
-                  : CLCONV_OK;
-    for (int k = 0; k < 2; ++k) {
-        set_event(&pp->kern[k], NULL);
-        set_event(&pp->down[k], NULL);
-        if (pp->in[k])
-            clReleaseMemObject(pp->in[k]);
-        if (pp->out[k])
-            clReleaseMemObject(pp->out[k]);
-    }
-    cl_int e = e0 ? e0 : e1 ? e1 : e2;
-    if (e != CL_SUCCESS)
-        return clc_cl_fail("clFinish", e, __FILE__, __LINE__);
-    return drained;
-}
-
 clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
                               const void *in, const float *mask, void *out,
                               size_t begin, size_t end, size_t nslabs_min,
                               size_t *nslabs)
 {
-    job j;
+    clc_job j;
     job_init(&j, s, p, in, mask, out);
     size_t rows = 1;
     if (nslabs)
@@ -360,21 +179,9 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
                       "border mode %s needs the whole slowest axis in one "
                       "launch; it does not fit the device in one piece",
                       clconv_border_name(p->border));
-    if (st == CLCONV_OK)
-        st = queues(s);
     if (st != CLCONV_OK)
         return st;
-    pipe pp;
-    st = pipe_open(&j, &pp, rows, rows < end - begin ? 2 : 1);
-    size_t i = 0;
-    for (size_t r0 = begin; st == CLCONV_OK && r0 < end; r0 += rows, ++i) {
-        size_t r1 = r0 + rows < end ? r0 + rows : end;
-        st = slab(&j, &pp, (int)(i % 2), r0, r1);
-    }
-    clconv_status closed = pipe_close(&j, &pp, st == CLCONV_OK);
-    if (nslabs)
-        *nslabs = i;
-    return st != CLCONV_OK ? st : closed;
+    return clc_pipe_rows(&j, begin, end, rows, nslabs);
 }
 
 /* Slabs wanted for overlap alone on a GPU: none under 64 MiB of input, then
@@ -416,7 +223,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     if (!s->fp16 && (p->in_dtype == CLCONV_ELEM_F16 ||
                      p->out_dtype == CLCONV_ELEM_F16))
         return clc_convolve_via_f32(s, p, in, mask, out, info);
-    job j;
+    clc_job j;
     job_init(&j, s, p, in, mask, out);
     const size_t elements = clconv_problem_elements(&j.p);
     const uint64_t bytes = (uint64_t)elements * j.isz;

@@ -1,0 +1,36 @@
+/* The streamed problem shared by stream.c (what goes where: one launch,
+ * in place, or slabs) and slab_pipe.c (the slabs' pipeline). Private to
+ * host/lib. */
+#ifndef CLCONV_LIB_STREAM_H
+#define CLCONV_LIB_STREAM_H
+
+#include "internal.h"
+
+/* One streamed problem: rows are the slowest axis' index. */
+typedef struct clc_job {
+    clconv_session *s;
+    clconv_problem p;
+    const char *in; /* p.in_dtype's elements of isz bytes */
+    const float *mask;
+    char *out; /* p.out_dtype's elements of osz bytes */
+    size_t isz, osz;
+    int axis;          /* the slowest axis */
+    size_t rows;       /* its extent */
+    size_t row;        /* elements per row (product of the faster axes) */
+    size_t lo, hi;     /* halo rows before and after */
+    int host_ptr;      /* bind the caller's input in place (CPU devices) */
+    int staged;        /* else through pinned staging (GPUs) */
+} clc_job;
+
+/* slab_pipe.c: output rows [begin, end) of j in slabs of `rows` output
+ * rows (the last may be shorter), each with its halo, through two slots
+ * of device buffers on three queues (uploads, kernels, downloads), staged
+ * through pinned chunks where j->staged; *nslabs (may be NULL) gets how
+ * many ran. Returns once nothing is in flight. */
+clconv_status clc_pipe_rows(clc_job *j, size_t begin, size_t end, size_t rows,
+                            size_t *nslabs);
+/* The slab buffers a session keeps between calls (session.c frees them at
+ * its end). */
+void clc_slab_buffers_free(clconv_session *s);
+
+#endif
