@@ -7,7 +7,16 @@
  * MASK_Y-1-s. After row p the slot-0 row is complete and stored. No local
  * memory, no barrier. Interior work-groups take a path without bounds
  * checks; border ones read the border mode's folded indices, made once
- * per column and row (common.clh's clc_index). */
+ * per column and row (common.clh's clc_index).
+ * MARCH picks the form of the march (bench/PERF.md "2D coarse: the march
+ * rolled, the mask read in place"):
+ *   1  the mask copied into a private array and the whole march unrolled
+ *      (every queue slot and coefficient index a constant);
+ *   2  the mask read in place (a baked mask is program-scope constants, so
+ *      the unrolled indices fold to immediates) and the march rolled over
+ *      the input rows, each row's slots and taps unrolled: code and
+ *      registers no longer grow with COARSEN x MASK_X x MASK_Y, for the
+ *      large masks whose private copy and unrolled march do not fit. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
 #endif
@@ -15,11 +24,24 @@
 #error "build with -D GROUP_Y=<work-group y extent>"
 #endif
 
+#ifndef MARCH
+#error "build with -D MARCH=<1: private mask, unrolled march; 2: mask in place, rolled rows>"
+#endif
+#if MARCH != 1 && MARCH != 2
+#error "MARCH must be 1 or 2"
+#endif
+
 #define MARCH_ROWS (COARSEN + MASK_Y - 1)
+
+#if MARCH == 1
+#define MASK_T const float *
+#else
+#define MASK_T __constant float *
+#endif
 
 static inline void conv2d_coarse_march(const __global IN_T *restrict N,
                                        __global OUT_T *restrict P,
-                                       const float *m, const int nx,
+                                       MASK_T m, const int nx,
                                        const int ny, const int x, const int y0,
                                        const bool checked COUNTERS_PARAM)
 {
@@ -29,25 +51,39 @@ static inline void conv2d_coarse_march(const __global IN_T *restrict N,
     int cols[MASK_X];
     if (checked)
         clc_tap_cols(x, nx, cols);
+#if MARCH == 1
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
     for (int k = 0; k < MARCH_ROWS; ++k) {
         const int p = y0 - LEFT_Y + k;
         const int at = checked ? clc_index(p, ny) : p;
         const bool row_ok = !checked || at >= 0;
         float v[MASK_X];
         clc_row_taps(N, at * nx, row_ok, x, cols, checked, v COUNTERS_ARG);
+#if MARCH == 2
+#pragma unroll
+#endif
         for (int s = 0; s < MASK_Y; ++s) {
             /* Slot s now holds output row y0 + k + s - (W-1): skip the
              * slots of rows outside this work-item's COARSEN (at the
-             * march's two ends; the unrolled loop folds the test). */
+             * march's two ends; the unrolled march folds the test, the
+             * rolled one takes a branch uniform over the work-group). */
             if (k + s < MASK_Y - 1 || k + s >= MARCH_ROWS)
                 continue;
+#if MARCH == 2
+#pragma unroll
+#endif
             for (int jx = 0; jx < MASK_X; ++jx)
                 q[s] += v[jx] * m[(MASK_Y - 1 - s) * MASK_X + jx];
         }
         const int y = p - RIGHT_Y; /* the row slot 0 completed */
         if (k >= MASK_Y - 1 && (!checked || (y < ny && x < nx)))
             CLC_ST(P, y * nx + x, q[0]);
+#if MARCH == 2
+#pragma unroll
+#endif
         for (int s = 0; s < MASK_Y - 1; ++s)
             q[s] = q[s + 1];
         q[MASK_Y - 1] = 0.0f;
@@ -60,10 +96,14 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 {
     BIND_MASK(M);
     BATCH_MEMBER(2, (size_t)nx * ny);
+#if MARCH == 1
     /* The mask in private registers: read once, reused COARSEN times. */
     float m[MASK_X * MASK_Y];
     for (int k = 0; k < MASK_X * MASK_Y; ++k)
         m[k] = M[k];
+#else
+    __constant float *m = M;
+#endif
     const int ox = get_group_id(0) * TILE_WIDTH;
     const int oy = get_group_id(1) * GROUP_Y * COARSEN;
     const int x = ox + get_local_id(0);

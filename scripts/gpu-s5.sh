@@ -26,6 +26,13 @@
 #           built as the python step builds it), and apply on a uint8
 #           .npy (float32 and uint8 out) against the same values as float32
 #   large   the large-mask suite (scripts/gpu-large.sh)
+#   compute the compute-bound direct problems (issue 17 item 5) on
+#           coarse: 2D 8192^2 W=9 and random 31x31 with the 2D march
+#           unrolled over a private mask copy (CLCONV_COARSE_MARCH=1, the
+#           default) against rolled with the mask read in place (2),
+#           alternating, COMPUTE_ROUNDS rounds (default 2); then 1D 2^26
+#           W=55 and 3D 512^3 W=5 (kernels without the knob) once, as the
+#           baseline of the same machine
 #   pyprobe where a Python call's time goes at 8192^2 (scripts/py_e2e_probe.py)
 #   pinned  end to end with pinned staging off and on, alternating (PINNED_DEVICE)
 #   python  python/bench.py on the GPU (clconv, SciPy, cv2, cupyx end to
@@ -266,6 +273,25 @@ import numpy as np; np.save('/tmp/in-f32.npy', np.load('/tmp/in.npy').astype(np.
             python3 scripts/py_e2e_probe.py --device ${PROBE_DEVICE:-gpu} \
             >"$R/py-e2e-probe.txt" 2>&1
         el "pyprobe: exit $?"; cat "$R/py-e2e-probe.txt" ;;
+    compute)
+        # bench/PERF.md "2D coarse: the march rolled, the mask read in place".
+        cb() { # tag, then bench's problem arguments
+            local tag=$1; shift
+            timeout ${COMPUTE_TIMEOUT:-60} build/clconv bench --device ${COMPUTE_DEVICE:-gpu} \
+                --strategy coarse --tiles default --seed 1 --quiet "$@" \
+                --json "$R/compute-$tag.json" >"$R/compute-$tag.txt" 2>&1
+            el "compute $tag: exit $?"; tail -1 "$R/compute-$tag.txt"
+        }
+        for round in $(seq 1 ${COMPUTE_ROUNDS:-2}); do
+            for w in 9 31; do
+                for m in 1 2; do
+                    CLCONV_COARSE_MARCH=$m cb "2d-w$w-march$m-r$round" --dims 2 \
+                        --size 8192x8192 --mask $w
+                done
+            done
+        done
+        cb 1d-w55 --dims 1 --size 67108864 --mask 55
+        cb 3d-w5 --dims 3 --size 512x512x512 --mask 5 ;;
     big)
         # Larger than one allocation of the GPU (a quarter of its memory):
         # CLCONV_MAX_ALLOC_BYTES is not used; the size follows the device.

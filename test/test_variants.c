@@ -193,10 +193,20 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_int_equal(clconv_problem_defines(&gpu, &naive, d, sizeof d),
                      CLCONV_OK);
     assert_string_equal(d, "-D MASK_WIDTH=3 -D TILE_WIDTH=8");
+    /* MARCH is 2D coarse's alone, and its default is the unrolled form. */
+    const clconv_problem c2 = shape(2, 9, CLCONV_COARSE),
+                         c3 = shape(3, 5, CLCONV_COARSE);
+    assert_int_equal(clconv_problem_defines(&gpu, &c2, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D MARCH=1"));
+    assert_int_equal(clconv_problem_defines(&gpu, &c3, d, sizeof d),
+                     CLCONV_OK);
+    assert_null(strstr(d, "MARCH"));
 }
 
-/* $CLCONV_COARSE_ROWS is read when a session is made, and reported; the
- * session builds for the device's OpenCL C version. */
+/* $CLCONV_COARSE_ROWS and $CLCONV_COARSE_MARCH are read when a session is
+ * made, and reported (a value out of range is ignored); the session builds
+ * for the device's OpenCL C version. */
 static void measuring_overrides_are_read_once_per_session_and_reported(
     void **state)
 {
@@ -205,10 +215,17 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     const clconv_device_info *dev = NULL;
     assert_int_equal(support_first_device(&list, &dev), 0);
     setenv("CLCONV_COARSE_ROWS", "2", 1);
+    setenv("CLCONV_COARSE_MARCH", "2", 1);
     clconv_session *s = NULL;
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_ROWS");
-    assert_string_equal(clconv_session_overrides(s), "CLCONV_COARSE_ROWS=2");
+    assert_string_equal(clconv_session_overrides(s),
+                        "CLCONV_COARSE_ROWS=2 CLCONV_COARSE_MARCH=2");
+    clconv_session_destroy(s);
+    setenv("CLCONV_COARSE_MARCH", "3", 1);
+    assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    unsetenv("CLCONV_COARSE_MARCH");
+    assert_string_equal(clconv_session_overrides(s), "");
     assert_true(strncmp(clconv_session_cl_std(s), "-cl-std=CL1.", 12) == 0 ||
                 *clconv_session_cl_std(s) == '\0');
     clconv_session_destroy(s);

@@ -20,9 +20,11 @@ static int env_digit(const char *name, int max)
 }
 
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
- * (item 16) and $CLCONV_VECTOR_WIDTH (8 or 16, item 23) replace the
- * variants' choices, and $CLCONV_BATCH_LOOP=1 runs a batch as a loop in
- * the kernel ("Batches: a loop in the kernel"), for measuring. */
+ * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23) and
+ * $CLCONV_COARSE_MARCH (1 or 2, "2D coarse: the march rolled, the mask
+ * read in place") replace the variants' choices, and $CLCONV_BATCH_LOOP=1
+ * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
+ * for measuring. */
 void clc_overrides_read(clc_overrides *o)
 {
     const char *width = getenv("CLCONV_VECTOR_WIDTH");
@@ -33,6 +35,7 @@ void clc_overrides_read(clc_overrides *o)
                       : !strcmp(width, "16") ? 16
                                               : 0;
     o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
+    o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 2);
 }
 
 static void overrides_text(const clc_overrides *o, char *buf, size_t len)
@@ -48,8 +51,11 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_WIDTH=%d",
                       n ? " " : "", o->vector_width);
     if (o->batch_loop && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_BATCH_LOOP=1",
-                 n ? " " : "");
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_BATCH_LOOP=1",
+                      n ? " " : "");
+    if (o->coarse_march && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_MARCH=%d",
+                 n ? " " : "", o->coarse_march);
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the

@@ -10,7 +10,10 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * on, work-group 64x4 (64x2 from mask 7); 3D: 8 planes for mask 3, 16 from
  * mask 5 on, work-group 32x4, and 3 rows per work-item for mask 3 (0.452
  * ms against 0.533 with one), 2 beyond (1.03 against 1.29; 3 rows spill),
- * unless $CLCONV_COARSE_ROWS says otherwise (item 11). */
+ * unless $CLCONV_COARSE_ROWS says otherwise (item 11). 2D: the march form
+ * of today (1: private mask, unrolled) unless $CLCONV_COARSE_MARCH says 2
+ * (mask in place, rolled rows), until the GPU has measured the two
+ * ("2D coarse: the march rolled, the mask read in place"). */
 static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
@@ -25,6 +28,8 @@ static void coarse_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
     else if (!k[CLC_KNOB_GROUP_Y])
         k[CLC_KNOB_GROUP_Y] = dims == 2 && w >= 7 ? 2 : 4;
+    if (dims == 2)
+        k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march : 1;
     if (dims == 3)
         k[CLC_KNOB_ROWS] = ov && ov->coarse_rows ? ov->coarse_rows
                            : w <= 3              ? 3
@@ -79,7 +84,8 @@ const clc_variant clc_variant_coarse = {
          .knob = {COARSEN(1, 2, 4, 8), {"GROUP_Y", 1, 1, CLC_INTS(0)}}},
         {.tile = 64,
          .tiles = CLC_INTS(16, 32, 64, 128),
-         .knob = {COARSEN(1, 2, 4, 8, 16), GROUP_Y(1, 2, 4, 8)}},
+         .knob = {COARSEN(1, 2, 4, 8, 16), GROUP_Y(1, 2, 4, 8),
+                  [CLC_KNOB_MARCH] = {"MARCH", 1, 2, {0, 0}}}},
         {.tile = 32,
          .tiles = CLC_INTS(16, 32, 64),
          .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),
