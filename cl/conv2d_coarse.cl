@@ -16,7 +16,14 @@
  *      the unrolled indices fold to immediates) and the march rolled over
  *      the input rows, each row's slots and taps unrolled: code and
  *      registers no longer grow with COARSEN x MASK_X x MASK_Y, for the
- *      large masks whose private copy and unrolled march do not fit. */
+ *      large masks whose private copy and unrolled march do not fit.
+ * XV (default 1) is the number of consecutive columns per work-item: with
+ * XV = 2, 4 or 8 each input row is read as one aligned XV-element vector
+ * plus the mask's halo columns, and the XV outputs are stored as one
+ * vector, so narrow elements (u8: one byte each) move in 4- or 8-byte
+ * transactions instead of single bytes (bench/PERF.md item 31). A
+ * work-group covers TILE_WIDTH * XV columns; rows whose length is not a
+ * multiple of XV (unaligned vectors) take the checked path. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
 #endif
@@ -29,6 +36,13 @@
 #endif
 #if MARCH != 1 && MARCH != 2
 #error "MARCH must be 1 or 2"
+#endif
+
+#ifndef XV
+#define XV 1
+#endif
+#if XV != 1 && XV != 2 && XV != 4 && XV != 8
+#error "XV must be 1, 2, 4 or 8"
 #endif
 
 #define MARCH_ROWS (COARSEN + MASK_Y - 1)
@@ -90,6 +104,116 @@ static inline void conv2d_coarse_march(const __global IN_T *restrict N,
     }
 }
 
+#if XV > 1
+/* XV columns x.. per work-item: the march of conv2d_coarse_march over a
+ * window of XW input columns per row and XV accumulators per queue slot.
+ * Unchecked (interior, rows a multiple of XV long): the XV columns x..
+ * as one aligned vector (x and the row start are multiples of XV) and
+ * the halo columns one by one; checked: every column folded once. */
+#define XW (XV + MASK_X - 1)
+#define IN_TV CLC_XPASTE3(IN_T, XV, )
+#define OUT_TV CLC_XPASTE3(OUT_T, XV, )
+#define FLOAT_TV CLC_XPASTE3(float, XV, )
+#if CLCONV_IN_DTYPE == CLCONV_DTYPE_F16
+#define CLC_LDXV(p) CLC_XPASTE3(vloada_half, XV, )(0, (p))
+#elif CLCONV_IN_DTYPE == CLCONV_DTYPE_F32
+#define CLC_LDXV(p) (*(const __global FLOAT_TV *)(p))
+#else
+#define CLC_LDXV(p)                                                           \
+    CLC_XPASTE3(convert_float, XV, )(*(const __global IN_TV *)(p))
+#endif
+#if CLCONV_OUT_DTYPE == CLCONV_DTYPE_F16
+#define CLC_STXV(v, p) CLC_XPASTE3(vstorea_half, XV, _rte)((v), 0, (p))
+#elif CLCONV_OUT_DTYPE == CLCONV_DTYPE_F32
+#define CLC_STXV(v, p) (*(__global FLOAT_TV *)(p) = (v))
+#else
+#define CLC_STXV(v, p)                                                        \
+    (*(__global OUT_TV *)(p) =                                                \
+         CLC_XPASTE3(convert_, OUT_TV, _sat_rte)(v))
+#endif
+#ifdef CLCONV_COUNT_LOADS
+#define COUNT_XV() atomic_add(&clconv_counters[0], XV)
+#else
+#define COUNT_XV() ((void)0)
+#endif
+
+static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
+                                          __global OUT_T *restrict P,
+                                          MASK_T m, const int nx,
+                                          const int ny, const int x,
+                                          const int y0,
+                                          const bool checked COUNTERS_PARAM)
+{
+    float q[MASK_Y][XV];
+    for (int s = 0; s < MASK_Y; ++s)
+        for (int i = 0; i < XV; ++i)
+            q[s][i] = 0.0f;
+    int cols[XW];
+    if (checked)
+        for (int k = 0; k < XW; ++k)
+            cols[k] = clc_index(x - LEFT_X + k, nx);
+#if MARCH == 1
+#pragma unroll
+#else
+#pragma unroll 1
+#endif
+    for (int k = 0; k < MARCH_ROWS; ++k) {
+        const int p = y0 - LEFT_Y + k;
+        float w[XW];
+        if (!checked) {
+            const int row = p * nx;
+            for (int j = 0; j < LEFT_X; ++j)
+                w[j] = LOAD_N(row + x - LEFT_X + j);
+            COUNT_XV();
+            const FLOAT_TV c = CLC_LDXV(N + row + x);
+            CLC_XPASTE3(vstore, XV, )(c, 0, w + LEFT_X);
+            for (int j = 0; j < RIGHT_X; ++j)
+                w[LEFT_X + XV + j] = LOAD_N(row + x + XV + j);
+        } else {
+            const int at = clc_index(p, ny);
+            for (int j = 0; j < XW; ++j)
+                w[j] = at >= 0 && cols[j] >= 0 ? LOAD_N(at * nx + cols[j])
+                                               : CLC_GHOST;
+        }
+#if MARCH == 2
+#pragma unroll
+#endif
+        for (int s = 0; s < MASK_Y; ++s) {
+            if (k + s < MASK_Y - 1 || k + s >= MARCH_ROWS)
+                continue;
+#if MARCH == 2
+#pragma unroll
+#endif
+            for (int jx = 0; jx < MASK_X; ++jx) {
+                const float c = m[(MASK_Y - 1 - s) * MASK_X + jx];
+                for (int i = 0; i < XV; ++i)
+                    q[s][i] += w[i + jx] * c;
+            }
+        }
+        const int y = p - RIGHT_Y; /* the row slot 0 completed */
+        if (k >= MASK_Y - 1) {
+            if (!checked) {
+                FLOAT_TV v;
+                v = CLC_XPASTE3(vload, XV, )(0, q[0]);
+                CLC_STXV(v, P + y * nx + x);
+            } else if (y < ny) {
+                for (int i = 0; i < XV; ++i)
+                    if (x + i < nx)
+                        CLC_ST(P, y * nx + x + i, q[0][i]);
+            }
+        }
+#if MARCH == 2
+#pragma unroll
+#endif
+        for (int s = 0; s < MASK_Y - 1; ++s)
+            for (int i = 0; i < XV; ++i)
+                q[s][i] = q[s + 1][i];
+        for (int i = 0; i < XV; ++i)
+            q[MASK_Y - 1][i] = 0.0f;
+    }
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, 1)))
 void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx, const int ny COUNTERS_PARAM)
@@ -104,16 +228,24 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 #else
     __constant float *m = M;
 #endif
-    const int ox = get_group_id(0) * TILE_WIDTH;
+    const int ox = get_group_id(0) * TILE_WIDTH * XV;
     const int oy = get_group_id(1) * GROUP_Y * COARSEN;
-    const int x = ox + get_local_id(0);
+    const int x = ox + get_local_id(0) * XV;
     const int y0 = oy + get_local_id(1) * COARSEN;
-    const bool interior = ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx &&
+    const bool interior = ox >= LEFT_X && ox + TILE_WIDTH * XV + RIGHT_X <= nx &&
                           oy >= LEFT_Y &&
-                          oy + GROUP_Y * COARSEN + RIGHT_Y <= ny;
+                          oy + GROUP_Y * COARSEN + RIGHT_Y <= ny &&
+                          (XV == 1 || nx % XV == 0);
+#if XV == 1
     if (interior)
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, false COUNTERS_ARG);
     else
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, true COUNTERS_ARG);
+#else
+    if (interior)
+        conv2d_coarse_march_xv(N, P, m, nx, ny, x, y0, false COUNTERS_ARG);
+    else
+        conv2d_coarse_march_xv(N, P, m, nx, ny, x, y0, true COUNTERS_ARG);
+#endif
     BATCH_END
 }

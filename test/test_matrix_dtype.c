@@ -12,7 +12,13 @@
  * a wide one (interior spans between border ones). The
  * f16 cases run twice, with $CLCONV_FP16=0 (converted on the host, what
  * a device without cl_khr_fp16 gets) and 1 (on the device, vload_half),
- * so both are checked on every device. */
+ * so both are checked on every device.
+ *
+ * The 2D coarse kernel's columns per work-item (XV, 4 by default for
+ * narrow inputs on GPUs, 1 on CPUs) get their own group on every device:
+ * XV 2, 4 and 8 forced ($CLCONV_COARSE_XV), every mode, every type pair,
+ * on a row length that is a multiple of 8 (aligned vectors in interior
+ * work-groups) and on an odd one (every work-group checked). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +51,7 @@ typedef struct dtype_test {
     clconv_session *flipped;  /* f16 on the device */
     int path, dims;
     char name[160];
+    int xv; /* the columns group: XV forced (0: the matrix's own cases) */
 } dtype_test;
 
 static uint64_t seed;
@@ -153,6 +160,70 @@ static void run_modes(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* A session on dev with $CLCONV_COARSE_XV=xv, f16 on the device (fp16)
+ * or converted on the host. */
+static clconv_session *columns_session(const clconv_device_info *dev,
+                                       int xv, int fp16)
+{
+    char v[8];
+    snprintf(v, sizeof v, "%d", xv);
+    setenv("CLCONV_COARSE_XV", v, 1);
+    setenv("CLCONV_FP16", fp16 ? "1" : "0", 1);
+    clconv_session *s = NULL;
+    if (clconv_session_create(dev, &s) != CLCONV_OK)
+        s = NULL;
+    unsetenv("CLCONV_COARSE_XV");
+    setenv("CLCONV_FP16", "0", 1);
+    return s;
+}
+
+/* 2D coarse with XV columns per work-item: 70 rows 1104 long (a multiple
+ * of 8: interior work-groups load and store aligned vectors) and 9 rows
+ * 1101 long (unaligned: checked everywhere), a 5x3 mask at its largest x
+ * origin;
+ * one type pair per mode, rotated so that the three XVs see all eight. */
+static void run_columns(void **state)
+{
+    const dtype_test *dt = *state;
+    clconv_session *host = columns_session(dt->dev, dt->xv, 0),
+                   *dev16 = columns_session(dt->dev, dt->xv, 1);
+    assert_non_null(host);
+    assert_non_null(dev16);
+    static const size_t rows[2][2] = {{1104, 70}, {1101, 9}};
+    long failures = 0;
+    uint64_t case_seed = seed ^ ((uint64_t)(100 + dt->xv) << 40);
+    for (int m = 0; m < CLCONV_BORDER_COUNT; ++m) {
+        const int pair = (m + dt->xv) % NPAIRS;
+        for (int z = 0; z < 2; ++z) {
+            clconv_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims = 2;
+            p.strategy = CLCONV_COARSE;
+            p.border = (clconv_border)m;
+            p.in_dtype = pairs[pair][0];
+            p.out_dtype = pairs[pair][1];
+            p.size[0] = rows[z][0];
+            p.size[1] = rows[z][1];
+            p.mask_size[0] = 5;
+            p.mask_size[1] = 3;
+            p.origin[0] = 2;
+            p.mask_width = 5;
+            char what[256];
+            snprintf(what, sizeof what, "2D coarse XV=%d %s %s->%s %zux%zu",
+                     dt->xv, clconv_border_name(p.border),
+                     clconv_elem_name(p.in_dtype),
+                     clconv_elem_name(p.out_dtype), p.size[0], p.size[1]);
+            ++case_seed;
+            failures += run_one(host, &p, case_seed, what);
+            if (p.in_dtype == CLCONV_ELEM_F16)
+                failures += run_one(dev16, &p, case_seed, what);
+        }
+    }
+    clconv_session_destroy(host);
+    clconv_session_destroy(dev16);
+    assert_int_equal(failures, 0);
+}
+
 /* Runs last: every pair of factors appeared (the design's promise). */
 static void every_pair_of_factors_appears(void **state)
 {
@@ -195,7 +266,8 @@ int main(void)
         fprintf(stderr, "test_matrix_dtype: %s\n", f.why);
         return 1;
     }
-    const size_t ntests = f.n * NPATHS * 3 + 1;
+    static const int xvs[] = {2, 4, 8};
+    const size_t ntests = f.n * (NPATHS * 3 + 3) + 1;
     dtype_test *dts = calloc(ntests, sizeof *dts);
     clconv_session **flipped = calloc(f.n ? f.n : 1, sizeof *flipped);
     struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
@@ -212,7 +284,7 @@ int main(void)
             for (int dims = 1; dims <= 3; ++dims) {
                 dtype_test *dt = &dts[n];
                 *dt = (dtype_test){support_device(&f, d), f.sessions[d],
-                                   flipped[d], v, dims, ""};
+                                   flipped[d], v, dims, "", 0};
                 snprintf(dt->name, sizeof dt->name,
                          "conv%dd_%s_typed_matches_reference_in_every_mode_"
                          "on_%u:%u",
@@ -223,6 +295,19 @@ int main(void)
                 tests[n].initial_state = dt;
                 ++n;
             }
+        for (int i = 0; i < 3; ++i) {
+            dtype_test *dt = &dts[n];
+            *dt = (dtype_test){support_device(&f, d), NULL, NULL,
+                               CLCONV_COARSE, 2, "", xvs[i]};
+            snprintf(dt->name, sizeof dt->name,
+                     "conv2d_coarse_xv%d_typed_matches_reference_in_every_"
+                     "mode_on_%u:%u",
+                     xvs[i], dt->dev->platform_index, dt->dev->device_index);
+            tests[n].name = dt->name;
+            tests[n].test_func = run_columns;
+            tests[n].initial_state = dt;
+            ++n;
+        }
     }
     tests[n].name = "every_pair_of_factors_appears";
     tests[n].test_func = every_pair_of_factors_appears;

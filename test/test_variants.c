@@ -199,14 +199,26 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_int_equal(clconv_problem_defines(&gpu, &c2, d, sizeof d),
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D MARCH=1"));
+    /* XV, columns per work-item: 1 for float32, 4 for narrow inputs on a
+     * GPU, 1 for them on a CPU (bench/PERF.md item 31). */
+    assert_non_null(strstr(d, "-D XV=1"));
+    clconv_problem u8 = c2;
+    u8.in_dtype = u8.out_dtype = CLCONV_ELEM_U8;
+    assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=4"));
+    assert_int_equal(clconv_problem_defines(&pocl, &u8, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=1"));
     assert_int_equal(clconv_problem_defines(&gpu, &c3, d, sizeof d),
                      CLCONV_OK);
     assert_null(strstr(d, "MARCH"));
+    assert_null(strstr(d, "XV"));
 }
 
-/* $CLCONV_COARSE_ROWS and $CLCONV_COARSE_MARCH are read when a session is
- * made, and reported (a value out of range is ignored); the session builds
- * for the device's OpenCL C version. */
+/* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH and $CLCONV_COARSE_XV are read
+ * when a session is made, and reported (a value out of range is ignored);
+ * the session builds for the device's OpenCL C version. */
 static void measuring_overrides_are_read_once_per_session_and_reported(
     void **state)
 {
@@ -216,15 +228,19 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     assert_int_equal(support_first_device(&list, &dev), 0);
     setenv("CLCONV_COARSE_ROWS", "2", 1);
     setenv("CLCONV_COARSE_MARCH", "2", 1);
+    setenv("CLCONV_COARSE_XV", "8", 1);
     clconv_session *s = NULL;
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_ROWS");
-    assert_string_equal(clconv_session_overrides(s),
-                        "CLCONV_COARSE_ROWS=2 CLCONV_COARSE_MARCH=2");
+    assert_string_equal(
+        clconv_session_overrides(s),
+        "CLCONV_COARSE_ROWS=2 CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8");
     clconv_session_destroy(s);
     setenv("CLCONV_COARSE_MARCH", "3", 1);
+    setenv("CLCONV_COARSE_XV", "3", 1);
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_MARCH");
+    unsetenv("CLCONV_COARSE_XV");
     assert_string_equal(clconv_session_overrides(s), "");
     assert_true(strncmp(clconv_session_cl_std(s), "-cl-std=CL1.", 12) == 0 ||
                 *clconv_session_cl_std(s) == '\0');

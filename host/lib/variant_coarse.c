@@ -14,6 +14,16 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * of today (1: private mask, unrolled) unless $CLCONV_COARSE_MARCH says 2
  * (mask in place, rolled rows), until the GPU has measured the two
  * ("2D coarse: the march rolled, the mask read in place"). */
+/* 2D columns per work-item: 4 for 1- and 2-byte inputs on devices other
+ * than CPUs, whose byte loads and stores would otherwise each move one
+ * element (bench/PERF.md item 31); 1 (one column, the float32 kernel of
+ * the H100/H200 sweeps) everywhere else. */
+static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
+{
+    const int narrow = clconv_elem_size(p->in_dtype) < 4;
+    return narrow && dev && dev->kind != CLCONV_DEVICE_CPU ? 4 : 1;
+}
+
 static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
@@ -28,8 +38,11 @@ static void coarse_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
     else if (!k[CLC_KNOB_GROUP_Y])
         k[CLC_KNOB_GROUP_Y] = dims == 2 && w >= 7 ? 2 : 4;
-    if (dims == 2)
+    if (dims == 2) {
         k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march : 1;
+        k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
+                         : xv_default(dev, &c->p);
+    }
     if (dims == 3)
         k[CLC_KNOB_ROWS] = ov && ov->coarse_rows ? ov->coarse_rows
                            : w <= 3              ? 3
@@ -55,9 +68,11 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         g->local_floats =
             padded(t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1);
     } else if (p->dims == 2) {
-        /* t x gy work-items, each c rows. */
+        /* t x gy work-items, each c rows of xv columns. */
+        const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
+                                       ? cf->knob[CLC_KNOB_XV] : 1);
         g->local[1] = gy;
-        g->global[0] = ceil_div(p->size[0], t) * t;
+        g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * c) * gy;
     } else {
         /* t x gy work-items, each marching c planes of `rows` rows. */
@@ -85,7 +100,8 @@ const clc_variant clc_variant_coarse = {
         {.tile = 64,
          .tiles = CLC_INTS(16, 32, 64, 128),
          .knob = {COARSEN(1, 2, 4, 8, 16), GROUP_Y(1, 2, 4, 8),
-                  [CLC_KNOB_MARCH] = {"MARCH", 1, 2, {0, 0}}}},
+                  [CLC_KNOB_MARCH] = {"MARCH", 1, 2, {0, 0}},
+                  [CLC_KNOB_XV] = {"XV", 1, 8, {0, 0}}}},
         {.tile = 32,
          .tiles = CLC_INTS(16, 32, 64),
          .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Session 10's call on the GPU machine (one call, under 10 minutes): the
+# NVIDIA ICD beside PoCL, the carried debs unpacked into /tmp, a build,
+# then the steps named in $STEPS (default all), logs and JSON under
+# $OUT/r, returned as one tarball:
+#   xv      2D 8192^2 coarse on the GPU with CLCONV_COARSE_XV 1, 2, 4, 8
+#           (columns per work-item, bench/PERF.md item 31): u8 -> u8,
+#           u8 -> f32 and f32 -> f32 at mask 3 in XV_ROUNDS interleaved
+#           rounds (default 3), u8 -> u8 at masks 5 and 9 with XV 1 and 4,
+#           and OpenCV's UMat filter2D on CV_8U beside it
+#   tests   test_matrix_dtype's coarse groups (the XV group included) and
+#           test_variants on the GPU
+#   modes   the PoCL full-suite border modes against constant on the
+#           host's CPU (ab_full.sh; MODES_PROBLEMS, MODES_ROUNDS)
+set -u
+OUT=${OUT:-/tmp/out}
+R=$OUT/r
+mkdir -p "$R" /tmp/v
+echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
+cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
+export OCL_ICD_VENDORS=/tmp/v
+D=/tmp/carry
+mkdir -p $D
+for f in .deps-carry/*.deb; do dpkg -x "$f" $D; done
+L=$D/usr/lib/x86_64-linux-gnu
+export CMOCKA_CFLAGS="-I$D/usr/include" CMOCKA_LIBS="-L$L -lcmocka -Wl,-rpath,$L"
+export C_INCLUDE_PATH=$D/usr/include LIBRARY_PATH=$L LD_LIBRARY_PATH=$L
+t0=$(date +%s)
+el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+finish() { tar -C "$OUT" -czf "$OUT/results.tar.gz" r; }
+trap finish EXIT
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$R/gpu.txt"
+lscpu | grep -E "Model name|^CPU\(s\)" | tee "$R/cpu.txt"
+make -j16 SKIP_DEPS=1 all build/test_matrix_dtype build/test_variants >"$R/build.log" 2>&1 \
+    || { tail -30 "$R/build.log"; exit 1; }
+build/clconv devices | tee "$R/devices.txt"
+el "built"
+bench() { # XV in-dtype out-dtype mask tag
+    CLCONV_COARSE_XV=$1 timeout 60 build/clconv bench --device gpu --dims 2 \
+        --size 8192x8192 --mask $4 --strategy coarse --tiles default \
+        --dtype $2 --out-dtype $3 --seed 1 --quiet \
+        --json "$R/xv-$5.json" >"$R/xv-$5.txt" 2>&1
+    echo "XV=$1 $2->$3 W=$4 ($5): exit $? $(grep -E ' ok | FAIL' "$R/xv-$5.txt" | tail -1)"
+}
+for step in ${STEPS:-xv tests modes}; do
+    case $step in
+    xv)
+        for round in $(seq 1 ${XV_ROUNDS:-3}); do
+            for xv in 1 2 4 8; do
+                bench $xv u8 same 3 "u8-u8-w3-xv$xv-r$round"
+                bench $xv u8 f32 3 "u8-f32-w3-xv$xv-r$round"
+                [ $xv = 8 ] || bench $xv f32 same 3 "f32-w3-xv$xv-r$round"
+            done 2>&1 | tee -a "$R/xv.log"
+            OPENCV_OPENCL_DEVICE=:GPU:0 timeout 60 python3 bench/peers.py --dims 2 \
+                --size 8192x8192 --mask 3 --dtype u8 --peers opencv-ocl \
+                --reps 10 --seed 1 --json "$R/peers-u8-r$round.json" \
+                2>"$R/peers-u8-r$round.err"
+            grep "peers:" "$R/peers-u8-r$round.err" | tee -a "$R/xv.log"
+            el "xv round $round"
+        done
+        for round in 1 2; do
+            for w in 5 9; do
+                for xv in 1 4; do
+                    bench $xv u8 same $w "u8-u8-w$w-xv$xv-r$round"
+                done
+            done 2>&1 | tee -a "$R/xv.log"
+        done
+        el "xv masks" ;;
+    tests)
+        CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER='conv2d_coarse*' timeout 240 \
+            build/test_matrix_dtype >"$R/test_matrix_dtype-gpu.log" 2>&1
+        el "test_matrix_dtype coarse on the GPU: exit $?"
+        grep -E "seed|PASSED|FAILED|FAIL " "$R/test_matrix_dtype-gpu.log" | head -12
+        CLCONV_DEVICE=gpu timeout 60 build/test_variants >"$R/test_variants-gpu.log" 2>&1
+        el "test_variants on the GPU: exit $?"; tail -2 "$R/test_variants-gpu.log" ;;
+    modes)
+        CLCONV_KERNEL_DIR=$PWD/cl PROBLEMS=${MODES_PROBLEMS:-"2 8192x8192 9;3 512x512x512 5;2 8192x8192 5"} \
+            timeout ${MODES_TIMEOUT:-300} sh bench/results/2026-11-24-xeon-pocl-modes-full/ab_full.sh \
+            build/clconv 0:0 ${MODES_ROUNDS:-5} >"$R/ab_full.log" 2>&1
+        el "modes: exit $?, $(wc -l <"$R/ab_full.log") rows"
+        python3 bench/results/2026-11-24-xeon-pocl-modes-full/summ.py "$R/ab_full.log" | tee "$R/ab_full-summary.txt" ;;
+    esac
+    finish
+done
+el "done"
