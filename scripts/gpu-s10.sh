@@ -12,6 +12,11 @@
 #           test_variants on the GPU
 #   modes   the PoCL full-suite border modes against constant on the
 #           host's CPU (ab_full.sh; MODES_PROBLEMS, MODES_ROUNDS)
+#   sweep   u8 -> u8 2D 8192^2 W=3 coarse with XV 4 and 8 over tiles,
+#           rows per work-item and work-group heights (clconv run)
+#   modesin the PoCL border modes alternated inside one process (each
+#           mode three times, constant's repeats giving the noise), two
+#           processes per problem with the order reversed
 set -u
 OUT=${OUT:-/tmp/out}
 R=$OUT/r
@@ -79,6 +84,48 @@ for step in ${STEPS:-xv tests modes}; do
             build/clconv 0:0 ${MODES_ROUNDS:-5} >"$R/ab_full.log" 2>&1
         el "modes: exit $?, $(wc -l <"$R/ab_full.log") rows"
         python3 bench/results/2026-11-24-xeon-pocl-modes-full/summ.py "$R/ab_full.log" | tee "$R/ab_full-summary.txt" ;;
+    sweep)
+        for xv in 4 8; do
+            for t in 32 64 128; do
+                for c in 4 8 16 32; do
+                    for g in 1 2 4; do
+                        CLCONV_COARSE_XV=$xv timeout 30 build/clconv run --device gpu --dims 2 \
+                            --size 8192x8192 --mask 3 --strategy coarse --dtype u8 --out-dtype same \
+                            --tile $t --coarsen $c --group-y $g --reps 20 --warmup 3 --seed 1 2>&1 \
+                            | grep -E " ok | FAIL|unsupported" | sed "s/^/XV=$xv /"
+                    done
+                done
+            done
+        done >"$R/sweep.log" 2>&1
+        el "sweep: $(grep -c ' ok ' "$R/sweep.log") ok"
+        sort -t' ' -k1,1 "$R/sweep.log" | awk '{for(i=1;i<=NF;i++) if($i=="ms") print $(i-1), $0}' | sort -n | head -8 ;;
+    modesin)
+        m5=constant,nearest,reflect,mirror,wrap
+        r5=wrap,mirror,reflect,nearest,constant
+        echo "${MODESIN_PROBLEMS:-2 8192x8192 9;3 512x512x512 5;2 8192x8192 5;3 512x512x512 3}" | tr ';' '\n' |
+        while read -r d sz w; do
+            for order in "$m5,$m5,$m5" "$r5,$r5,$r5"; do
+                timeout 200 build/clconv run --device 0:0 --strategy vector --dims $d --size $sz \
+                    --mask $w --mode $order --reps 10 --warmup 3 --seed 1 2>&1 \
+                    | grep " ok \| FAIL\|error" | sed "s/^/D$d $sz W$w /"
+            done
+        done >"$R/modesin.log" 2>&1
+        el "modesin: $(grep -c ' ok ' "$R/modesin.log") ok"
+        python3 - "$R/modesin.log" <<'PY' | tee "$R/modesin-summary.txt"
+import re, sys, collections, statistics as st
+d = collections.defaultdict(lambda: collections.defaultdict(list))
+for line in open(sys.argv[1]):
+    m = re.match(r'D(\d) (\S+) W(\d+) .*?T=\d+\s+(?:(nearest|reflect|mirror|wrap) )?C=.* ok .* ([\d.]+) ms', line)
+    if m:
+        dim, size, w, mode, ms = m.groups()
+        d[(dim, size, w)][mode or 'constant'].append(float(ms))
+for k, per in d.items():
+    c = st.median(per['constant'])
+    print(f"{k[0]}D {k[1]} W={k[2]}: constant median {c:.2f} ms "
+          f"(its {len(per['constant'])} runs {min(per['constant'])/c:.2f}-{max(per['constant'])/c:.2f}); " +
+          "; ".join(f"{m} {st.median(per[m])/c:.2f}" for m in ('nearest', 'reflect', 'mirror', 'wrap') if per[m]))
+PY
+        ;;
     esac
     finish
 done

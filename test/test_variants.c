@@ -200,10 +200,15 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D MARCH=1"));
     /* XV, columns per work-item: 1 for float32, 4 for narrow inputs on a
-     * GPU, 1 for them on a CPU (bench/PERF.md item 31). */
+     * GPU up to mask 5 (1 beyond), 1 for them on a CPU (bench/PERF.md
+     * item 31). */
     assert_non_null(strstr(d, "-D XV=1"));
     clconv_problem u8 = c2;
     u8.in_dtype = u8.out_dtype = CLCONV_ELEM_U8;
+    assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=1"));
+    u8.mask_width = u8.mask_size[0] = u8.mask_size[1] = 5;
     assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=4"));

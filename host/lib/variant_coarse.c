@@ -15,13 +15,18 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * (mask in place, rolled rows), until the GPU has measured the two
  * ("2D coarse: the march rolled, the mask read in place"). */
 /* 2D columns per work-item: 4 for 1- and 2-byte inputs on devices other
- * than CPUs, whose byte loads and stores would otherwise each move one
- * element (bench/PERF.md item 31); 1 (one column, the float32 kernel of
- * the H100/H200 sweeps) everywhere else. */
+ * than CPUs up to mask 5, whose byte loads and stores would otherwise each
+ * move one element (H100, u8 -> u8 at 8192^2: W=3 0.069 ms against 0.114
+ * with one column, W=5 0.111 against 0.175; W=9 0.334 against 0.321,
+ * bench/PERF.md item 31); 1 (one column, the float32 kernel of the
+ * H100/H200 sweeps: 4 columns were 7% slower at W=3) everywhere else. */
 static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 {
     const int narrow = clconv_elem_size(p->in_dtype) < 4;
-    return narrow && dev && dev->kind != CLCONV_DEVICE_CPU ? 4 : 1;
+    return narrow && clconv_problem_mask_max(p) <= 5 && dev &&
+                   dev->kind != CLCONV_DEVICE_CPU
+               ? 4
+               : 1;
 }
 
 static void coarse_defaults(const clconv_device_info *dev,
