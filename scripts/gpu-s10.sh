@@ -14,9 +14,12 @@
 #           host's CPU (ab_full.sh; MODES_PROBLEMS, MODES_ROUNDS)
 #   sweep   u8 -> u8 2D 8192^2 W=3 coarse with XV 4 and 8 over tiles,
 #           rows per work-item and work-group heights (clconv run)
-#   modesin the PoCL border modes alternated inside one process (each
-#           mode three times, constant's repeats giving the noise), two
-#           processes per problem with the order reversed
+#   probemodes the PoCL border modes against constant in one process per
+#           problem (scripts/probe_modes.c: a plan per mode, rounds in
+#           rotated order), the full suite's eight problems
+#   xv2     bench u8 -> u8 2D 8192^2 at masks 3 and 5: the default (XV 8
+#           and tile 32 at mask 3, XV 4 at mask 5) against XV 4 (mask 3)
+#           and 8 (mask 5), XV_ROUNDS interleaved rounds
 set -u
 OUT=${OUT:-/tmp/out}
 R=$OUT/r
@@ -40,8 +43,8 @@ make -j16 SKIP_DEPS=1 all build/test_matrix_dtype build/test_variants >"$R/build
     || { tail -30 "$R/build.log"; exit 1; }
 build/clconv devices | tee "$R/devices.txt"
 el "built"
-bench() { # XV in-dtype out-dtype mask tag
-    CLCONV_COARSE_XV=$1 timeout 60 build/clconv bench --device gpu --dims 2 \
+bench() { # XV (0: the default) in-dtype out-dtype mask tag
+    CLCONV_COARSE_XV=${1#0} timeout 60 build/clconv bench --device gpu --dims 2 \
         --size 8192x8192 --mask $4 --strategy coarse --tiles default \
         --dtype $2 --out-dtype $3 --seed 1 --quiet \
         --json "$R/xv-$5.json" >"$R/xv-$5.txt" 2>&1
@@ -99,33 +102,22 @@ for step in ${STEPS:-xv tests modes}; do
         done >"$R/sweep.log" 2>&1
         el "sweep: $(grep -c ' ok ' "$R/sweep.log") ok"
         sort -t' ' -k1,1 "$R/sweep.log" | awk '{for(i=1;i<=NF;i++) if($i=="ms") print $(i-1), $0}' | sort -n | head -8 ;;
-    modesin)
-        m5=constant,nearest,reflect,mirror,wrap
-        r5=wrap,mirror,reflect,nearest,constant
-        echo "${MODESIN_PROBLEMS:-2 8192x8192 9;3 512x512x512 5;2 8192x8192 5;3 512x512x512 3}" | tr ';' '\n' |
-        while read -r d sz w; do
-            for order in "$m5,$m5,$m5" "$r5,$r5,$r5"; do
-                timeout 200 build/clconv run --device 0:0 --strategy vector --dims $d --size $sz \
-                    --mask $w --mode $order --reps 10 --warmup 3 --seed 1 2>&1 \
-                    | grep " ok \| FAIL\|error" | sed "s/^/D$d $sz W$w /"
-            done
-        done >"$R/modesin.log" 2>&1
-        el "modesin: $(grep -c ' ok ' "$R/modesin.log") ok"
-        python3 - "$R/modesin.log" <<'PY' | tee "$R/modesin-summary.txt"
-import re, sys, collections, statistics as st
-d = collections.defaultdict(lambda: collections.defaultdict(list))
-for line in open(sys.argv[1]):
-    m = re.match(r'D(\d) (\S+) W(\d+) .*?T=\d+\s+(?:(nearest|reflect|mirror|wrap) )?C=.* ok .* ([\d.]+) ms', line)
-    if m:
-        dim, size, w, mode, ms = m.groups()
-        d[(dim, size, w)][mode or 'constant'].append(float(ms))
-for k, per in d.items():
-    c = st.median(per['constant'])
-    print(f"{k[0]}D {k[1]} W={k[2]}: constant median {c:.2f} ms "
-          f"(its {len(per['constant'])} runs {min(per['constant'])/c:.2f}-{max(per['constant'])/c:.2f}); " +
-          "; ".join(f"{m} {st.median(per[m])/c:.2f}" for m in ('nearest', 'reflect', 'mirror', 'wrap') if per[m]))
-PY
-        ;;
+    probemodes)
+        cc -O2 -std=c11 -Iinclude scripts/probe_modes.c build/libclconv.a \
+            -lOpenCL -lpng -lm -fopenmp -o build/probe_modes || exit 1
+        echo "${PROBE_PROBLEMS:-1 67108864 5;1 67108864 9;1 67108864 55;2 8192x8192 3;2 8192x8192 5;2 8192x8192 9;3 512x512x512 3;3 512x512x512 5}" \
+            | tr ';' '\n' | while read -r d sz w; do
+            timeout 120 build/probe_modes 0:0 $d $sz $w ${PROBE_ROUNDS:-5} 10 </dev/null
+        done >"$R/probe-modes.log" 2>&1
+        el "probemodes"; grep summary "$R/probe-modes.log" ;;
+    xv2)
+        for round in $(seq 1 ${XV_ROUNDS:-3}); do
+            bench 0 u8 same 3 "default-w3-r$round"
+            bench 4 u8 same 3 "xv4-w3-r$round"
+            bench 0 u8 same 5 "default-w5-r$round"
+            bench 8 u8 same 5 "xv8-w5-r$round"
+        done 2>&1 | tee -a "$R/xv2.log"
+        el "xv2" ;;
     esac
     finish
 done

@@ -170,6 +170,9 @@ typedef struct clc_variant {
                      clc_config *c);
     /* Launch geometry and local memory of a resolved problem. */
     void (*geometry)(const clc_config *c, clc_geometry *g);
+    /* The default tile to start fitting from, given the knobs (NULL: the
+     * dims row's tile). */
+    int (*preferred_tile)(const clc_config *c);
 } clc_variant;
 
 /* The families (variant_tiled.c, variant_coarse.c, variant_vector.c). */

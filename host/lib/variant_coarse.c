@@ -14,19 +14,30 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * of today (1: private mask, unrolled) unless $CLCONV_COARSE_MARCH says 2
  * (mask in place, rolled rows), until the GPU has measured the two
  * ("2D coarse: the march rolled, the mask read in place"). */
-/* 2D columns per work-item: 4 for 1- and 2-byte inputs on devices other
- * than CPUs up to mask 5, whose byte loads and stores would otherwise each
- * move one element (H100, u8 -> u8 at 8192^2: W=3 0.069 ms against 0.114
- * with one column, W=5 0.111 against 0.175; W=9 0.334 against 0.321,
- * bench/PERF.md item 31); 1 (one column, the float32 kernel of the
+/* 2D columns per work-item for 1- and 2-byte inputs on devices other
+ * than CPUs, whose byte loads and stores would otherwise each move one
+ * element: 8 at mask 3, 4 at mask 4 and 5, 1 beyond (H100, u8 -> u8 at
+ * 8192^2: W=3 0.064 ms with 8 columns, 0.068 with 4 and 0.114 with one;
+ * W=5 0.111 with 4 against 0.175; W=9 0.334 with 4 against 0.321;
+ * bench/PERF.md item 31). 1 (one column, the float32 kernel of the
  * H100/H200 sweeps: 4 columns were 7% slower at W=3) everywhere else. */
 static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 {
-    const int narrow = clconv_elem_size(p->in_dtype) < 4;
-    return narrow && clconv_problem_mask_max(p) <= 5 && dev &&
-                   dev->kind != CLCONV_DEVICE_CPU
-               ? 4
-               : 1;
+    const int w = clconv_problem_mask_max(p);
+    if (clconv_elem_size(p->in_dtype) >= 4 || !dev ||
+        dev->kind == CLCONV_DEVICE_CPU)
+        return 1;
+    return w <= 3 ? 8 : w <= 5 ? 4 : 1;
+}
+
+/* 2D with XV >= 4 columns per work-item: a work-group 256 columns wide
+ * (64 work-items at 4, 32 at 8: the H100's best for u8 at mask 3 in the
+ * item 31 sweep); otherwise the dims row's tile. */
+static int coarse_preferred_tile(const clc_config *c)
+{
+    const int xv = c->knob[CLC_KNOB_XV];
+    return c->p.dims == 2 && xv >= 4 ? 256 / xv
+                                     : clc_variant_coarse.dims[c->p.dims - 1].tile;
 }
 
 static void coarse_defaults(const clconv_device_info *dev,
@@ -112,4 +123,4 @@ const clc_variant clc_variant_coarse = {
          .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),
                   [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}}}},
     },
-    1, coarse_defaults, coarse_geometry};
+    1, coarse_defaults, coarse_geometry, coarse_preferred_tile};

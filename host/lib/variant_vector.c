@@ -130,4 +130,4 @@ const clc_variant clc_variant_vector = {
                   [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS,
                   [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH}},
     },
-    1, vector_defaults, vector_geometry};
+    1, vector_defaults, vector_geometry, NULL};

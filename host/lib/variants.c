@@ -144,7 +144,8 @@ static int fitted_tile(const clconv_device_info *dev, const clc_variant *v,
     clconv_device_info generic;
     const clconv_device_info *lim = limits_of(dev, &generic);
     clc_config t = *c;
-    int tile = v->dims[c->p.dims - 1].tile;
+    int tile = v->preferred_tile ? v->preferred_tile(c)
+                                 : v->dims[c->p.dims - 1].tile;
     for (; tile > 1; tile /= 2) {
         clc_geometry g;
         t.p.tile = tile;
