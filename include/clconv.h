@@ -320,8 +320,9 @@ clconv_status clconv_problem_validate(const clconv_problem *p);
 void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p);
 /* The default TILE_WIDTH of p's strategy on dev: the largest tile, from
  * the variant's preferred one down by halving, whose work-group (size and
- * per-dimension sizes, with p's knobs) and local memory fit the device.
- * dev NULL: as clconv_default_tile. A problem with tile 0 gets this tile
+ * per-dimension sizes, with p's knobs, element types and the measuring
+ * overrides of the environment, README "Environment") and local memory
+ * fit the device. dev NULL: as clconv_default_tile. A problem with tile 0 gets this tile
  * when it is planned or given to clconv_problem_apply_defaults. */
 int clconv_default_tile_for(const clconv_device_info *dev,
                             const clconv_problem *p);

@@ -232,8 +232,8 @@ static int run_problem_on_device(const bench_options *o,
             continue;
         const clconv_strategy strat = (clconv_strategy)si;
         int tiles[16];
-        size_t nt = bench_tiles_of(o, &r->devices[d].info, strat, b->dims,
-                                   b->mask_width, tiles, 16);
+        size_t nt = bench_tiles_of(o, &r->devices[d].info, strat, &shape,
+                                   tiles, 16);
         for (size_t t = 0; t < nt; ++t) {
             int c = run_variant(o, r, p, d, s, data, strat, tiles[t], &ceil);
             if (c < 0)

@@ -35,8 +35,8 @@ int bench_choose_problems(const bench_options *o, const cli_devices *devs,
 /* The tiles a strategy tries on a dims: the table, plus its default tile,
  * without duplicates. Returns the count (at most cap). */
 size_t bench_tiles_of(const bench_options *o, const clconv_device_info *dev,
-                      clconv_strategy s, int dims, int mask, int *out,
-                      size_t cap);
+                      clconv_strategy s, const clconv_problem *shape,
+                      int *out, size_t cap);
 /* Relative cost of running one variant on a problem, for the estimate of
  * the time left. */
 double bench_work_of(const clconv_bench_problem *b);

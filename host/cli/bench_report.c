@@ -9,19 +9,19 @@
 /* The tiles a strategy tries on a dims: the table, plus its default tile,
  * without duplicates. Returns the count (at most cap). */
 size_t bench_tiles_of(const bench_options *o, const clconv_device_info *dev,
-                      clconv_strategy s, int dims, int mask, int *out,
-                      size_t cap)
+                      clconv_strategy s, const clconv_problem *shape,
+                      int *out, size_t cap)
 {
     size_t n = 0;
     const int *table = NULL;
     int sweep = o->all_tiles == 1 ||
                 (o->all_tiles == 2 && dev->kind == CLCONV_DEVICE_GPU);
-    size_t count = sweep ? clconv_bench_tiles(dims, &table) : 0;
+    size_t count = sweep ? clconv_bench_tiles(shape->dims, &table) : 0;
     for (size_t i = 0; i < count && n < cap; ++i)
         out[n++] = table[i];
-    const clconv_problem shape = {.dims = dims, .mask_width = mask,
-                                  .strategy = s};
-    int def = clconv_default_tile_for(dev, &shape);
+    clconv_problem q = *shape; /* element types and mask shape decide too */
+    q.strategy = s;
+    int def = clconv_default_tile_for(dev, &q);
     for (size_t i = 0; i < n; ++i)
         if (out[i] == def)
             return n;

@@ -267,7 +267,9 @@ int clconv_default_tile_for(const clconv_device_info *dev,
     clconv_problem q = *p;
     q.tile = 0;
     clc_config c;
-    clc_config_resolve_batched(dev, NULL, &q, &c);
+    clc_overrides ov; /* what a session made now would read */
+    clc_overrides_read(&ov);
+    clc_config_resolve_batched(dev, &ov, &q, &c);
     return c.p.tile;
 }
 
