@@ -200,8 +200,9 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D MARCH=1"));
     /* XV, columns per work-item: 1 for float32, for narrow inputs on a
-     * GPU 8 at mask 3 (a tile of 32), 4 at mask 5 (64) and 1 beyond, 1
-     * for them on a CPU (bench/PERF.md item 31). */
+     * GPU up to 8 at mask 3 (a tile of 32), 4 at mask 5 (64) and 1
+     * beyond, at most 8 bytes in and 16 out per row; 1 for them on a CPU
+     * (bench/PERF.md item 31). */
     assert_non_null(strstr(d, "-D XV=1"));
     clconv_problem u8 = c2;
     u8.in_dtype = u8.out_dtype = CLCONV_ELEM_U8;
@@ -218,6 +219,14 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=8"));
     assert_non_null(strstr(d, "-D TILE_WIDTH=32"));
+    u8.out_dtype = CLCONV_ELEM_F32; /* at most 16 bytes out per row */
+    assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=4"));
+    u8.in_dtype = u8.out_dtype = CLCONV_ELEM_U16; /* 8 bytes in */
+    assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=4"));
     assert_int_equal(clconv_problem_defines(&pocl, &u8, d, sizeof d),
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=1"));

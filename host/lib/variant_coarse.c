@@ -16,18 +16,24 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * ("2D coarse: the march rolled, the mask read in place"). */
 /* 2D columns per work-item for 1- and 2-byte inputs on devices other
  * than CPUs, whose byte loads and stores would otherwise each move one
- * element: 8 at mask 3, 4 at mask 4 and 5, 1 beyond (H100, u8 -> u8 at
- * 8192^2: W=3 0.064 ms with 8 columns, 0.068 with 4 and 0.114 with one;
- * W=5 0.111 with 4 against 0.175; W=9 0.334 with 4 against 0.321;
- * bench/PERF.md item 31). 1 (one column, the float32 kernel of the
- * H100/H200 sweeps: 4 columns were 7% slower at W=3) everywhere else. */
+ * element: up to 8 at mask 3, 4 at mask 4 and 5, 1 beyond, and at most 8
+ * bytes of input and 16 of output per row (H100 at 8192^2: u8 -> u8 W=3
+ * 0.068 ms with 8 columns or 4, 0.114 with one; u8 -> f32 W=3 0.128 ms
+ * with 4, 0.184 with 8, 0.151 with one; u8 -> u8 W=5 0.111 with 4, 0.119
+ * with 8, 0.175 with one; W=9 0.334 with 4 against 0.321; bench/PERF.md
+ * item 31). 1 (one column, the float32 kernel of the H100/H200 sweeps: 4
+ * columns were 7% slower at W=3) everywhere else. */
 static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 {
     const int w = clconv_problem_mask_max(p);
-    if (clconv_elem_size(p->in_dtype) >= 4 || !dev ||
-        dev->kind == CLCONV_DEVICE_CPU)
+    const int in = (int)clconv_elem_size(p->in_dtype),
+              out = (int)clconv_elem_size(p->out_dtype);
+    if (in >= 4 || !dev || dev->kind == CLCONV_DEVICE_CPU)
         return 1;
-    return w <= 3 ? 8 : w <= 5 ? 4 : 1;
+    int xv = w <= 3 ? 8 : w <= 5 ? 4 : 1;
+    while (xv > 1 && (xv * in > 8 || xv * out > 16))
+        xv /= 2;
+    return xv;
 }
 
 /* 2D with XV >= 4 columns per work-item: a work-group 256 columns wide
