@@ -275,8 +275,9 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
 
 /* Replace the 0 ("default") tile and knobs (the tile that fits dev, the
  * coarsen and group_y of the strategies that read them, every variant's
- * mask mode on dev) by the values the kernel will be built with, so
- * reports show what really ran. With dev NULL the mask mode stays auto and
+ * mask mode on dev) by the values the kernel will be built with (the
+ * environment's measuring overrides included), so reports show what
+ * really ran. With dev NULL the mask mode stays auto and
  * the tile fits 1024 work-items. */
 void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p);

@@ -17,6 +17,10 @@
 #   probemodes the PoCL border modes against constant in one process per
 #           problem (scripts/probe_modes.c: a plan per mode, rounds in
 #           rotated order), the full suite's eight problems
+#   xv16    u8 -> u8 2D 8192^2 W=3 with 16 columns per work-item over
+#           tiles 16/32, rows 8/16 and heights 2/4 (clconv run), the
+#           default (8 columns, tile 32) beside it, two rounds; then bench
+#           rows of the default against XV=16, two rounds
 #   xv2     bench u8 -> u8 2D 8192^2 at masks 3 and 5: the default (XV 8
 #           and tile 32 at mask 3, XV 4 at mask 5) against XV 4 (mask 3)
 #           and 8 (mask 5), XV_ROUNDS interleaved rounds
@@ -110,6 +114,22 @@ for step in ${STEPS:-xv tests modes}; do
             timeout 120 build/probe_modes 0:0 $d $sz $w ${PROBE_ROUNDS:-5} 10 </dev/null
         done >"$R/probe-modes.log" 2>&1
         el "probemodes"; grep summary "$R/probe-modes.log" ;;
+    xv16)
+        for round in 1 2; do
+            for cfg in "8 32 8 4" "16 16 8 4" "16 16 16 4" "16 16 8 2" "16 32 8 4" "16 32 8 2" "16 32 16 2" "16 16 16 2" "16 32 16 4"; do
+                set -- $cfg
+                CLCONV_COARSE_XV=$1 timeout 30 build/clconv run --device gpu --dims 2 \
+                    --size 8192x8192 --mask 3 --strategy coarse --dtype u8 --out-dtype same \
+                    --tile $2 --coarsen $3 --group-y $4 --reps 20 --warmup 3 --seed 1 2>&1 \
+                    | grep -E " ok | FAIL|unsupported" | sed "s/^/r$round XV=$1 /"
+            done
+        done >"$R/xv16.log" 2>&1
+        awk '{for(i=1;i<=NF;i++) if($i=="ms") print $(i-1), $1, $2, $10, $12, $13}' "$R/xv16.log" | sort -n
+        for round in 1 2; do
+            bench 0 u8 same 3 "default-w3-r$round"
+            bench 16 u8 same 3 "xv16-w3-r$round"
+        done 2>&1 | tee -a "$R/xv16-bench.log"
+        el "xv16" ;;
     xv2)
         for round in $(seq 1 ${XV_ROUNDS:-3}); do
             bench 0 u8 same 3 "default-w3-r$round"

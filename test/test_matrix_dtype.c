@@ -14,11 +14,11 @@
  * a device without cl_khr_fp16 gets) and 1 (on the device, vload_half),
  * so both are checked on every device.
  *
- * The 2D coarse kernel's columns per work-item (XV, 4 by default for
+ * The 2D coarse kernel's columns per work-item (XV: 4 or 8 by default for
  * narrow inputs on GPUs, 1 on CPUs) get their own group on every device:
- * XV 2, 4 and 8 forced ($CLCONV_COARSE_XV), every mode, every type pair,
- * on a row length that is a multiple of 8 (aligned vectors in interior
- * work-groups) and on an odd one (every work-group checked). */
+ * XV 2, 4, 8 and 16 forced ($CLCONV_COARSE_XV), every mode, every type
+ * pair, on a row length that is a multiple of 16 (aligned vectors in
+ * interior work-groups) and on an odd one (every work-group checked). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,10 +178,11 @@ static clconv_session *columns_session(const clconv_device_info *dev,
 }
 
 /* 2D coarse with XV columns per work-item: 70 rows 1104 long (a multiple
- * of 8: interior work-groups load and store aligned vectors) and 9 rows
+ * of 16: interior work-groups load and store aligned vectors) and 9 rows
  * 1101 long (unaligned: checked everywhere), a 5x3 mask at its largest x
  * origin;
- * one type pair per mode, rotated so that the three XVs see all eight. */
+ * one type pair per mode, rotated so that the XVs together see all
+ * eight. */
 static void run_columns(void **state)
 {
     const dtype_test *dt = *state;
@@ -266,8 +267,8 @@ int main(void)
         fprintf(stderr, "test_matrix_dtype: %s\n", f.why);
         return 1;
     }
-    static const int xvs[] = {2, 4, 8};
-    const size_t ntests = f.n * (NPATHS * 3 + 3) + 1;
+    static const int xvs[] = {2, 4, 8, 16};
+    const size_t ntests = f.n * (NPATHS * 3 + 4) + 1;
     dtype_test *dts = calloc(ntests, sizeof *dts);
     clconv_session **flipped = calloc(f.n ? f.n : 1, sizeof *flipped);
     struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
@@ -295,7 +296,7 @@ int main(void)
                 tests[n].initial_state = dt;
                 ++n;
             }
-        for (int i = 0; i < 3; ++i) {
+        for (int i = 0; i < 4; ++i) {
             dtype_test *dt = &dts[n];
             *dt = (dtype_test){support_device(&f, d), NULL, NULL,
                                CLCONV_COARSE, 2, "", xvs[i]};

@@ -133,7 +133,7 @@ typedef struct clc_overrides {
     int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 or 2 (2D coarse) */
-    int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4 or 8 (2D coarse) */
+    int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D coarse) */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 

@@ -22,7 +22,7 @@ static int env_digit(const char *name, int max)
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23) and
  * $CLCONV_COARSE_MARCH (1 or 2, "2D coarse: the march rolled, the mask
- * read in place") and $CLCONV_COARSE_XV (1, 2, 4 or 8 columns per
+ * read in place") and $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per
  * work-item, item 31) replace the variants' choices, and $CLCONV_BATCH_LOOP=1
  * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
  * for measuring. */
@@ -37,7 +37,8 @@ void clc_overrides_read(clc_overrides *o)
                                               : 0;
     o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
     o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 2);
-    o->coarse_xv = env_digit("CLCONV_COARSE_XV", 8);
+    const char *xv = getenv("CLCONV_COARSE_XV");
+    o->coarse_xv = xv && !strcmp(xv, "16") ? 16 : env_digit("CLCONV_COARSE_XV", 8);
     if (o->coarse_xv & (o->coarse_xv - 1))
         o->coarse_xv = 0; /* 3, 5, 6, 7: not a width the kernel takes */
 }

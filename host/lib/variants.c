@@ -253,6 +253,16 @@ size_t clc_elem_defines(const clc_config *c, char *buf, size_t len)
     return n < len ? n : len - 1;
 }
 
+/* p resolved with the measuring overrides a session made now would read
+ * (the environment's), so that a default tile fits the kernel it runs. */
+static void resolve_as_a_session_would(const clconv_device_info *dev,
+                                       const clconv_problem *p, clc_config *c)
+{
+    clc_overrides ov;
+    clc_overrides_read(&ov);
+    clc_config_resolve_batched(dev, &ov, p, c);
+}
+
 int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
 {
     clconv_problem p = {.dims = dims, .mask_width = mask_width, .strategy = s};
@@ -267,9 +277,7 @@ int clconv_default_tile_for(const clconv_device_info *dev,
     clconv_problem q = *p;
     q.tile = 0;
     clc_config c;
-    clc_overrides ov; /* what a session made now would read */
-    clc_overrides_read(&ov);
-    clc_config_resolve_batched(dev, &ov, &q, &c);
+    resolve_as_a_session_would(dev, &q, &c);
     return c.p.tile;
 }
 
@@ -351,7 +359,7 @@ void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p)
 {
     clc_config c;
-    clc_config_resolve_batched(dev, NULL, p, &c);
+    resolve_as_a_session_would(dev, p, &c);
     clc_config_settings_to(&c, p);
 }
 
