@@ -40,16 +40,8 @@
 set -u
 OUT=${OUT:-/tmp/out}
 R=$OUT/r
-mkdir -p "$R" /tmp/v
-echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
-cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
-export OCL_ICD_VENDORS=/tmp/v
-D=/tmp/carry
-mkdir -p $D
-for f in .deps-carry/*.deb; do dpkg -x "$f" $D; done
-L=$D/usr/lib/x86_64-linux-gnu
-export CMOCKA_CFLAGS="-I$D/usr/include" CMOCKA_LIBS="-L$L -lcmocka -Wl,-rpath,$L"
-export C_INCLUDE_PATH=$D/usr/include LIBRARY_PATH=$L LD_LIBRARY_PATH=$L
+mkdir -p "$R"
+. scripts/gpu-env.sh
 t0=$(date +%s)
 el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 MK="make -j16 SKIP_DEPS=1 ${CLCONV_GIT_VERSION:+CLCONV_GIT_VERSION=$CLCONV_GIT_VERSION}"

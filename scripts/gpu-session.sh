@@ -5,16 +5,8 @@
 # Logs go to $OUT. Steps: test, run, bench, perf (any order).
 set -u
 OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT" /tmp/v
-echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
-cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
-export OCL_ICD_VENDORS=/tmp/v
-D=/tmp/carry
-mkdir -p $D
-for f in .deps-carry/*.deb; do dpkg -x "$f" $D; done
-L=$D/usr/lib/x86_64-linux-gnu
-export CMOCKA_CFLAGS="-I$D/usr/include" CMOCKA_LIBS="-L$L -lcmocka -Wl,-rpath,$L"
-export C_INCLUDE_PATH=$D/usr/include LIBRARY_PATH=$L LD_LIBRARY_PATH=$L
+mkdir -p "$OUT"
+. scripts/gpu-env.sh
 # $CLCONV_GIT_VERSION names the commit (the copy on that machine may
 # carry a stale .git, so bench output would name the wrong one).
 MK="make -j16 SKIP_DEPS=1 ${CLCONV_GIT_VERSION:+CLCONV_GIT_VERSION=$CLCONV_GIT_VERSION}"
