@@ -131,6 +131,27 @@ static inline void conv2d_coarse_march(const __global IN_T *restrict N,
     (*(__global OUT_TV *)(p) =                                                \
          CLC_XPASTE3(convert_, OUT_TV, _sat_rte)(v))
 #endif
+/* XV_HALO_VECTORS: where the halo is no wider than a vector on either
+ * side (LEFT_X, RIGHT_X <= XV), an interior row's halo columns come from
+ * the aligned vectors on either side of the work-item's own, loaded
+ * whole (3 XV-element loads per row) instead of LEFT_X + RIGHT_X
+ * unaligned single elements; interior work-groups then need XV columns
+ * of input on either side. -D XV_HALO_VECTORS=0 forces the single loads
+ * (bench/PERF.md item 33). */
+#ifndef XV_HALO_VECTORS
+#if LEFT_X <= XV && RIGHT_X <= XV
+#define XV_HALO_VECTORS 1
+#else
+#define XV_HALO_VECTORS 0
+#endif
+#endif
+#if XV_HALO_VECTORS
+#define XV_HALO_L XV
+#define XV_HALO_R XV
+#else
+#define XV_HALO_L LEFT_X
+#define XV_HALO_R RIGHT_X
+#endif
 #ifdef CLCONV_COUNT_LOADS
 #define COUNT_XV() atomic_add(&clconv_counters[0], XV)
 #else
@@ -162,13 +183,27 @@ static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
         float w[XW];
         if (!checked) {
             const int row = p * nx;
+#if XV_HALO_VECTORS
+            /* The halo from the aligned vectors beside this one: three
+             * vector loads per row, no unaligned ones. */
+            float lv[XV], rv[XV];
+            COUNT_XV();
+            CLC_XPASTE3(vstore, XV, )(CLC_LDXV(N + row + x - XV), 0, lv);
+            for (int j = 0; j < LEFT_X; ++j)
+                w[j] = lv[XV - LEFT_X + j];
+            COUNT_XV();
+            CLC_XPASTE3(vstore, XV, )(CLC_LDXV(N + row + x + XV), 0, rv);
+            for (int j = 0; j < RIGHT_X; ++j)
+                w[LEFT_X + XV + j] = rv[j];
+#else
             for (int j = 0; j < LEFT_X; ++j)
                 w[j] = LOAD_N(row + x - LEFT_X + j);
+            for (int j = 0; j < RIGHT_X; ++j)
+                w[LEFT_X + XV + j] = LOAD_N(row + x + XV + j);
+#endif
             COUNT_XV();
             const FLOAT_TV c = CLC_LDXV(N + row + x);
             CLC_XPASTE3(vstore, XV, )(c, 0, w + LEFT_X);
-            for (int j = 0; j < RIGHT_X; ++j)
-                w[LEFT_X + XV + j] = LOAD_N(row + x + XV + j);
         } else {
             const int at = clc_index(p, ny);
             for (int j = 0; j < XW; ++j)
@@ -232,7 +267,12 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int oy = get_group_id(1) * GROUP_Y * COARSEN;
     const int x = ox + get_local_id(0) * XV;
     const int y0 = oy + get_local_id(1) * COARSEN;
-    const bool interior = ox >= LEFT_X && ox + TILE_WIDTH * XV + RIGHT_X <= nx &&
+#if XV > 1
+    const bool interior = ox >= XV_HALO_L &&
+                          ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
+#else
+    const bool interior = ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx &&
+#endif
                           oy >= LEFT_Y &&
                           oy + GROUP_Y * COARSEN + RIGHT_Y <= ny &&
                           (XV == 1 || nx % XV == 0);

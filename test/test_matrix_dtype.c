@@ -180,7 +180,10 @@ static clconv_session *columns_session(const clconv_device_info *dev,
 /* 2D coarse with XV columns per work-item: 70 rows 1104 long (a multiple
  * of 16: interior work-groups load and store aligned vectors) and 9 rows
  * 1101 long (unaligned: checked everywhere), a 5x3 mask at its largest x
- * origin;
+ * origin (halo 4 + 0 columns); then the 70 rows again with a 7x3 mask at
+ * x origin -1 (halo 2 + 4: from XV = 4 on, both sides come from the
+ * neighbouring vectors, cl/conv2d_coarse.cl's XV_HALO_VECTORS); float32
+ * on both 1104-long shapes as well;
  * one type pair per mode, rotated so that the XVs together see all
  * eight. */
 static void run_columns(void **state)
@@ -190,12 +193,13 @@ static void run_columns(void **state)
                    *dev16 = columns_session(dt->dev, dt->xv, 1);
     assert_non_null(host);
     assert_non_null(dev16);
-    static const size_t rows[2][2] = {{1104, 70}, {1101, 9}};
+    static const size_t rows[3][2] = {{1104, 70}, {1101, 9}, {1104, 70}};
+    static const int mask_x[3] = {5, 5, 7}, origin_x[3] = {2, 2, -1};
     long failures = 0;
     uint64_t case_seed = seed ^ ((uint64_t)(100 + dt->xv) << 40);
     for (int m = 0; m < CLCONV_BORDER_COUNT; ++m) {
         const int pair = (m + dt->xv) % NPAIRS;
-        for (int z = 0; z < 2; ++z) {
+        for (int z = 0; z < 3; ++z) {
             clconv_problem p;
             memset(&p, 0, sizeof p);
             p.dims = 2;
@@ -205,19 +209,29 @@ static void run_columns(void **state)
             p.out_dtype = pairs[pair][1];
             p.size[0] = rows[z][0];
             p.size[1] = rows[z][1];
-            p.mask_size[0] = 5;
+            p.mask_size[0] = mask_x[z];
             p.mask_size[1] = 3;
-            p.origin[0] = 2;
-            p.mask_width = 5;
+            p.origin[0] = origin_x[z];
+            p.mask_width = mask_x[z];
             char what[256];
-            snprintf(what, sizeof what, "2D coarse XV=%d %s %s->%s %zux%zu",
-                     dt->xv, clconv_border_name(p.border),
+            snprintf(what, sizeof what,
+                     "2D coarse XV=%d %dx3 origin %d %s %s->%s %zux%zu",
+                     dt->xv, mask_x[z], origin_x[z],
+                     clconv_border_name(p.border),
                      clconv_elem_name(p.in_dtype),
                      clconv_elem_name(p.out_dtype), p.size[0], p.size[1]);
             ++case_seed;
             failures += run_one(host, &p, case_seed, what);
             if (p.in_dtype == CLCONV_ELEM_F16)
                 failures += run_one(dev16, &p, case_seed, what);
+            if (z != 1) { /* float32 too (GPUs' default at masks 7-9) */
+                p.in_dtype = p.out_dtype = CLCONV_ELEM_F32;
+                snprintf(what, sizeof what,
+                         "2D coarse XV=%d %dx3 origin %d %s f32 %zux%zu",
+                         dt->xv, mask_x[z], origin_x[z],
+                         clconv_border_name(p.border), p.size[0], p.size[1]);
+                failures += run_one(host, &p, ++case_seed, what);
+            }
         }
     }
     clconv_session_destroy(host);
