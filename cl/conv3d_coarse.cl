@@ -37,6 +37,73 @@
 #define MASK_T __constant float *
 #endif
 
+/* One input plane k of the march: its IN_ROWS rows added into the queue
+ * q, then the plane slot 0 completed stored and the queue shifted. With
+ * fold, slots that hold planes outside this work-item's COARSEN are
+ * skipped: at the march's two ends, where k is a constant (unrolled), the
+ * test folds away (as a run-time test in the rolled loop it cost the
+ * H100 21%: 1.25 against 1.03 ms at mask 5). */
+static inline void conv3d_coarse_plane(const __global IN_T *restrict N,
+                                       __global OUT_T *restrict P, MASK_T m,
+                                       const int nx, const int ny,
+                                       const int nz, const int x,
+                                       const int y0, const int z0,
+                                       const int k, const bool fold,
+                                       const bool checked, const int *cols,
+                                       const int *rows,
+                                       float q[ROWS][MASK_Z] COUNTERS_PARAM)
+{
+    const int p = z0 - LEFT_Z + k;
+    const int pat = checked ? clc_index(p, nz) : p;
+    const bool plane_ok = !checked || pat >= 0;
+    for (int r = 0; r < IN_ROWS; ++r) {
+        const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
+        const bool row_ok = !checked || (plane_ok && gy >= 0);
+        const int row = (pat * ny + gy) * nx;
+        float v[MASK_X];
+        clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
+        /* Input row r meets mask row jy = r - o of output row o. */
+        for (int o = 0; o < ROWS; ++o) {
+            const int jy = r - o;
+            if (jy < 0 || jy >= MASK_Y)
+                continue;
+            for (int s = 0; s < MASK_Z; ++s) {
+                /* Slot s holds output plane z0 + k + s - (W-1). */
+                if (fold && (k + s < MASK_Z - 1 || k + s >= MARCH_PLANES))
+                    continue;
+                for (int jx = 0; jx < MASK_X; ++jx)
+                    q[o][s] += v[jx] *
+                               m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X +
+                                 jx];
+            }
+        }
+    }
+    const int z = p - RIGHT_Z; /* the plane slot 0 completed */
+    for (int o = 0; o < ROWS; ++o) {
+        const int y = y0 + o;
+        if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny && x < nx)))
+            CLC_ST(P, (z * ny + y) * nx + x, q[o][0]);
+        for (int s = 0; s < MASK_Z - 1; ++s)
+            q[o][s] = q[o][s + 1];
+        q[o][MASK_Z - 1] = 0.0f;
+    }
+}
+
+/* Fully unrolled up to 2048 FMAs: beyond, the H100 ran slower unrolled
+ * (mask 5, 16 planes, 2 rows: 1.37 ms against 1.03 ms; bench/PERF.md).
+ * Beyond, the march is rolled; its first and last MASK_Z - 1 planes (the
+ * only ones with slots outside COARSEN) are peeled off and unrolled where
+ * they are small enough (up to 4096 FMAs), so the rolled middle computes
+ * no slot it then throws away (at mask 5 and 16 planes, 20% of the
+ * FMAs; bench/PERF.md item 34). Otherwise the whole march is rolled and
+ * computes every slot. */
+#if COARSEN * MASK3 * ROWS <= 2048
+#define MARCH_UNROLLED 1
+#elif 2 * (MASK_Z - 1) * MASK3 * ROWS <= 4096
+#define MARCH_PEELED 1
+#endif
+#define PEEL_END (COARSEN > MASK_Z - 1 ? COARSEN : MASK_Z - 1)
+
 static inline void conv3d_coarse_march(const __global IN_T *restrict N,
                                        __global OUT_T *restrict P, MASK_T m,
                                        const int nx, const int ny,
@@ -56,57 +123,31 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
         for (int r = 0; r < IN_ROWS; ++r)
             rows[r] = clc_index(y0 - LEFT_Y + r, ny);
     }
-/* Fully unrolled up to 2048 FMAs: beyond, the H100 ran slower unrolled
- * (mask 5, 16 planes, 2 rows: 1.37 ms against 1.03 ms; bench/PERF.md). */
-#if COARSEN * MASK3 * ROWS <= 2048
-#define MARCH_UNROLLED 1
+#define PLANE(k, fold)                                                        \
+    conv3d_coarse_plane(N, P, m, nx, ny, nz, x, y0, z0, (k), (fold),         \
+                        checked, cols, rows, q COUNTERS_ARG)
+#if defined(MARCH_UNROLLED)
 #pragma unroll
+    for (int k = 0; k < MARCH_PLANES; ++k)
+        PLANE(k, true);
+#elif defined(MARCH_PEELED)
+    /* Planes [0, W-1) and [max(COARSEN, W-1), COARSEN+W-1) have slots
+     * outside COARSEN; [W-1, COARSEN) has none. */
+#pragma unroll
+    for (int k = 0; k < MASK_Z - 1; ++k)
+        PLANE(k, true);
+#pragma unroll 1
+    for (int k = MASK_Z - 1; k < COARSEN; ++k)
+        PLANE(k, false);
+#pragma unroll
+    for (int k = PEEL_END; k < MARCH_PLANES; ++k)
+        PLANE(k, true);
 #else
 #pragma unroll 1
+    for (int k = 0; k < MARCH_PLANES; ++k)
+        PLANE(k, false);
 #endif
-    for (int k = 0; k < MARCH_PLANES; ++k) {
-        const int p = z0 - LEFT_Z + k;
-        const int pat = checked ? clc_index(p, nz) : p;
-        const bool plane_ok = !checked || pat >= 0;
-        for (int r = 0; r < IN_ROWS; ++r) {
-            const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
-            const bool row_ok = !checked || (plane_ok && gy >= 0);
-            const int row = (pat * ny + gy) * nx;
-            float v[MASK_X];
-            clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
-            /* Input row r meets mask row jy = r - o of output row o. */
-            for (int o = 0; o < ROWS; ++o) {
-                const int jy = r - o;
-                if (jy < 0 || jy >= MASK_Y)
-                    continue;
-                for (int s = 0; s < MASK_Z; ++s) {
-                    /* Slot s holds output plane z0 + k + s - (W-1): skip
-                     * planes outside this work-item's COARSEN where the
-                     * unrolled march folds the test (as a run-time test in
-                     * the rolled loop it cost the H100 21%: 1.25 against
-                     * 1.03 ms at mask 5). */
-#ifdef MARCH_UNROLLED
-                    if (k + s < MASK_Z - 1 || k + s >= MARCH_PLANES)
-                        continue;
-#endif
-                    for (int jx = 0; jx < MASK_X; ++jx)
-                        q[o][s] += v[jx] *
-                                   m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X +
-                                     jx];
-                }
-            }
-        }
-        const int z = p - RIGHT_Z; /* the plane slot 0 completed */
-        for (int o = 0; o < ROWS; ++o) {
-            const int y = y0 + o;
-            if (k >= MASK_Z - 1 &&
-                (!checked || (z < nz && y < ny && x < nx)))
-                CLC_ST(P, (z * ny + y) * nx + x, q[o][0]);
-            for (int s = 0; s < MASK_Z - 1; ++s)
-                q[o][s] = q[o][s + 1];
-            q[o][MASK_Z - 1] = 0.0f;
-        }
-    }
+#undef PLANE
 }
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, 1)))
