@@ -164,8 +164,7 @@ int bench_end_to_end(const bench_options *o, const cli_devices *devs)
             clconv_pick_default(&r->dev, &r->p);
             if (o->strategy >= 0) {
                 r->p.strategy = (clconv_strategy)o->strategy;
-                r->p.tile = clconv_default_tile(r->p.strategy, r->p.dims,
-                                                r->p.mask_width);
+                r->p.tile = clconv_default_tile_for(&r->dev, &r->p);
             }
             clconv_problem_apply_defaults(&r->dev, &r->p);
             run_one(o, devs->sessions[d], data, r);

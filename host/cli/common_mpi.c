@@ -59,9 +59,7 @@ clconv_status cli_mpi_choose(const clconv_device_info *dev, int strategy,
 {
     if (strategy >= 0) {
         p->strategy = (clconv_strategy)strategy;
-        p->tile = tile ? tile
-                       : clconv_default_tile(p->strategy, p->dims,
-                                             p->mask_width);
+        p->tile = tile ? tile : clconv_default_tile_for(dev, p);
     } else {
         cli_auto_config(dev, p, 1);
         if (tile)

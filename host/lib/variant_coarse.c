@@ -7,7 +7,8 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* 1D: 4 outputs for small masks, 8 for large; 2D: 8 rows, 16 from mask 7
- * on, work-group 64x4 (64x2 from mask 7); 3D: 8 planes for mask 3, 16 from
+ * on, work-group 64x4 (64x2 from mask 7), but 4 rows in 32x8 where a
+ * work-item computes 4 or more float32 columns (wide_columns); 3D: 8 planes for mask 3, 16 from
  * mask 5 on, work-group 32x4, and 3 rows per work-item for mask 3 (0.452
  * ms against 0.533 with one), 2 beyond (1.03 against 1.29; 3 rows spill),
  * unless $CLCONV_COARSE_ROWS says otherwise (item 11). 2D: the march form
@@ -23,13 +24,28 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * with 8, 0.175 with one; W=9 0.334 with 4 against 0.321; bench/PERF.md
  * item 31). 1 (one column, the float32 kernel of the H100/H200 sweeps: 4
  * columns were 7% slower at W=3) everywhere else. */
+/* 4 or more columns of 4-byte elements per work-item: each queue slot
+ * holds XV floats, so fewer rows per work-item (4) in taller work-groups
+ * (32 x 8) keep the registers in bounds (H100, 8192^2 W=9 with 4 columns:
+ * 16 rows 2 high 0.48 ms, 4 rows 8 high 0.238; bench/PERF.md item 33). */
+static int wide_columns(const clconv_problem *p, int xv)
+{
+    return xv >= 4 && clconv_elem_size(p->in_dtype) >= 4;
+}
+
+/* Float32 input at masks 7 to 9 takes 4 columns too (with 4 rows per
+ * work-item, 8 work-items high; H100 at 8192^2 W=9: 0.238 ms against
+ * 0.308 with one column; the halo then comes from the neighbouring
+ * vectors, bench/PERF.md item 33). */
 static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 {
     const int w = clconv_problem_mask_max(p);
     const int in = (int)clconv_elem_size(p->in_dtype),
               out = (int)clconv_elem_size(p->out_dtype);
-    if (in >= 4 || !dev || dev->kind == CLCONV_DEVICE_CPU)
+    if (!dev || dev->kind == CLCONV_DEVICE_CPU)
         return 1;
+    if (in >= 4)
+        return in == 4 && w >= 7 && w <= 9 ? 4 : 1;
     int xv = w <= 3 ? 8 : w <= 5 ? 4 : 1;
     while (xv > 1 && (xv * in > 8 || xv * out > 16))
         xv /= 2;
@@ -38,33 +54,36 @@ static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 
 /* 2D with XV >= 4 columns per work-item: a work-group 256 columns wide
  * (64 work-items at 4, 32 at 8: the H100's best for u8 at mask 3 in the
- * item 31 sweep); otherwise the dims row's tile. */
+ * item 31 sweep), 32 work-items for 4-byte elements (128 columns, 8
+ * high: item 33); otherwise the dims row's tile. */
 static int coarse_preferred_tile(const clc_config *c)
 {
     const int xv = c->knob[CLC_KNOB_XV];
-    return c->p.dims == 2 && xv >= 4 ? 256 / xv
-                                     : clc_variant_coarse.dims[c->p.dims - 1].tile;
+    if (c->p.dims == 2 && xv >= 4)
+        return wide_columns(&c->p, xv) ? 32 : 256 / xv;
+    return clc_variant_coarse.dims[c->p.dims - 1].tile;
 }
 
 static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
-    (void)dev;
     const int w = clconv_problem_mask_max(&c->p), dims = c->p.dims;
     int *k = c->knob;
-    if (!k[CLC_KNOB_COARSEN])
-        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 4 : 8)
-                              : dims == 2 ? (w >= 7 ? 16 : 8)
-                                          : (w <= 3 ? 8 : 16);
-    if (dims == 1)
-        k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
-    else if (!k[CLC_KNOB_GROUP_Y])
-        k[CLC_KNOB_GROUP_Y] = dims == 2 && w >= 7 ? 2 : 4;
     if (dims == 2) {
         k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march : 1;
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
                          : xv_default(dev, &c->p);
     }
+    const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
+    if (!k[CLC_KNOB_COARSEN])
+        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 4 : 8)
+                              : wide      ? 4
+                              : dims == 2 ? (w >= 7 ? 16 : 8)
+                                          : (w <= 3 ? 8 : 16);
+    if (dims == 1)
+        k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
+    else if (!k[CLC_KNOB_GROUP_Y])
+        k[CLC_KNOB_GROUP_Y] = wide ? 8 : dims == 2 && w >= 7 ? 2 : 4;
     if (dims == 3)
         k[CLC_KNOB_ROWS] = ov && ov->coarse_rows ? ov->coarse_rows
                            : w <= 3              ? 3
