@@ -3,7 +3,9 @@
 # driver ships OpenCL without an ICD file), unpack the carried debs of
 # .deps-carry (cmocka, VkFFT) into /tmp/carry (never into /), and point
 # the build and the loader at them. Sets D (the unpacked root) and L (its
-# library folder).
+# library folder). gpu_call_begin starts a call's record: R ($OUT/r, the
+# logs), el (a line with the seconds since), the GPU and CPU in R, and R
+# as $OUT/results.tar.gz whenever the script exits (finish).
 mkdir -p /tmp/v
 echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
 cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
@@ -14,3 +16,15 @@ for f in .deps-carry/*.deb; do dpkg -x "$f" $D; done
 L=$D/usr/lib/x86_64-linux-gnu
 export CMOCKA_CFLAGS="-I$D/usr/include" CMOCKA_LIBS="-L$L -lcmocka -Wl,-rpath,$L"
 export C_INCLUDE_PATH=$D/usr/include LIBRARY_PATH=$L LD_LIBRARY_PATH=$L
+
+el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+finish() { tar -C "$OUT" -czf "$OUT/results.tar.gz" r; }
+gpu_call_begin() {
+    OUT=${OUT:-/tmp/out}
+    R=$OUT/r
+    mkdir -p "$R"
+    t0=$(date +%s)
+    trap finish EXIT
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$R/gpu.txt"
+    lscpu | grep -E "Model name|^CPU\(s\)" | tee "$R/cpu.txt"
+}

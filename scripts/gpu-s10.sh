@@ -25,16 +25,8 @@
 #           and tile 32 at mask 3, XV 4 at mask 5) against XV 4 (mask 3)
 #           and 8 (mask 5), XV_ROUNDS interleaved rounds
 set -u
-OUT=${OUT:-/tmp/out}
-R=$OUT/r
-mkdir -p "$R"
 . scripts/gpu-env.sh
-t0=$(date +%s)
-el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
-finish() { tar -C "$OUT" -czf "$OUT/results.tar.gz" r; }
-trap finish EXIT
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$R/gpu.txt"
-lscpu | grep -E "Model name|^CPU\(s\)" | tee "$R/cpu.txt"
+gpu_call_begin
 make -j16 SKIP_DEPS=1 all build/test_matrix_dtype build/test_variants >"$R/build.log" 2>&1 \
     || { tail -30 "$R/build.log"; exit 1; }
 build/clconv devices | tee "$R/devices.txt"
