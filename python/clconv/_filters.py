@@ -27,6 +27,11 @@ zero-padded to an odd cube, the result cropped) only for a non-finite
 cval in the constant mode (the library takes finite values) and for what
 the library refuses.
 
+The common call (float32 C-contiguous input, a mask over every axis, no
+axes) goes straight to the library with its problem arguments kept from
+an earlier call of the same problem (_fast.py); the same arguments as
+here, so the same result.
+
 pyopencl arrays stay on their device (see _pyopencl.py).
 """
 from __future__ import annotations
@@ -37,7 +42,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from . import _native, _pyopencl
+from . import _fast, _native, _pyopencl
 from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
                       _check_mode, _check_single_mode, _get_output,
                       _invalid_origin, _mask_args, _normalize_axes,
@@ -274,6 +279,10 @@ def _complex_parts(func, input, weights, output, cval, **kw):
 
 def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
                            device, convolution):
+    y = _fast.correlate(input, weights, output, mode, cval, origin, axes,
+                        device, convolution)
+    if y is not None:
+        return y
     if _pyopencl.is_cl_array(input):
         w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
                                       convolution)
