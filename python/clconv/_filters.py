@@ -27,6 +27,11 @@ zero-padded to an odd cube, the result cropped) only for a non-finite
 cval in the constant mode (the library takes finite values) and for what
 the library refuses.
 
+The common call (float32 C-contiguous input, a mask over every axis, no
+axes) goes straight to the library with its problem arguments kept from
+an earlier call of the same problem (_fast.py); the same arguments as
+here, so the same result.
+
 pyopencl arrays stay on their device (see _pyopencl.py).
 """
 from __future__ import annotations
@@ -37,106 +42,16 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from . import _native, _pyopencl
-
-try:
-    from numpy.exceptions import AxisError  # NumPy >= 1.25
-except ImportError:  # pragma: no cover
-    from numpy import AxisError
+from . import _fast, _native, _pyopencl
+from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
+                      _check_mode, _check_single_mode, _get_output,
+                      _invalid_origin, _mask_args, _normalize_axes,
+                      _normalize_sequence)
 from ._session import DeviceArg, resolve
 
-# SciPy's mode -> numpy.pad's mode for the same extension.
-PAD_MODES = {
-    "reflect": "symmetric", "grid-mirror": "symmetric",
-    "mirror": "reflect",
-    "nearest": "edge",
-    "wrap": "wrap", "grid-wrap": "wrap",
-    "constant": "constant", "grid-constant": "constant",
-}
 MAX_MASK_AXES = 3
 
 ArrayLike = Union[np.ndarray, Sequence, float]
-
-
-# ---- argument checks, with SciPy's exception types and messages ---------
-
-def _check_mode(mode) -> str:
-    if not isinstance(mode, str) or mode not in PAD_MODES:
-        raise RuntimeError("boundary mode not supported")
-    return mode
-
-
-def _normalize_sequence(value, rank: int) -> list:
-    if not isinstance(value, str) and isinstance(value, (Sequence, np.ndarray)):
-        out = list(value)
-        if len(out) != rank:
-            raise RuntimeError("sequence argument must have length equal to "
-                               "input rank")
-        return out
-    return [value] * rank
-
-
-def _check_cval(cval) -> float:
-    if not isinstance(cval, numbers.Real):
-        raise TypeError("must be real number, not %s" % type(cval).__name__)
-    return float(cval)
-
-
-def _check_input(input) -> np.ndarray:
-    a = np.asarray(input)
-    if a.dtype.kind not in "biufc":
-        raise RuntimeError("array type not supported")
-    return a
-
-
-def _invalid_origin(origin: int, lenw: int) -> bool:
-    return origin < -(lenw // 2) or origin > (lenw - 1) // 2
-
-
-def _normalize_axes(axes, ndim: int) -> tuple:
-    if axes is None:
-        return tuple(range(ndim))
-    if isinstance(axes, numbers.Integral):
-        axes = (int(axes),)
-    out = []
-    for a in axes:
-        if not isinstance(a, numbers.Integral):
-            raise TypeError("axes must be integers")
-        if not -ndim <= a < ndim:
-            raise AxisError(int(a), ndim)
-        out.append(int(a) % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError("axes must be unique")
-    return tuple(out)
-
-
-def _get_output(output, input: np.ndarray, complex_output: bool = False,
-                lazy: bool = False):
-    """SciPy's _ni_support._get_output; with lazy, None stays None (the
-    result array itself becomes the output: no zeroed array, no copy)."""
-    shape = input.shape
-    if output is None and lazy and not complex_output:
-        return None
-    if output is None:
-        if not complex_output:
-            return np.zeros(shape, dtype=input.dtype.name)
-        return np.zeros(shape, dtype=np.promote_types(input.dtype, np.complex64))
-    if isinstance(output, (type, np.dtype)):
-        if complex_output and np.dtype(output).kind != "c":
-            output = np.promote_types(output, np.complex64)
-        return np.zeros(shape, dtype=output)
-    if isinstance(output, str):
-        output = np.dtype(output)
-        if complex_output and output.kind != "c":
-            raise RuntimeError("output must have complex dtype")
-        return np.zeros(shape, dtype=output)
-    if not isinstance(output, np.ndarray):
-        raise TypeError("output must be None, a dtype or a numpy.ndarray")
-    if output.shape != shape:
-        raise RuntimeError("output shape not correct")
-    if complex_output and output.dtype.kind != "c":
-        raise RuntimeError("output must have complex dtype")
-    return output
 
 
 # ---- the engine -----------------------------------------------------------
@@ -362,34 +277,12 @@ def _complex_parts(func, input, weights, output, cval, **kw):
 
 # ---- the public functions -------------------------------------------------
 
-def _mask_args(ndim, weights, origin, axes, convolution):
-    """SciPy's checks of a mask over `axes` of an ndim array: the float64
-    weights (flipped for a convolution), the axes and their origins."""
-    axes = _normalize_axes(axes, ndim)
-    origins = _normalize_sequence(origin, len(axes))
-    weights = np.asarray(weights, dtype=np.float64)
-    wshape = [n for n in weights.shape if n > 0]
-    if len(wshape) != len(axes) or weights.ndim != len(axes):
-        raise RuntimeError("filter weights array has incorrect shape.")
-    if convolution:
-        weights = weights[(slice(None, None, -1),) * weights.ndim]
-        origins = [-o - (0 if n & 1 else 1) for o, n in zip(origins, weights.shape)]
-    for o, n in zip(origins, wshape):
-        if _invalid_origin(o, n):
-            raise ValueError("Invalid origin; origin must satisfy "
-                             "-(weights.shape[k] // 2) <= origin[k] <= "
-                             "(weights.shape[k]-1) // 2")
-    return weights, axes, origins
-
-
-def _check_single_mode(mode) -> str:
-    if not isinstance(mode, str) and isinstance(mode, (Sequence, np.ndarray)):
-        raise RuntimeError("A sequence of modes is not supported")
-    return _check_mode(mode)
-
-
 def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
                            device, convolution):
+    y = _fast.correlate(input, weights, output, mode, cval, origin, axes,
+                        device, convolution)
+    if y is not None:
+        return y
     if _pyopencl.is_cl_array(input):
         w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
                                       convolution)

@@ -152,6 +152,24 @@ def devices() -> List[Device]:
     return _parse_devices(buf.value.decode("utf-8", "replace"))
 
 
+def problem_args(shape, mask_shape, axes, origins, batch: int,
+                 border: int) -> tuple:
+    """clconvpy_correlate_ex's problem arguments between the session and
+    cval (dims, size, mask size, origin, axes bits, batch, border), for
+    ``batch`` arrays of ``shape`` (1-3 NumPy axes), a mask of
+    ``mask_shape`` over NumPy axes ``axes`` (in increasing order, one per
+    mask axis), SciPy's origins per mask axis and a clconv_border. They
+    hold no session and no data: a call may keep them for the next one
+    (the library only reads them)."""
+    dims, k = len(shape), len(mask_shape)
+    bits = sum(1 << (dims - 1 - a) for a in axes)
+    return (dims,
+            (ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * (3 - dims))),
+            (ctypes.c_int * 3)(*(list(mask_shape[::-1]) + [1] * (3 - k))),
+            (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * (3 - k))),
+            bits, batch, border)
+
+
 class NativeSession:
     """A libclconv session (one device); closed by close() or on collection."""
 
@@ -200,17 +218,10 @@ class NativeSession:
         return out
 
     def _problem(self, shape, mask, axes, origins, batch, border, cval):
-        """clconvpy_correlate_ex's problem arguments: ``batch`` arrays of
-        ``shape`` (1-3 NumPy axes), the mask over NumPy axes ``axes`` (in
-        increasing order, one per mask axis), SciPy's origins per mask
-        axis, border (clconv_border), cval."""
-        dims, k = len(shape), mask.ndim
-        bits = sum(1 << (dims - 1 - a) for a in axes)
-        return (self.handle, dims,
-                (ctypes.c_size_t * 3)(*(list(shape[::-1]) + [1] * (3 - dims))),
-                (ctypes.c_int * 3)(*(list(mask.shape[::-1]) + [1] * (3 - k))),
-                (ctypes.c_int * 3)(*(list(origins[::-1]) + [0] * (3 - k))),
-                bits, batch, border, cval)
+        """clconvpy_correlate_ex's problem arguments (see problem_args),
+        with the session's handle first and cval last."""
+        return (self.handle,) + problem_args(shape, mask.shape, axes, origins,
+                                             batch, border) + (cval,)
 
     def correlate_ex(self, data, mask, axes, origins, border: int, cval: float,
                      batched: bool = False, out=None):
@@ -237,6 +248,18 @@ class NativeSession:
             check(_lib.clconvpy_correlate_ex(*args, elem, data.ctypes.data,
                                              mask.ctypes.data, out.ctypes.data))
         return out
+
+    def correlate_prepared(self, problem: tuple, cval: float, data, mask,
+                           out) -> int:
+        """clconvpy_correlate_ex with problem_args made earlier: float32
+        ``data`` into float32 ``out`` (both C-contiguous, of the problem's
+        shape) with a C-contiguous float32 ``mask``. Returns the
+        clconv_status (OK or the failure, for the caller to raise with
+        check or to go another way). Blocking, GIL released."""
+        with self.lock:
+            return _lib.clconvpy_correlate_ex(
+                self.handle, *problem, cval, 0, data.ctypes.data,
+                mask.ctypes.data, out.ctypes.data)
 
     def enqueue(self, shape, mask, axes, origins, border: int, cval: float,
                 in_mem: int, in_offset: int, out_mem: int, out_offset: int,
