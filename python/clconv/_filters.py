@@ -218,8 +218,11 @@ def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
                 origins) -> np.ndarray:
     """The host path, for per-axis modes, a non-finite cval and whatever the
     library refuses: the input extended by the mask's reach with each
-    axis's mode, a zero-border correlation with the mask padded to an odd
-    cube, the result cropped."""
+    axis's mode (the batch stacked along the first axis: each member's
+    outputs reach only its own extension), a zero-border correlation with
+    the mask and origins as they are, the result cropped. (No tap reads
+    beyond the mask: a mask padded with zeros would turn a NaN cval's
+    cells it reaches into NaN, as 0 * NaN is.)"""
     k = len(waxes)
     rest = [a for a in range(x.ndim) if a not in waxes]
     perm = rest + list(waxes)
@@ -228,14 +231,12 @@ def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
     batch = int(np.prod(bshape, dtype=np.int64))
     centre = [w.shape[i] // 2 + origins[i] for i in range(k)]
     pads = [(centre[i], w.shape[i] - 1 - centre[i]) for i in range(k)]
-    half = max(max(p) for p in pads)
-    width = 2 * half + 1
-    mask = np.zeros((width,) * k, np.float32)
-    mask[tuple(slice(half - c, half - c + n) for c, n in zip(centre, w.shape))] = w
     xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
     pshape = xp.shape[1:]
     dev = np.ascontiguousarray(xp).reshape((batch * pshape[0],) + pshape[1:])
-    y = session.native.correlate(dev, mask).reshape((batch,) + pshape)
+    mask = np.ascontiguousarray(w, dtype=np.float32)
+    y = session.native.correlate_ex(dev, mask, list(range(k)), origins, 0,
+                                    0.0).reshape((batch,) + pshape)
     y = y[(slice(None),) + tuple(slice(c, c + n) for c, n in zip(centre, dshape))]
     y = y.reshape(xt.shape)
     return np.transpose(y, np.argsort(perm))

@@ -55,6 +55,24 @@ def test_nan_cval_fills_the_border_with_nan_as_scipy():
     np.testing.assert_allclose(got[~np.isnan(got)], expected[~np.isnan(expected)])
 
 
+@pytest.mark.parametrize("shape,origin", [((3, 5), 0), ((5, 3), (1, -1)),
+                                          ((2, 4), (0, 1)), ((1, 6), 0),
+                                          ((3, 1, 5), (0, 0, -2)),
+                                          ((4, 2, 3), (-2, 0, 1))])
+def test_nan_cval_reaches_only_as_far_as_the_mask(shape, origin):
+    # A NaN cval makes NaN exactly the outputs whose mask meets the outside:
+    # no tap beyond a non-square mask's own may read it (0 * NaN is NaN).
+    rng = np.random.default_rng(len(shape) * 10 + shape[0])
+    x = rng.standard_normal((9, 11, 7)[3 - len(shape):]).astype(np.float32)
+    w = rng.standard_normal(shape).astype(np.float32)
+    expected = ndimage.correlate(x, w, mode="constant", cval=np.nan,
+                                 origin=origin)
+    got = clconv.correlate(x, w, mode="constant", cval=np.nan, origin=origin)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_allclose(got[~np.isnan(got)],
+                               expected[~np.isnan(expected)], rtol=0, atol=1e-5)
+
+
 def test_library_errors_are_python_exceptions_with_its_message():
     with pytest.raises(ValueError, match="matches no device|no device|match"):
         clconv.Session("no-such-device-xyz")
