@@ -106,58 +106,8 @@ static inline void conv2d_coarse_march(const __global IN_T *restrict N,
 
 #if XV > 1
 /* XV columns x.. per work-item: the march of conv2d_coarse_march over a
- * window of XW input columns per row and XV accumulators per queue slot.
- * Unchecked (interior, rows a multiple of XV long): the XV columns x..
- * as one aligned vector (x and the row start are multiples of XV) and
- * the halo columns one by one; checked: every column folded once. */
-#define XW (XV + MASK_X - 1)
-#define IN_TV CLC_XPASTE3(IN_T, XV, )
-#define OUT_TV CLC_XPASTE3(OUT_T, XV, )
-#define FLOAT_TV CLC_XPASTE3(float, XV, )
-#if CLCONV_IN_DTYPE == CLCONV_DTYPE_F16
-#define CLC_LDXV(p) CLC_XPASTE3(vloada_half, XV, )(0, (p))
-#elif CLCONV_IN_DTYPE == CLCONV_DTYPE_F32
-#define CLC_LDXV(p) (*(const __global FLOAT_TV *)(p))
-#else
-#define CLC_LDXV(p)                                                           \
-    CLC_XPASTE3(convert_float, XV, )(*(const __global IN_TV *)(p))
-#endif
-#if CLCONV_OUT_DTYPE == CLCONV_DTYPE_F16
-#define CLC_STXV(v, p) CLC_XPASTE3(vstorea_half, XV, _rte)((v), 0, (p))
-#elif CLCONV_OUT_DTYPE == CLCONV_DTYPE_F32
-#define CLC_STXV(v, p) (*(__global FLOAT_TV *)(p) = (v))
-#else
-#define CLC_STXV(v, p)                                                        \
-    (*(__global OUT_TV *)(p) =                                                \
-         CLC_XPASTE3(convert_, OUT_TV, _sat_rte)(v))
-#endif
-/* XV_HALO_VECTORS: where the halo is no wider than a vector on either
- * side (LEFT_X, RIGHT_X <= XV), an interior row's halo columns come from
- * the aligned vectors on either side of the work-item's own, loaded
- * whole (3 XV-element loads per row) instead of LEFT_X + RIGHT_X
- * unaligned single elements; interior work-groups then need XV columns
- * of input on either side. -D XV_HALO_VECTORS=0 forces the single loads
- * (bench/PERF.md item 33). */
-#ifndef XV_HALO_VECTORS
-#if LEFT_X <= XV && RIGHT_X <= XV
-#define XV_HALO_VECTORS 1
-#else
-#define XV_HALO_VECTORS 0
-#endif
-#endif
-#if XV_HALO_VECTORS
-#define XV_HALO_L XV
-#define XV_HALO_R XV
-#else
-#define XV_HALO_L LEFT_X
-#define XV_HALO_R RIGHT_X
-#endif
-#ifdef CLCONV_COUNT_LOADS
-#define COUNT_XV() atomic_add(&clconv_counters[0], XV)
-#else
-#define COUNT_XV() ((void)0)
-#endif
-
+ * window of XW input columns per row (common.clh's clc_row_window) and XV
+ * accumulators per queue slot. */
 static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
                                           __global OUT_T *restrict P,
                                           MASK_T m, const int nx,
@@ -171,8 +121,7 @@ static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
             q[s][i] = 0.0f;
     int cols[XW];
     if (checked)
-        for (int k = 0; k < XW; ++k)
-            cols[k] = clc_index(x - LEFT_X + k, nx);
+        clc_window_cols(x, nx, cols);
 #if MARCH == 1
 #pragma unroll
 #else
@@ -181,35 +130,9 @@ static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
     for (int k = 0; k < MARCH_ROWS; ++k) {
         const int p = y0 - LEFT_Y + k;
         float w[XW];
-        if (!checked) {
-            const int row = p * nx;
-#if XV_HALO_VECTORS
-            /* The halo from the aligned vectors beside this one: three
-             * vector loads per row, no unaligned ones. */
-            float lv[XV], rv[XV];
-            COUNT_XV();
-            CLC_XPASTE3(vstore, XV, )(CLC_LDXV(N + row + x - XV), 0, lv);
-            for (int j = 0; j < LEFT_X; ++j)
-                w[j] = lv[XV - LEFT_X + j];
-            COUNT_XV();
-            CLC_XPASTE3(vstore, XV, )(CLC_LDXV(N + row + x + XV), 0, rv);
-            for (int j = 0; j < RIGHT_X; ++j)
-                w[LEFT_X + XV + j] = rv[j];
-#else
-            for (int j = 0; j < LEFT_X; ++j)
-                w[j] = LOAD_N(row + x - LEFT_X + j);
-            for (int j = 0; j < RIGHT_X; ++j)
-                w[LEFT_X + XV + j] = LOAD_N(row + x + XV + j);
-#endif
-            COUNT_XV();
-            const FLOAT_TV c = CLC_LDXV(N + row + x);
-            CLC_XPASTE3(vstore, XV, )(c, 0, w + LEFT_X);
-        } else {
-            const int at = clc_index(p, ny);
-            for (int j = 0; j < XW; ++j)
-                w[j] = at >= 0 && cols[j] >= 0 ? LOAD_N(at * nx + cols[j])
-                                               : CLC_GHOST;
-        }
+        const int at = checked ? clc_index(p, ny) : p;
+        clc_row_window(N, at * nx, !checked || at >= 0, x, cols, checked,
+                       w COUNTERS_ARG);
 #if MARCH == 2
 #pragma unroll
 #endif
@@ -227,15 +150,8 @@ static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
         }
         const int y = p - RIGHT_Y; /* the row slot 0 completed */
         if (k >= MASK_Y - 1) {
-            if (!checked) {
-                FLOAT_TV v;
-                v = CLC_XPASTE3(vload, XV, )(0, q[0]);
-                CLC_STXV(v, P + y * nx + x);
-            } else if (y < ny) {
-                for (int i = 0; i < XV; ++i)
-                    if (x + i < nx)
-                        CLC_ST(P, y * nx + x + i, q[0][i]);
-            }
+            if (!checked || y < ny)
+                clc_store_columns(P, y * nx, x, nx, checked, q[0]);
         }
 #if MARCH == 2
 #pragma unroll

@@ -18,6 +18,9 @@
 #          march, peeled in new), base against new; then planes x rows x
 #          heights on new ($SWEEP3D)
 #   tests3d test_matrix's 3D coarse groups on the GPU
+#   x3d    3D W=5 with XV columns per work-item: a sweep at 512x512x128
+#          ($X3D), bench rows at 512^3, the 2D defaults again, and the XV
+#          test groups (2D and 3D) on the GPU
 #   final  the new float32 defaults at 2D W=9 and W=7 (4 columns, 4 rows,
 #          32 x 8) against one column; test_variants, test_matrix's 2D
 #          coarse groups and test_matrix_dtype's XV=4 group on the GPU
@@ -115,6 +118,27 @@ for step in ${STEPS:-tests u8 w9}; do
         CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER='*xv4*' timeout 100 \
             build/test_matrix_dtype >"$R/test_matrix_dtype-xv4-gpu.log" 2>&1
         el "test_matrix_dtype XV=4 on the GPU: exit $?"; tail -1 "$R/test_matrix_dtype-xv4-gpu.log" ;;
+    x3d)
+        # 3D W=5 with XV columns per work-item (XV ROWS COARSEN GROUP_Y),
+        # 512x512x128 (the reference of 512^3 takes 18 s a run); then the
+        # default and XV 2 and 4 as bench rows at 512^3, and the 2D
+        # defaults (u8 W=3, f32 W=9) after the shared window code
+        for cfg in ${X3D:-"1 2 16 4" "2 2 16 4" "4 1 16 4" "4 2 8 4" "4 1 32 4" "2 1 32 8" "4 2 16 4" "2 2 32 4"}; do
+            set -- $cfg
+            sweep x3d 3 512x512x128 5 f32 32 $3 $4 CLCONV_COARSE_XV=$1 CLCONV_COARSE_ROWS=$2
+        done >"$R/x3d-sweep.log" 2>&1
+        el "x3d sweep: $(grep -c ' ok ' "$R/x3d-sweep.log") ok"
+        awk '{for(i=1;i<=NF;i++) if($i=="ms") print $(i-1), $1, $2, $3, $4, $5, $6}' "$R/x3d-sweep.log" | sort -n
+        bench new 3 512x512x512 5 f32 same x3d-default 2>&1 | tee "$R/x3d.log"
+        bench new 3 512x512x512 5 f32 same x3d-xv${X3D_BEST:-4} CLCONV_COARSE_XV=${X3D_BEST:-4} \
+            CLCONV_COARSE_ROWS=${X3D_ROWS:-1} 2>&1 | tee -a "$R/x3d.log"
+        bench new 2 8192x8192 3 u8 same x3d-2d-u8-w3 2>&1 | tee -a "$R/x3d.log"
+        bench new 2 8192x8192 9 f32 same x3d-2d-f32-w9 2>&1 | tee -a "$R/x3d.log"
+        el "x3d bench"
+        CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER='*xv*' timeout ${TXV:-110} \
+            build/test_matrix_dtype >"$R/test_matrix_dtype-xv-gpu.log" 2>&1
+        el "test_matrix_dtype XV groups (2D and 3D) on the GPU: exit $?"
+        grep -E "PASSED|FAILED|FAIL " "$R/test_matrix_dtype-xv-gpu.log" | head -8 ;;
     ab3d)
         ab 3 512x512x512 5 f32 same 3d-w5 2>&1 | tee "$R/ab3d.log"; el "ab3d bench"
         for cfg in ${SWEEP3D:-"16 2 4" "32 2 4" "16 4 4" "32 1 8"}; do
