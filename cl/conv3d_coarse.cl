@@ -1,6 +1,6 @@
 /* 3D coarse (z-marching, "2.5D"): a TILE_WIDTH x GROUP_Y work-group covers
  * an x-y patch; each work-item computes COARSEN consecutive planes of ROWS
- * adjacent rows of XV adjacent columns. It marches through the input planes
+ * adjacent (x, y) columns. It marches through the input planes
  * z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z once, loading each plane's in-plane
  * neighbours (through the cache) and adding them into a queue of MASK_Z
  * accumulators per row: slot s holds output plane p-RIGHT_Z+s, which input
@@ -16,21 +16,6 @@
 #endif
 #ifndef ROWS
 #error "build with -D ROWS=<adjacent y rows per work-item>"
-#endif
-/* XV (default 1): consecutive columns per work-item, each input row read
- * as an XV-wide window (common.clh's clc_row_window: aligned vectors in
- * interior work-groups of rows a multiple of XV long), as in 2D coarse
- * (bench/PERF.md items 31, 33). */
-#ifndef XV
-#define XV 1
-#endif
-#if XV != 1 && XV != 2 && XV != 4 && XV != 8 && XV != 16
-#error "XV must be 1, 2, 4, 8 or 16"
-#endif
-#if XV == 1
-#define XW MASK_X
-#define XV_HALO_L LEFT_X
-#define XV_HALO_R RIGHT_X
 #endif
 
 #define MARCH_PLANES (COARSEN + MASK_Z - 1)
@@ -66,7 +51,7 @@ static inline void conv3d_coarse_plane(const __global IN_T *restrict N,
                                        const int k, const bool fold,
                                        const bool checked, const int *cols,
                                        const int *rows,
-                                       float q[ROWS][MASK_Z][XV] COUNTERS_PARAM)
+                                       float q[ROWS][MASK_Z] COUNTERS_PARAM)
 {
     const int p = z0 - LEFT_Z + k;
     const int pat = checked ? clc_index(p, nz) : p;
@@ -75,12 +60,8 @@ static inline void conv3d_coarse_plane(const __global IN_T *restrict N,
         const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
         const bool row_ok = !checked || (plane_ok && gy >= 0);
         const int row = (pat * ny + gy) * nx;
-        float v[XW];
-#if XV == 1
+        float v[MASK_X];
         clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
-#else
-        clc_row_window(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
-#endif
         /* Input row r meets mask row jy = r - o of output row o. */
         for (int o = 0; o < ROWS; ++o) {
             const int jy = r - o;
@@ -90,30 +71,21 @@ static inline void conv3d_coarse_plane(const __global IN_T *restrict N,
                 /* Slot s holds output plane z0 + k + s - (W-1). */
                 if (fold && (k + s < MASK_Z - 1 || k + s >= MARCH_PLANES))
                     continue;
-                for (int jx = 0; jx < MASK_X; ++jx) {
-                    const float c =
-                        m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X + jx];
-                    for (int i = 0; i < XV; ++i)
-                        q[o][s][i] += v[i + jx] * c;
-                }
+                for (int jx = 0; jx < MASK_X; ++jx)
+                    q[o][s] += v[jx] *
+                               m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X +
+                                 jx];
             }
         }
     }
     const int z = p - RIGHT_Z; /* the plane slot 0 completed */
     for (int o = 0; o < ROWS; ++o) {
         const int y = y0 + o;
-#if XV == 1
         if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny && x < nx)))
-            CLC_ST(P, (z * ny + y) * nx + x, q[o][0][0]);
-#else
-        if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny)))
-            clc_store_columns(P, (z * ny + y) * nx, x, nx, checked, q[o][0]);
-#endif
+            CLC_ST(P, (z * ny + y) * nx + x, q[o][0]);
         for (int s = 0; s < MASK_Z - 1; ++s)
-            for (int i = 0; i < XV; ++i)
-                q[o][s][i] = q[o][s + 1][i];
-        for (int i = 0; i < XV; ++i)
-            q[o][MASK_Z - 1][i] = 0.0f;
+            q[o][s] = q[o][s + 1];
+        q[o][MASK_Z - 1] = 0.0f;
     }
 }
 
@@ -125,9 +97,9 @@ static inline void conv3d_coarse_plane(const __global IN_T *restrict N,
  * no slot it then throws away (at mask 5 and 16 planes, 20% of the
  * FMAs; bench/PERF.md item 34). Otherwise the whole march is rolled and
  * computes every slot. */
-#if COARSEN * MASK3 * ROWS * XV <= 2048
+#if COARSEN * MASK3 * ROWS <= 2048
 #define MARCH_UNROLLED 1
-#elif 2 * (MASK_Z - 1) * MASK3 * ROWS * XV <= 4096
+#elif 2 * (MASK_Z - 1) * MASK3 * ROWS <= 4096
 #define MARCH_PEELED 1
 #endif
 #define PEEL_END (COARSEN > MASK_Z - 1 ? COARSEN : MASK_Z - 1)
@@ -139,21 +111,15 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
                                        const int z0,
                                        const bool checked COUNTERS_PARAM)
 {
-    /* q[o][s][i]: output row y0+o, column x+i; slot s holds output plane
-     * p-R+s. */
-    float q[ROWS][MASK_Z][XV];
+    /* q[o][s]: output row y0+o, slot s holds output plane p-R+s. */
+    float q[ROWS][MASK_Z];
     for (int o = 0; o < ROWS; ++o)
         for (int s = 0; s < MASK_Z; ++s)
-            for (int i = 0; i < XV; ++i)
-                q[o][s][i] = 0.0f;
+            q[o][s] = 0.0f;
     /* Border work-groups: the folded columns and rows, once. */
-    int cols[XW], rows[IN_ROWS];
+    int cols[MASK_X], rows[IN_ROWS];
     if (checked) {
-#if XV == 1
         clc_tap_cols(x, nx, cols);
-#else
-        clc_window_cols(x, nx, cols);
-#endif
         for (int r = 0; r < IN_ROWS; ++r)
             rows[r] = clc_index(y0 - LEFT_Y + r, ny);
     }
@@ -197,14 +163,12 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 #else
     __constant float *m = M;
 #endif
-    const int ox = get_group_id(0) * TILE_WIDTH * XV;
+    const int ox = get_group_id(0) * TILE_WIDTH;
     const int oy = get_group_id(1) * GROUP_Y * ROWS;
     const int z0 = get_group_id(2) * COARSEN;
-    const int x = ox + get_local_id(0) * XV,
-              y0 = oy + get_local_id(1) * ROWS;
+    const int x = ox + get_local_id(0), y0 = oy + get_local_id(1) * ROWS;
     const bool interior =
-        ox >= XV_HALO_L && ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
-        (XV == 1 || nx % XV == 0) && oy >= LEFT_Y &&
+        ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx && oy >= LEFT_Y &&
         oy + GROUP_Y * ROWS + RIGHT_Y <= ny && z0 >= LEFT_Z &&
         z0 + COARSEN + RIGHT_Z <= nz;
     if (interior)

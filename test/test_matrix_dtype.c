@@ -177,42 +177,6 @@ static clconv_session *columns_session(const clconv_device_info *dev,
     return s;
 }
 
-/* 3D coarse with XV columns per work-item (bench/PERF.md item 35): 36
- * planes of 20 rows 1104 long (interior work-groups in every axis) with
- * a 5x3x3 mask at x origin -1 (halo 1 + 3 columns), in every mode, one
- * integer type pair per mode and float32. */
-static long run_columns_3d(clconv_session *s, int xv, uint64_t case_seed)
-{
-    long failures = 0;
-    for (int m = 0; m < CLCONV_BORDER_COUNT; ++m) {
-        for (int f32 = 0; f32 < 2; ++f32) {
-            const int pair = (m + xv) % 6; /* u8, u16, i16 (f16: 2D's) */
-            clconv_problem p;
-            memset(&p, 0, sizeof p);
-            p.dims = 3;
-            p.strategy = CLCONV_COARSE;
-            p.border = (clconv_border)m;
-            p.in_dtype = f32 ? CLCONV_ELEM_F32 : pairs[pair][0];
-            p.out_dtype = f32 ? CLCONV_ELEM_F32 : pairs[pair][1];
-            p.size[0] = 1104;
-            p.size[1] = 20;
-            p.size[2] = 36;
-            p.mask_size[0] = 5;
-            p.mask_size[1] = p.mask_size[2] = 3;
-            p.origin[0] = -1;
-            p.mask_width = 5;
-            char what[256];
-            snprintf(what, sizeof what,
-                     "3D coarse XV=%d 5x3x3 origin -1 %s %s->%s 1104x20x36",
-                     xv, clconv_border_name(p.border),
-                     clconv_elem_name(p.in_dtype),
-                     clconv_elem_name(p.out_dtype));
-            failures += run_one(s, &p, ++case_seed, what);
-        }
-    }
-    return failures;
-}
-
 /* 2D coarse with XV columns per work-item: 70 rows 1104 long (a multiple
  * of 16: interior work-groups load and store aligned vectors) and 9 rows
  * 1101 long (unaligned: checked everywhere), a 5x3 mask at its largest x
@@ -270,7 +234,6 @@ static void run_columns(void **state)
             }
         }
     }
-    failures += run_columns_3d(host, dt->xv, case_seed);
     clconv_session_destroy(host);
     clconv_session_destroy(dev16);
     assert_int_equal(failures, 0);

@@ -96,7 +96,7 @@ enum {
     CLC_KNOB_VEC_BLOCKS, /* vector 2D/3D: floatv blocks side by side */
     CLC_KNOB_VEC_WIDTH,  /* vector 2D/3D: floats per block, 8 or 16 */
     CLC_KNOB_MARCH,      /* 2D coarse: 1 unrolled, private mask; 2 rolled */
-    CLC_KNOB_XV,         /* 2D/3D coarse: consecutive columns per work-item */
+    CLC_KNOB_XV,         /* 2D coarse: consecutive columns per work-item */
     CLC_KNOB_COUNT,
     CLC_KNOB_PUBLIC = 2
 };
@@ -133,7 +133,7 @@ typedef struct clc_overrides {
     int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 or 2 (2D coarse) */
-    int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D/3D coarse) */
+    int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D coarse) */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 

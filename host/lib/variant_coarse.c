@@ -74,8 +74,6 @@ static void coarse_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
                          : xv_default(dev, &c->p);
     }
-    if (dims == 3) /* one column unless measuring (bench/PERF.md item 35) */
-        k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv : 1;
     const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 4 : 8)
@@ -118,13 +116,10 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * c) * gy;
     } else {
-        /* t x gy work-items, each marching c planes of `rows` rows of xv
-         * columns. */
+        /* t x gy work-items, each marching c planes of `rows` rows. */
         const size_t rows = (size_t)cf->knob[CLC_KNOB_ROWS];
-        const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
-                                       ? cf->knob[CLC_KNOB_XV] : 1);
         g->local[1] = gy;
-        g->global[0] = ceil_div(p->size[0], t * xv) * t;
+        g->global[0] = ceil_div(p->size[0], t) * t;
         g->global[1] = ceil_div(p->size[1], gy * rows) * gy;
         g->global[2] = ceil_div(p->size[2], c);
     }
@@ -151,7 +146,6 @@ const clc_variant clc_variant_coarse = {
         {.tile = 32,
          .tiles = CLC_INTS(16, 32, 64),
          .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),
-                  [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}},
-                  [CLC_KNOB_XV] = {"XV", 1, 16, {0, 0}}}},
+                  [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}}}},
     },
     1, coarse_defaults, coarse_geometry, coarse_preferred_tile};
