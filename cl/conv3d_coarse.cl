@@ -42,9 +42,12 @@
  * fold, slots that hold planes outside this work-item's COARSEN are
  * skipped: at the march's two ends, where k is a constant (unrolled), the
  * test folds away (as a run-time test in the rolled loop it cost the
- * H100 21%: 1.25 against 1.03 ms at mask 5). */
-static inline void conv3d_coarse_plane(const __global IN_T *restrict N,
-                                       __global OUT_T *restrict P, MASK_T m,
+ * H100 21%: 1.25 against 1.03 ms at mask 5). No `restrict` on N and P
+ * here (inlined at several places it makes clang emit an intrinsic that
+ * Oclgrind's LLVM cannot run; common.clh's clc_load3); the kernel's own
+ * parameters keep it. */
+static inline void conv3d_coarse_plane(const __global IN_T *N,
+                                       __global OUT_T *P, MASK_T m,
                                        const int nx, const int ny,
                                        const int nz, const int x,
                                        const int y0, const int z0,
