@@ -222,6 +222,7 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=1"));
     clconv_problem u8 = c2;
+    u8.size[0] = 1024; /* a multiple of every XV */
     u8.in_dtype = u8.out_dtype = CLCONV_ELEM_U8;
     assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
                      CLCONV_OK);
@@ -247,6 +248,19 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_int_equal(clconv_problem_defines(&pocl, &u8, d, sizeof d),
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=1"));
+    /* Never more columns than divide the row: no row of vectors would be
+     * aligned (every work-group on the checked path). */
+    u8.in_dtype = u8.out_dtype = CLCONV_ELEM_U8;
+    u8.size[0] = 1002; /* 2 x 501 */
+    assert_int_equal(clconv_problem_defines(&gpu, &u8, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=2"));
+    clconv_problem odd = c2;
+    odd.size[0] = 1001;
+    assert_int_equal(clconv_problem_defines(&gpu, &odd, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=1"));
+    assert_non_null(strstr(d, "-D COARSEN=16")); /* one column's rows */
     assert_int_equal(clconv_problem_defines(&gpu, &c3, d, sizeof d),
                      CLCONV_OK);
     assert_null(strstr(d, "MARCH"));

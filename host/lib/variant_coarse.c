@@ -36,7 +36,8 @@ static int wide_columns(const clconv_problem *p, int xv)
 /* Float32 input at masks 7 to 9 takes 4 columns too (with 4 rows per
  * work-item, 8 work-items high; H100 at 8192^2 W=9: 0.238 ms against
  * 0.308 with one column; the halo then comes from the neighbouring
- * vectors, bench/PERF.md item 33). */
+ * vectors, bench/PERF.md item 33). Either way at most as many columns as
+ * divide the row length (the largest power of two). */
 static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 {
     const int w = clconv_problem_mask_max(p);
@@ -44,10 +45,17 @@ static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
               out = (int)clconv_elem_size(p->out_dtype);
     if (!dev || dev->kind == CLCONV_DEVICE_CPU)
         return 1;
-    if (in >= 4)
-        return in == 4 && w >= 7 && w <= 9 ? 4 : 1;
-    int xv = w <= 3 ? 8 : w <= 5 ? 4 : 1;
-    while (xv > 1 && (xv * in > 8 || xv * out > 16))
+    int xv;
+    if (in >= 4) {
+        xv = in == 4 && w >= 7 && w <= 9 ? 4 : 1;
+    } else {
+        xv = w <= 3 ? 8 : w <= 5 ? 4 : 1;
+        while (xv > 1 && (xv * in > 8 || xv * out > 16))
+            xv /= 2;
+    }
+    /* Rows whose length is not a multiple of XV take the checked path in
+     * every work-group (unaligned vectors): fewer columns instead. */
+    while (xv > 1 && p->size[0] % (size_t)xv)
         xv /= 2;
     return xv;
 }
