@@ -101,6 +101,8 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
         raise RuntimeError("output shape not correct")
     if complex_output and output.dtype.kind != "c":
         raise RuntimeError("output must have complex dtype")
+    if not output.flags.writeable:
+        raise ValueError("output array is read-only.")
     return output
 
 

@@ -9,7 +9,19 @@ import clconv
 A = np.arange(12.0).reshape(3, 4)
 W = np.ones((3, 3))
 
+
+def _readonly(dtype=np.float32):
+    out = np.zeros(A.shape, dtype)
+    out.flags.writeable = False
+    return out
+
+
 CASES = {
+    "read-only float32 output": lambda m: m.correlate(A.astype(np.float32), W, output=_readonly()),
+    "read-only float64 output": lambda m: m.convolve(A, W, output=_readonly(np.float64)),
+    "read-only output, correlate1d": lambda m: m.correlate1d(A, [1, 2], output=_readonly()),
+    "read-only output, gaussian": lambda m: m.gaussian_filter(A, 1.0, output=_readonly()),
+    "read-only output, uniform": lambda m: m.uniform_filter(A, 3, output=_readonly()),
     "mask with more dims than the input": lambda m: m.correlate(A, np.ones((3, 3, 3))),
     "mask with fewer dims": lambda m: m.correlate(A, np.ones(3)),
     "zero-width mask": lambda m: m.correlate(A, np.ones((0, 3))),
