@@ -22,8 +22,9 @@ What SciPy's filters add is done around it on the host:
   output dtype as SciPy does (float to integer truncates); complex input
   or weights go through their real and imaginary parts, as in SciPy.
 
-The input is padded on the host (NumPy's equivalent of the mode, the mask
-zero-padded to an odd cube, the result cropped) only for a non-finite
+The input is padded on the host (NumPy's equivalent of the mode, then
+the library's zero-border correlation with the mask and origins as they
+are, the result cropped) only for a non-finite
 cval in the constant mode (the library takes finite values) and for what
 the library refuses.
 

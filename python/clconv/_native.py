@@ -58,9 +58,6 @@ _lib.clconvpy_session_describe.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
                                            ctypes.c_size_t]
 _lib.clconvpy_session_from_cl.argtypes = [ctypes.c_void_p] * 3 + [
     ctypes.POINTER(ctypes.c_void_p)]
-_lib.clconvpy_correlate.argtypes = [ctypes.c_void_p, ctypes.c_int, _c_size_p,
-                                    ctypes.c_int, ctypes.c_void_p,
-                                    ctypes.c_void_p, ctypes.c_void_p]
 _c_int_p = ctypes.POINTER(ctypes.c_int)
 _problem_args = [ctypes.c_void_p, ctypes.c_int, _c_size_p, _c_int_p, _c_int_p,
                  ctypes.c_uint, ctypes.c_size_t, ctypes.c_int, ctypes.c_double]
@@ -201,21 +198,6 @@ class NativeSession:
         if not self._handle:
             raise ValueError("the clconv session is closed")
         return self._handle
-
-    def correlate(self, data, mask) -> None:
-        """Zero-border correlation of a C-contiguous float32 array of 1-3
-        dimensions with an odd cubic float32 mask, in place in ``data``'s
-        twin ``out`` returned; blocking, GIL released."""
-        import numpy as np
-        out = np.empty_like(data)
-        dims = data.ndim
-        size = (ctypes.c_size_t * 3)(*(list(data.shape[::-1]) + [1] * (3 - dims)))
-        with self.lock:
-            check(_lib.clconvpy_correlate(self.handle, dims, size,
-                                          mask.shape[0],
-                                          data.ctypes.data, mask.ctypes.data,
-                                          out.ctypes.data))
-        return out
 
     def _problem(self, shape, mask, axes, origins, batch, border, cval):
         """clconvpy_correlate_ex's problem arguments (see problem_args),

@@ -18,9 +18,6 @@ void clconvpy_session_close(clconv_session *s);
 int clconvpy_session_describe(const clconv_session *s, char *buf, size_t len);
 int clconvpy_session_from_cl(void *context, void *device, void *queue,
                              clconv_session **out);
-int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
-                       int mask_width, const float *in, const float *mask,
-                       float *out);
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
                           const int *mask_size, const int *origin,
                           unsigned axes, size_t batch, int border, double cval,
@@ -166,23 +163,8 @@ static clconv_status make_problem(clconv_session *s, int dims,
     return clconv_auto_config(clconv_session_device(s), p, &tuned);
 }
 
-/* Correlation with zero ghost cells of a dense row-major float array
- * (size[0] = nx, fastest) with a mask_width^dims mask; blocking. */
-int clconvpy_correlate(clconv_session *s, int dims, const size_t *size,
-                       int mask_width, const float *in, const float *mask,
-                       float *out)
-{
-    const int widths[3] = {mask_width, mask_width, mask_width};
-    const int centred[3] = {0, 0, 0};
-    clconv_problem p;
-    clconv_status st = make_problem(s, dims, size, widths, centred, 0, 1,
-                                    CLCONV_BORDER_CONSTANT, 0.0, &p);
-    if (st != CLCONV_OK)
-        return st;
-    return clconv_convolve(s, &p, in, mask, out);
-}
-
-/* The same with scipy.ndimage's filter (make_problem's arguments), the
+/* Correlation of a dense row-major array with scipy.ndimage's filter
+ * (make_problem's arguments), the
  * input of element type in_dtype (clconv_elem: uint8, uint16, int16 and
  * float16 arrays go to the device as they are), the output float32. */
 int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,

@@ -48,7 +48,7 @@ def test_the_gil_is_released_during_device_work():
     with clconv.Session() as s:
         x = np.random.default_rng(1).random(1 << 24, np.float32)
         m = np.ones(9, np.float32)
-        s.native.correlate(x, m)  # build once
+        s.native.correlate_ex(x, m, [0], [0], 0, 0.0)  # build once
         inside = threading.Event()
         done = threading.Event()
         t0 = [0.0]
@@ -57,7 +57,7 @@ def test_the_gil_is_released_during_device_work():
             inside.set()
             t0[0] = time.perf_counter()
             for _ in range(3):
-                s.native.correlate(x, m)
+                s.native.correlate_ex(x, m, [0], [0], 0, 0.0)
             t0[0] = time.perf_counter() - t0[0]
             done.set()
 
