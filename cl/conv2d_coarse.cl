@@ -44,6 +44,10 @@
 #if XV != 1 && XV != 2 && XV != 4 && XV != 8 && XV != 16
 #error "XV must be 1, 2, 4, 8 or 16"
 #endif
+#if XV == 1 /* the input columns interior work-groups need either side */
+#define XV_HALO_L LEFT_X
+#define XV_HALO_R RIGHT_X
+#endif
 
 #define MARCH_ROWS (COARSEN + MASK_Y - 1)
 
@@ -183,12 +187,8 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int oy = get_group_id(1) * GROUP_Y * COARSEN;
     const int x = ox + get_local_id(0) * XV;
     const int y0 = oy + get_local_id(1) * COARSEN;
-#if XV > 1
     const bool interior = ox >= XV_HALO_L &&
                           ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
-#else
-    const bool interior = ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx &&
-#endif
                           oy >= LEFT_Y &&
                           oy + GROUP_Y * COARSEN + RIGHT_Y <= ny &&
                           (XV == 1 || nx % XV == 0);
