@@ -11,14 +11,19 @@
  *
  * AXIS 0: a work-group of TILE_WIDTH work-items loads TILE_WIDTH * COARSEN
  * consecutive outputs' inputs of one row (halo included) into local memory
- * with coalesced loads; each work-item then computes COARSEN outputs
- * TILE_WIDTH apart, so neighbouring work-items read neighbouring words.
+ * with coalesced loads. On GPUs (LANES 1) each work-item then computes
+ * COARSEN consecutive outputs from a register window of COARSEN inputs
+ * that slides one element per tap (COARSEN + W - 1 local reads for
+ * COARSEN outputs, the taps unrolled so the mask is immediates), and the
+ * outputs go back through a local staging row so the stores are
+ * coalesced (bench/PERF.md item 37). On CPUs (LANES 16) each work-item
+ * computes float16 blocks TILE_WIDTH blocks apart.
  * AXIS 1 and 2: one work-item per x column (reads coalesced along x), each
  * marching COARSEN consecutive outputs along the axis with a register
  * window of COARSEN inputs that slides one row per tap: COARSEN + W - 1
- * loads for COARSEN outputs, no local memory, no barrier. Only the
- * work-groups (AXIS 0) or work-items whose inputs reach past the data
- * fold indices; the others load plainly. */
+ * loads for COARSEN outputs, no local memory, no barrier; on GPUs the taps
+ * are unrolled. Only the work-groups (AXIS 0) or work-items whose inputs
+ * reach past the data fold indices; the others load plainly. */
 #ifndef AXIS
 #error "build with -D AXIS=<0, 1 or 2>"
 #endif
@@ -33,6 +38,12 @@
 #endif
 
 __constant float sep_mask[MASK_X] = {SEP_MASK_VALUES};
+
+/* GPUs (LANES 1) unroll the taps, so the window slides by renaming
+ * registers and the mask is immediates, up to 4096 FMAs per work-item
+ * (the NVIDIA compiler slows down on longer bodies); beyond, and on CPUs,
+ * the compiler's own choice. */
+#define SEP_UNROLLED (LANES == 1 && MASK_X * COARSEN <= 4096)
 
 #if LANES == 16
 /* LANES 16 (CPUs): each work-item computes float16 blocks of consecutive
@@ -77,36 +88,68 @@ static inline void store16(__global float *out, int i, int x, int nx,
 #if AXIS == 0
 #define SPAN (TILE_WIDTH * COARSEN * LANES)
 #define TILE_LEN (SPAN + MASK_X - 1)
+#if LANES == 1
+/* One float of padding per 32, so work-items COARSEN apart read and
+ * write distinct banks. */
+#define PAD(i) ((i) + (i) / 32)
+#else
+#define PAD(i) (i)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void sep_pass(const __global float *restrict in, __global float *restrict out,
               const int nx, const int ny, const int nz)
 {
-    __local float tile[TILE_LEN];
+    __local float tile[PAD(TILE_LEN) + 1];
     const int lx = get_local_id(0);
     const int row = (get_global_id(2) * ny + get_global_id(1)) * nx;
     const int x0 = get_group_id(0) * SPAN;
     /* Only work-groups whose span reaches past a row end fold indices. */
     if (x0 - LEFT_X >= 0 && x0 - LEFT_X + TILE_LEN <= nx)
         for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
-            tile[t] = in[row + x0 - LEFT_X + t];
+            tile[PAD(t)] = in[row + x0 - LEFT_X + t];
     else
         for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
             const int g = x0 - LEFT_X + t;
-            tile[t] = CLC_IN(g, nx) ? in[row + CLC_AT(g, nx)] : CLC_GHOST;
+            tile[PAD(t)] =
+                CLC_IN(g, nx) ? in[row + CLC_AT(g, nx)] : CLC_GHOST;
         }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if LANES == 16
     for (int c = 0; c < COARSEN; ++c) {
         const int o = (c * TILE_WIDTH + lx) * LANES;
         VEC acc = 0.0f;
         for (int j = 0; j < MASK_X; ++j)
-#if LANES == 16
             acc += vload16(0, tile + o + j) * sep_mask[j];
-#else
-            acc += tile[o + j] * sep_mask[j];
-#endif
         STORE(row + x0 + o, x0 + o, acc);
     }
+#else
+    __local float res[PAD(SPAN) + 1];
+    const int b = lx * COARSEN; /* first output, relative to x0 */
+    float win[COARSEN], acc[COARSEN];
+    for (int c = 0; c < COARSEN; ++c) {
+        win[c] = tile[PAD(b + c)];
+        acc[c] = 0.0f;
+    }
+#if SEP_UNROLLED
+#pragma unroll
+#endif
+    for (int j = 0; j < MASK_X; ++j) {
+        const float m = sep_mask[j];
+        for (int c = 0; c < COARSEN; ++c)
+            acc[c] += win[c] * m;
+        if (j < MASK_X - 1) {
+            for (int c = 0; c < COARSEN - 1; ++c)
+                win[c] = win[c + 1];
+            win[COARSEN - 1] = tile[PAD(b + j + COARSEN)];
+        }
+    }
+    for (int c = 0; c < COARSEN; ++c)
+        res[PAD(b + c)] = acc[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = lx; t < SPAN; t += TILE_WIDTH)
+        STORE(row + x0 + t, x0 + t, res[PAD(t)]);
+#endif
 }
 #else
 /* Row r of the window (edge: it may lie outside 0..len-1, then the border
@@ -128,6 +171,9 @@ static inline void sep_march(const __global float *in, __global float *out,
         win[c] = SEP_ROW(a0 - LEFT_X + c, edge);
         acc[c] = 0.0f;
     }
+#if SEP_UNROLLED
+#pragma unroll
+#endif
     for (int j = 0; j < MASK_X; ++j) {
         const float m = sep_mask[j];
         for (int c = 0; c < COARSEN; ++c)

@@ -110,9 +110,13 @@ static void check_path(clconv_session *s, const clconv_problem *p,
  * data. Few cases: each FFT plan builds VkFFT's kernels, each separable
  * plan its passes with the mask compiled in. */
 static const size_t cases[][5] = {
-    {1, 2, 1, 1, 3},   {1, 1001, 1, 1, 31}, {2, 1, 1, 1, 7},
-    {2, 2, 2, 1, 3},   {2, 37, 23, 1, 7},   {2, 130, 5, 1, 31},
-    {3, 1, 1, 1, 3},   {3, 2, 2, 2, 5},     {3, 19, 13, 11, 5},
+    {1, 2, 1, 1, 3},    {1, 1001, 1, 1, 31}, {2, 1, 1, 1, 7},
+    {2, 2, 2, 1, 3},    {2, 37, 23, 1, 7},   {2, 130, 5, 1, 31},
+    {3, 1, 1, 1, 3},    {3, 2, 2, 2, 5},     {3, 19, 13, 11, 5},
+    /* rows and columns long enough for work-groups (x) and work-items
+     * (y, z) that touch no border between those that do */
+    {1, 9000, 1, 1, 101}, {2, 5000, 3, 1, 31}, {2, 33, 300, 1, 21},
+    {3, 40, 9, 120, 9},
 };
 
 static void run_cases(void **state, clconv_method m, int separable)
@@ -220,6 +224,27 @@ static void separable_path_takes_every_mode_shape_origin_and_flip(void **state)
 static void fft_path_takes_every_mode_shape_origin_and_flip(void **state)
 {
     every_mode_shape_origin_and_flip(state, CLCONV_METHOD_FFT);
+}
+
+/* The separable passes come in two forms, one column per work-item with
+ * the taps unrolled (GPUs) and float16 blocks (CPUs); the cases above run
+ * the device's own. Here the other form ($CLCONV_SEP_LANES), so both are
+ * verified on whatever device runs the tests. */
+static void separable_passes_in_the_other_form(void **state)
+{
+    fixture *f = *state;
+    const int gpu = f->dev->kind == CLCONV_DEVICE_GPU;
+    setenv("CLCONV_SEP_LANES", gpu ? "16" : "1", 1);
+    fixture other = *f;
+    clconv_status st = clconv_session_create(f->dev, &other.s);
+    unsetenv("CLCONV_SEP_LANES");
+    assert_int_equal(st, CLCONV_OK);
+    print_message("separable passes with LANES %s on %s\n", gpu ? "16" : "1",
+                  f->dev->name);
+    void *o = &other;
+    run_cases(&o, CLCONV_METHOD_SEPARABLE, 1);
+    every_mode_shape_origin_and_flip(&o, CLCONV_METHOD_SEPARABLE);
+    clconv_session_destroy(other.s);
 }
 
 /* Auto takes the separable path in every mode where the model says so
@@ -359,6 +384,7 @@ int main(void)
         cmocka_unit_test(fft_path_matches_reference_and_direct),
         cmocka_unit_test(separable_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(fft_path_takes_every_mode_shape_origin_and_flip),
+        cmocka_unit_test(separable_passes_in_the_other_form),
         cmocka_unit_test(fft_path_runs_batches_and_masks_over_some_axes),
         cmocka_unit_test(auto_takes_separable_or_fft_in_every_mode),
         cmocka_unit_test(

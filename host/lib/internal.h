@@ -134,6 +134,7 @@ typedef struct clc_overrides {
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 or 2 (2D coarse) */
     int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D coarse) */
+    int sep_lanes;     /* $CLCONV_SEP_LANES, 1 (GPUs' form) or 16 (CPUs') */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 

@@ -65,18 +65,35 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
     return 1;
 }
 
+/* Bytes of local memory the x pass of g work-items takes: its tile, and
+ * on GPUs (lanes 1) the staging row, each padded one float per 32 as
+ * cl/sep_pass.cl's PAD. */
+static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
+{
+    const size_t span = g * (size_t)coarsen * (size_t)lanes;
+    const size_t tile = span + (size_t)w - 1;
+    size_t floats = lanes == 1 ? tile + tile / 32 + 1 : tile + 1;
+    if (lanes == 1)
+        floats += span + span / 32 + 1;
+    return (uint64_t)floats * sizeof(float);
+}
+
 /* Work-items along x of a pass: 256 (x pass) or 128 on GPUs, 64 on
- * CPUs, shrunk to the row (a power of two at least nx / coarsen) and the
- * device's limit. */
+ * CPUs, shrunk to the row (a power of two at least nx / coarsen), the
+ * device's limits and, for the x pass of mask width w, its local
+ * memory. */
 static size_t pass_group(const clconv_device_info *dev, size_t nx, int axis,
-                         int coarsen, int lanes)
+                         int coarsen, int lanes, int w)
 {
     size_t g = dev->kind == CLCONV_DEVICE_GPU ? (axis == 0 ? 256 : 128) : 64;
     const size_t per = (size_t)lanes * (axis == 0 ? (size_t)coarsen : 1);
     const size_t need = (nx + per - 1) / per;
     while (g > 1 && g / 2 >= need)
         g /= 2;
-    while (g > dev->max_work_group_size || g > dev->max_work_item_sizes[0])
+    while (g > 1 &&
+           (g > dev->max_work_group_size || g > dev->max_work_item_sizes[0] ||
+            (axis == 0 && dev->local_mem_bytes > 0 &&
+             x_pass_local(g, coarsen, lanes, w) > dev->local_mem_bytes)))
         g /= 2;
     return g;
 }
@@ -95,11 +112,15 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
 {
     const clconv_problem *p = &sp->p;
     /* CPUs: float16 blocks along x (LANES 16) and fewer rows per
-     * work-item (a window of float16 registers). */
-    const int cpu = sp->s->dev.kind != CLCONV_DEVICE_GPU;
-    const int lanes = cpu ? 16 : 1;
-    const int coarsen = axis == 0 ? 4 : cpu ? 4 : 16;
-    const size_t g = pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes);
+     * work-item (a window of float16 registers). GPUs: one column per
+     * work-item, the x pass 8 consecutive outputs (PERF.md item 37).
+     * $CLCONV_SEP_LANES picks either form on any device (for tests). */
+    const int ov = sp->s->overrides.sep_lanes;
+    const int lanes = ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
+    const int coarsen = lanes == 16 ? 4 : axis == 0 ? 8 : 16;
+    const size_t g =
+        pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes,
+                   clconv_problem_mask_axis(p, axis));
     clconv_problem q;
     memset(&q, 0, sizeof q);
     q.dims = 1;
