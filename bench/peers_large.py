@@ -26,7 +26,8 @@ events on the GPU; perf_counter with synchronisation otherwise), median.
 
 usage: bench/peers_large.py [--suite large|large-quick] [--peers a,b]
                             [--reps N] [--warmup N] [--seed S]
-                            [--max-s S] [--json FILE]"""
+                            [--max-s S] [--dims D[,D]] [--json FILE]
+--dims keeps the problems of those dimensions."""
 import argparse
 import json
 import statistics
@@ -296,8 +297,15 @@ def main():
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-s", type=float, default=5.0)
+    ap.add_argument("--dims", default="1,2,3")
     ap.add_argument("--json")
     a = ap.parse_args()
+    try:
+        dims = {int(d) for d in a.dims.split(",")}
+    except ValueError:
+        sys.exit(f"peers_large: --dims '{a.dims}' is not a list of 1, 2, 3")
+    if not dims or not dims <= {1, 2, 3}:
+        sys.exit(f"peers_large: --dims '{a.dims}' is not a list of 1, 2, 3")
     try:
         import numpy as np
     except ImportError:
@@ -312,6 +320,8 @@ def main():
             note(f"{key} skipped: {type(e).__name__}: {e}")
     rows = []
     for pi, prob in enumerate(SUITES[a.suite]):
+        if prob[0] not in dims:
+            continue
         for peer in peers:
             if prob[0] not in peer["dims"] or prob[3] not in peer["kinds"]:
                 continue

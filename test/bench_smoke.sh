@@ -83,4 +83,18 @@ else
 fi
 check "bench --suite large-quick --dims without --mask is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64
 
+# --kind gaussian makes the custom problem separable; --method keeps one
+# method's rows.
+check "bench --suite large-quick, a custom Gaussian, separable only" 0 "$CLI" bench --suite large-quick --dims 2 --size 300x7 --mask 41 --kind gaussian --method separable --mode mirror --reps 1 --warmup 0 --json
+if grep -q '"mask_kind": "gaussian", "mode": "mirror", "method": "separable", "ran": "separable"' "$tmp/out" &&
+   ! grep -q '"method": "direct"\|"method": "fft"\|"method": "auto"' "$tmp/out"; then
+    ok "its one row: separable, a Gaussian, mode mirror"
+else
+    fail "its rows are not the one separable Gaussian row"; sed 's/^/  | /' "$tmp/out"
+fi
+check "bench --suite large-quick --kind without a custom problem is a usage error" 2 "$CLI" bench --suite large-quick --kind gaussian
+check "bench --suite large-quick --kind box is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64 --mask 5 --kind box
+check "bench --suite large-quick --method separable on a random mask is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64 --mask 5 --method separable
+check "bench --suite large-quick --method sep is a usage error" 2 "$CLI" bench --suite large-quick --method sep
+
 [ "$fails" -eq 0 ] || { echo "$fails bench smoke check(s) failed"; exit 1; }

@@ -23,6 +23,10 @@ typedef struct large_options {
     double max_ms;
     clconv_border border;
     clconv_bench_problem custom; /* dims 0: the suite's problems */
+    const char *kind;            /* the custom mask: NULL random, "gaussian" */
+    int kind_given;              /* --kind appeared */
+    int method_only;             /* --method: only this one (else all) */
+    clconv_method method;
 } large_options;
 
 typedef struct large_data {
@@ -39,8 +43,9 @@ void cli_bench_large_usage(FILE *f)
         "\n"
         "usage: clconv bench --suite large|large-quick [--device SEL]\n"
         "                    [--reps N] [--warmup N] [--seed S] [--json]\n"
-        "                    [--max-ms MS] [--mode M]\n"
-        "                    [--dims D --size X[xY[xZ]] --mask W]\n"
+        "                    [--max-ms MS] [--mode M] [--method M]\n"
+        "                    [--dims D --size X[xY[xZ]] --mask W\n"
+        "                     [--kind random|gaussian]]\n"
         "Large masks by method: 2D 8192^2 Gaussian W=31 and 101, random 31^2\n"
         "and 63^2; 3D 512^3 Gaussian and random W=15; 1D 2^26 random W=1001\n"
         "(large-quick: 1024^2, 128^3, 2^20). Each method (direct with the\n"
@@ -50,8 +55,11 @@ void cli_bench_large_usage(FILE *f)
         "  --max-ms MS     skip the direct path where the cost model predicts\n"
         "                  more than MS per launch (default 3000)\n"
         "  --mode M        border mode of every problem (default constant)\n"
-        "  --dims D --size S --mask W   one problem with a random mask\n"
-        "                  instead of the suite's\n"
+        "  --method M      only this method's rows: direct, separable, fft or\n"
+        "                  auto (default: each that applies)\n"
+        "  --dims D --size S --mask W   one problem instead of the suite's,\n"
+        "                  its mask random (not separable) or, with --kind\n"
+        "                  gaussian, a Gaussian of width W on every axis\n"
         "  --json          one JSON array on stdout instead of lines\n"
         "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
         "      3 unsupported or OpenCL error.\n",
@@ -80,6 +88,22 @@ static int parse_problem(int argc, char **argv, int *i, large_options *o,
     }
     if (r)
         return r;
+    if ((r = cli_opt_value(argc, argv, i, "--kind", &v))) {
+        if (r > 0 && strcmp(v, "random") != 0 && strcmp(v, "gaussian") != 0) {
+            cli_error("--kind: '%s' is neither random nor gaussian", v);
+            return -1;
+        }
+        if (r > 0)
+            o->kind = strcmp(v, "gaussian") == 0 ? "gaussian" : NULL;
+        o->kind_given = 1;
+        return r;
+    }
+    if ((r = cli_opt_value(argc, argv, i, "--method", &v))) {
+        if (r > 0 && cli_parse_method(v, &o->method))
+            return -1;
+        o->method_only = 1;
+        return r;
+    }
     return cli_parse_problem_option(argc, argv, i, &o->custom.dims, size,
                                     &o->custom.mask_width);
 }
@@ -122,6 +146,17 @@ static int parse(int argc, char **argv, large_options *o)
                       o->suite ? o->suite : "large");
             return -1;
         }
+    }
+    if (o->kind_given && !o->custom.dims) {
+        cli_error("bench --suite %s: --kind is for a custom problem "
+                  "(--dims, --size, --mask)", o->suite ? o->suite : "large");
+        return -1;
+    }
+    if (o->method_only && o->method == CLCONV_METHOD_SEPARABLE &&
+        o->custom.dims && (!o->kind || o->custom.dims == 1)) {
+        cli_error("bench --suite %s: method separable needs a separable mask "
+                  "(--kind gaussian, in 2D or 3D)", o->suite ? o->suite : "large");
+        return -1;
     }
     if ((o->custom.dims || size || o->custom.mask_width) &&
         (!o->custom.dims || !size || !o->custom.mask_width ||
@@ -219,6 +254,35 @@ static void row_fail(large_row *r, clconv_status st)
              (int)strcspn(clconv_last_error(), "\n"), clconv_last_error());
 }
 
+/* The floor of the method that ran: the slower of its bytes at the copy
+ * ceiling and its FMAs at the FMA ceiling. Direct: one read and write, W^d
+ * taps per output; separable: a read and write per pass and W_a taps per
+ * output in pass a; FFT: one read and write (its transforms are not FMA
+ * chains, so they have no floor here). */
+static double method_floor_ms(const clconv_problem *p, clconv_method ran,
+                              const clconv_ceilings *c)
+{
+    const double n = (double)clconv_problem_elements(p);
+    double passes = 1.0, taps = 0.0;
+    if (ran == CLCONV_METHOD_SEPARABLE) {
+        passes = 0.0;
+        for (int a = 0; a < p->dims; ++a) {
+            const int w = clconv_problem_mask_axis(p, a);
+            if (a == 0 || w > 1) { /* a width-1 y or z axis is no pass */
+                passes += 1.0;
+                taps += (double)w;
+            }
+        }
+    } else if (ran == CLCONV_METHOD_DIRECT) {
+        taps = (double)clconv_problem_mask_elements(p);
+    }
+    const double mem =
+        c->copy_gbs > 0 ? passes * 8.0 * n / (c->copy_gbs * 1e6) : 0.0;
+    const double fma =
+        c->fp32_gflops > 0 ? 2.0 * taps * n / (c->fp32_gflops * 1e6) : 0.0;
+    return mem > fma ? mem : fma;
+}
+
 /* Plan, run once, verify the samples, time. */
 static void run_method(clconv_session *s, const clconv_ceilings *c,
                        const large_options *o, large_data *d, large_row *r)
@@ -258,10 +322,7 @@ static void run_method(clconv_session *s, const clconv_ceilings *c,
     if (st != CLCONV_OK)
         row_fail(r, st);
     clconv_plan_destroy(plan);
-    const double n = (double)clconv_problem_elements(&d->p);
-    if (c->copy_gbs > 0) /* separable: its d passes of read + write */
-        r->floor_ms = (r->ran == CLCONV_METHOD_SEPARABLE ? d->p.dims : 1) *
-                      8.0 * n / (c->copy_gbs * 1e6);
+    r->floor_ms = method_floor_ms(&d->p, r->ran, c);
 }
 
 /* The row as one line (stdout, or stderr beside --json as progress). */
@@ -327,6 +388,8 @@ static int bench_problem(clconv_session *s, const clconv_ceilings *c,
         large_row r;
         memset(&r, 0, sizeof r);
         r.method = methods[k];
+        if (o->method_only && r.method != o->method)
+            continue;
         if (r.method == CLCONV_METHOD_SEPARABLE && (!sep || d->p.dims == 1))
             continue;
         run_method(s, c, o, d, &r);
@@ -361,7 +424,7 @@ static int bench_device(const clconv_device_info *dev, const large_options *o,
     for (size_t i = 0; i < np; ++i) {
         large_data d;
         st = data_make(&ps[i],
-                       o->custom.dims ? NULL
+                       o->custom.dims ? o->kind
                                       : clconv_bench_suite_mask(o->suite, i),
                        o->seed + i, o->border, &d);
         int c2 = st == CLCONV_OK ? bench_problem(s, &c, o, &d, first)
