@@ -1,20 +1,12 @@
 /* 1D coarse: a work-group of TILE_WIDTH work-items computes
  * TILE_WIDTH * COARSEN outputs. It loads its input tile (halos included,
- * the border mode's values outside the input) into local memory with
- * coalesced loads, then each work-item marches over its COARSEN
- * consecutive outputs' inputs once, adding each element into a queue of
- * MASK_X accumulators (slot s holds output p+LEFT_X-(W-1)+s, which input p
- * meets with mask tap W-1-s): COARSEN+W-1 local reads for COARSEN outputs
- * instead of W per output. The march is unrolled, so the slots of outputs
- * outside the work-item's own are dead code.
- *
- * The outputs go back through local memory: a work-item's COARSEN
- * consecutive outputs, stored straight to global memory, would be COARSEN
- * apart across the work-group, each store touching one 32-byte sector per
- * work-item (bench/PERF.md item 36); from the staging row the work-group
- * stores TILE_WIDTH consecutive outputs at a time. Both local rows are
- * padded by one float per 32 so work-items COARSEN apart hit distinct
- * banks. */
+ * the border mode's values outside the input) into local memory with coalesced loads, then each
+ * work-item marches over its COARSEN consecutive outputs' inputs once,
+ * adding each element into a queue of MASK_X accumulators (slot s holds
+ * output p+LEFT_X-(W-1)+s, which input p meets with mask tap W-1-s):
+ * COARSEN+W-1 local
+ * reads for COARSEN outputs instead of W per output. The tile is padded by
+ * one float per 32 so work-items reading COARSEN apart hit distinct banks. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
 #endif
@@ -29,7 +21,6 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 {
     BIND_MASK(M);
     __local float tile[PAD(TILE_LEN) + 1];
-    __local float res[PAD(SPAN) + 1];
     BATCH_MEMBER_LOCAL(1, nx);
     float m[MASK_X];
     for (int j = 0; j < MASK_X; ++j)
@@ -52,14 +43,12 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         const float v = READ_TILE(tile[PAD(b + k)]);
         for (int s = 0; s < MASK_X; ++s)
             q[s] += v * m[MASK_X - 1 - s];
-        if (k >= MASK_X - 1)
-            res[PAD(b + k - (MASK_X - 1))] = q[0];
+        const int i = out0 + b + k - (MASK_X - 1);
+        if (k >= MASK_X - 1 && i < nx)
+            CLC_ST(P, i, q[0]);
         for (int s = 0; s < MASK_X - 1; ++s)
             q[s] = q[s + 1];
         q[MASK_X - 1] = 0.0f;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lx; t < SPAN && out0 + t < nx; t += TILE_WIDTH)
-        CLC_ST(P, out0 + t, res[PAD(t)]);
     BATCH_END
 }

@@ -98,9 +98,8 @@ static void coarse_defaults(const clconv_device_info *dev,
                                                  : 2;
 }
 
-/* Padded length of a 1D coarse local row, the tile or the staging row
- * (one float of padding per 32, so work-items COARSEN apart hit different
- * banks). */
+/* Padded length of the 1D coarse tile (one float of padding per 32, so
+ * work-items reading COARSEN apart hit different banks). */
 static size_t padded(size_t n) { return n + n / 32 + 1; }
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g)
@@ -113,12 +112,10 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
     g->global[1] = g->global[2] = 1;
     g->local_floats = 0;
     if (p->dims == 1) {
-        /* A work-group computes t * c outputs from a local tile and
-         * stores them through a second (the staging row). */
+        /* A work-group computes t * c outputs from a local tile. */
         g->global[0] = ceil_div(p->size[0], t * c) * t;
         g->local_floats =
-            padded(t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1) +
-            padded(t * c);
+            padded(t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1);
     } else if (p->dims == 2) {
         /* t x gy work-items, each c rows of xv columns. */
         const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
