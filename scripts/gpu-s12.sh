@@ -59,7 +59,7 @@ for step in ${STEPS:-tests ab1d absep}; do
         done 2>&1 | tee "$R/ab1d.log"; el "ab1d" ;;
     absep)
         for r in $(seq 1 ${ROUNDS:-2}); do
-            for w in 31 101; do
+            for w in ${WSEP:-101 31}; do
                 for k in base new; do
                     large $k gpu "sep-w$w-r$r" --dims 2 --size 8192x8192 --mask $w \
                         --kind gaussian --method separable --reps 10
