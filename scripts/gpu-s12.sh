@@ -13,6 +13,7 @@
 #          pass from a register window, staged stores, taps unrolled;
 #          item 37), base against new
 #   large  the whole large suite on the GPU (new), and the 3D and 1D peers
+#   large2 the large suite's 3D and 1D problems, method auto
 #   cpu    the 16-core CPU (PoCL): full-suite rows 2D 8192^2 W=9 and 3D
 #          512^3 W=5 (vector, the CPU default), and the large suite's 2D
 #          problems against cv2.sepFilter2D / cv2.filter2D
@@ -73,6 +74,14 @@ for step in ${STEPS:-tests ab1d absep}; do
             --dims 1,3 --peers cupyx-sep,cupyx-gauss,cupyx-fft,torch --seed 1 --reps 5 \
             --max-s 3 --json "$R/peers-large-gpu-1d3d.json" 2>"$R/peers-large-gpu-1d3d.txt"
         el "peers 1D 3D: exit $?"; cat "$R/peers-large-gpu-1d3d.txt" | tail -12 ;;
+    large2)
+        # the large suite's 3D and 1D problems, method auto only (the
+        # whole suite's direct rows of 2D W=101 took its 300 s in call 2)
+        for p in "3 512x512x512 15 gaussian" "3 512x512x512 15 random" "1 67108864 1001 random"; do
+            set -- $p
+            LT=70 large new gpu "large-${1}d-$4-w$3" --dims $1 --size $2 --mask $3 \
+                --kind $4 --method auto --reps 5
+        done 2>&1 | tee "$R/large2.log"; el "large2" ;;
     cpu)
         for p in "2 8192x8192 9" "3 512x512x512 5"; do
             set -- $p
