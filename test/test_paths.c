@@ -5,6 +5,7 @@
  * per-axis widths, origins and convolution; a mask that is not separable
  * with method separable is CLCONV_EINVAL; the cost model picks the path a
  * user would. On the first device $CLCONV_DEVICE selects. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -226,6 +227,50 @@ static void fft_path_takes_every_mode_shape_origin_and_flip(void **state)
     every_mode_shape_origin_and_flip(state, CLCONV_METHOD_FFT);
 }
 
+/* 2D 8192^2 with a 3x3 mask on the FFT path: its transform size, 8232^2,
+ * is one PoCL computes as NaN (bench/PERF.md item 38), which the plan's
+ * impulse check replaces by a larger size. Every output finite, 4096
+ * sampled ones within the FFT's bound of the double reference. */
+static void fft_of_8192_squared_is_right(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = shape(2, 8192, 8192, 1, 3, CLCONV_METHOD_FFT);
+    const size_t n = clconv_problem_elements(&p), ns = 4096;
+    float *in = malloc(n * sizeof *in), *got = malloc(n * sizeof *got);
+    float mask[9];
+    size_t *idx = malloc(ns * sizeof *idx);
+    double *ref = malloc(ns * sizeof *ref), *abs_sum = malloc(ns * sizeof *ref);
+    assert_non_null(in && got && idx && ref && abs_sum);
+    clconv_fill_random(in, n, 8232);
+    clconv_fill_random(mask, 9, 8233);
+    for (size_t k = 0; k < ns; ++k)
+        idx[k] = k < 2 ? (k ? n - 1 : 0) : (k * 2654435761u) % n;
+    assert_int_equal(clconv_reference_at(&p, in, mask, idx, ns, ref, abs_sum),
+                     CLCONV_OK);
+    clconv_plan *plan = NULL;
+    if (clconv_plan_create_with_mask(f->s, &p, mask, &plan) != CLCONV_OK)
+        fail_msg("%s", clconv_last_error());
+    assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_OK);
+    assert_int_equal(clconv_plan_poison_output(plan), CLCONV_OK);
+    assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+    assert_int_equal(clconv_plan_get_output(plan, got), CLCONV_OK);
+    clconv_plan_destroy(plan);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i)
+        bad += !isfinite(got[i]);
+    if (bad)
+        fail_msg("fft 2D 8192x8192 mask 3: %zu outputs not finite", bad);
+    double scale, floor;
+    clconv_verify_bound(&p, CLCONV_METHOD_FFT, in, mask, &scale, &floor);
+    for (size_t k = 0; k < ns; ++k) {
+        const double err = fabs((double)got[idx[k]] - ref[k]);
+        if (!(err <= scale * FLT_EPSILON * abs_sum[k] + floor))
+            fail_msg("fft 2D 8192x8192 mask 3: [%zu] got %g expected %g",
+                     idx[k], got[idx[k]], ref[k]);
+    }
+    free(in), free(got), free(idx), free(ref), free(abs_sum);
+}
+
 /* The separable passes come in two forms, one column per work-item with
  * the taps unrolled (GPUs) and float16 blocks (CPUs); the cases above run
  * the device's own. Here the other form ($CLCONV_SEP_LANES), so both are
@@ -385,6 +430,7 @@ int main(void)
         cmocka_unit_test(separable_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(fft_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(separable_passes_in_the_other_form),
+        cmocka_unit_test(fft_of_8192_squared_is_right),
         cmocka_unit_test(fft_path_runs_batches_and_masks_over_some_axes),
         cmocka_unit_test(auto_takes_separable_or_fft_in_every_mode),
         cmocka_unit_test(

@@ -339,6 +339,8 @@ static void print_line(FILE *f, const clconv_device_info *dev,
     if (r->t.reps > 0)
         fprintf(f, " %10.3f ms (model %.3g ms, floor %.3g ms, max_err %.2e)",
                 r->t.median_ms, r->predicted_ms, r->floor_ms, r->max_err);
+    else if (strcmp(r->status, "FAIL") == 0)
+        fprintf(f, " FAIL max_err %.2e beyond the bound", r->max_err);
     else
         fprintf(f, " %s %s", r->status, r->reason);
     fprintf(f, "\n");
@@ -367,6 +369,8 @@ static void print_row(const large_options *o, const clconv_device_info *dev,
                "\"reps\": %d, \"max_err\": %.6g, \"floor_ms\": %.6g",
                r->t.median_ms, r->t.min_ms, r->t.max_ms, r->t.reps,
                r->max_err, r->floor_ms);
+    else if (strcmp(r->status, "FAIL") == 0)
+        printf(", \"max_err\": %.6g", r->max_err);
     if (*r->reason) {
         printf(", \"reason\": ");
         clconv_json_string(stdout, r->reason);

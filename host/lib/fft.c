@@ -10,7 +10,10 @@
  * (left - j) mod L (so the circular convolution is the correlation whose
  * window starts `left` before each output: proof in doc/methods.md),
  * transformed back (C2R), scaled by 1/L^d and cropped. The mask's
- * spectrum is made once per mask. */
+ * spectrum is made once per mask. Each plan first checks VkFFT's
+ * transforms of its sizes on an impulse and takes larger sizes where
+ * the device computes them wrong (impulse_check). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,15 +70,20 @@ double clc_fft_padded_elements(const clconv_problem *p)
     return (double)len[0] * (double)len[1] * (double)len[2];
 }
 
+static int len_fits(const clconv_session *s, const size_t len[3])
+{
+    const uint64_t bytes = (uint64_t)(2 * (len[0] / 2 + 1)) * len[1] * len[2] *
+                           sizeof(float);
+    return bytes <= s->alloc_limit && 4 * bytes <= s->dev.global_mem_bytes;
+}
+
 /* The padded array and its spectrum each within one allocation, the two
  * with the caller's input and output within the device's memory. */
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p)
 {
     size_t len[3];
     sizes_of(p, len);
-    const uint64_t bytes = (uint64_t)(2 * (len[0] / 2 + 1)) * len[1] * len[2] *
-                           sizeof(float);
-    return bytes <= s->alloc_limit && 4 * bytes <= s->dev.global_mem_bytes;
+    return len_fits(s, len);
 }
 
 /* fft_ops built after common.clh with the defines of a 1D problem of
@@ -134,6 +142,112 @@ static clconv_status kernels(clc_fft *f)
     return CLCONV_OK;
 }
 
+#define IMPULSE_TRIES 4
+
+/* VkFFT's transforms of f's sizes on an impulse at slot 0: forward, every
+ * bin must be 1; back, the element at slot 0 the number of elements N and
+ * every other 0 (each within a bound far above float rounding, far below
+ * a wrong value, and never NaN). PoCL (3.1 and 5.0) computes NaN for
+ * 8232 x 8232, the transform of 2D 8192^2 with masks 3 to 41, where
+ * NVIDIA's and Intel's runtimes are right, and neighbouring sizes are
+ * right on PoCL too (bench/PERF.md item 38): so each plan checks its own
+ * sizes once. Read in chunks of 4 Mi floats. */
+static clconv_status impulse_check(clc_fft *f, int *right)
+{
+    cl_command_queue q = f->s->queue;
+    const float zero = 0.0f, one = 1.0f;
+    const double nall = (double)f->len[0] * (double)f->len[1] *
+                        (double)f->len[2];
+    const size_t chunk = (size_t)4 << 20;
+    *right = 1;
+    float *h = malloc((f->floats < chunk ? f->floats : chunk) * sizeof *h);
+    if (!h)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    clconv_status st = CLCONV_OK;
+    cl_int err = clEnqueueFillBuffer(q, f->data, &zero, sizeof zero, 0,
+                                     f->floats * sizeof zero, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(q, f->data, CL_TRUE, 0, sizeof one, &one,
+                                   0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        st = clc_cl_fail("clEnqueueWriteBuffer(FFT impulse)", err, __FILE__,
+                         __LINE__);
+    for (int inverse = 0; inverse < 2 && st == CLCONV_OK && *right;
+         ++inverse) {
+        st = clc_vkfft_run(f->vk, f->data, inverse);
+        for (size_t i0 = 0; st == CLCONV_OK && *right && i0 < f->floats;
+             i0 += chunk) {
+            const size_t m = f->floats - i0 < chunk ? f->floats - i0 : chunk;
+            err = clEnqueueReadBuffer(q, f->data, CL_TRUE, i0 * sizeof *h,
+                                      m * sizeof *h, h, 0, NULL, NULL);
+            if (err != CL_SUCCESS) {
+                st = clc_cl_fail("clEnqueueReadBuffer(FFT impulse)", err,
+                                 __FILE__, __LINE__);
+                break;
+            }
+            for (size_t i = 0; i < m && *right; ++i) {
+                const size_t g = i0 + i;
+                double want, tol;
+                if (!inverse) { /* bins (re, im): (1, 0) */
+                    want = g % 2 ? 0.0 : 1.0;
+                    tol = 1e-3;
+                } else if (g % f->rowf >= f->len[0]) {
+                    continue; /* the row's padding past len[0] reals */
+                } else {
+                    want = g == 0 ? nall : 0.0;
+                    tol = 1e-4 * nall;
+                }
+                if (!(fabs((double)h[i] - want) <= tol))
+                    *right = 0;
+            }
+        }
+    }
+    free(h);
+    return st;
+}
+
+/* The data buffer and VkFFT's plan for f->len, checked on an impulse
+ * (*right: 0 where the device computes them wrong; both are then freed). */
+static clconv_status transform_for(clc_fft *f, int *right)
+{
+    cl_int err;
+    *right = 0;
+    f->rowf = 2 * (f->len[0] / 2 + 1);
+    f->floats = f->rowf * f->len[1] * f->len[2];
+    const uint64_t bytes = (uint64_t)f->floats * sizeof(float);
+    if (!len_fits(f->s, f->len))
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "the FFT's padded array of %llu bytes does not fit "
+                        "the device", (unsigned long long)bytes);
+    f->data = clCreateBuffer(f->s->context, CL_MEM_READ_WRITE, bytes, NULL,
+                             &err);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clCreateBuffer(FFT array)", err, __FILE__,
+                           __LINE__);
+    clconv_status st =
+        clc_vkfft_create(f->s, f->p.dims, f->len, f->data, &f->vk);
+    if (st == CLCONV_OK)
+        st = impulse_check(f, right);
+    if (st == CLCONV_OK && !*right) {
+        clc_vkfft_destroy(f->vk);
+        f->vk = NULL;
+        clReleaseMemObject(f->data);
+        f->data = NULL;
+    }
+    return st;
+}
+
+/* The next larger transform size along every axis of the problem, never
+ * less than n + W - 1 (a wrap mode's unpadded period grown is padded). */
+static void grow(clc_fft *f)
+{
+    for (int k = 0; k < f->p.dims; ++k) {
+        const size_t need = f->p.size[k] +
+                            (size_t)clconv_problem_mask_axis(&f->p, k) - 1;
+        f->len[k] = nice_size(f->len[k] + 1 > need ? f->len[k] + 1 : need, !k);
+    }
+}
+
 clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
                              clc_fft **out)
 {
@@ -147,25 +261,29 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
     sizes_of(p, f->len);
     for (int k = 0; k < 3; ++k)
         f->left[k] = k < p->dims ? clconv_problem_left(p, k) : 0;
-    f->rowf = 2 * (f->len[0] / 2 + 1);
-    f->floats = f->rowf * f->len[1] * f->len[2];
     clconv_status st = CLCONV_OK;
-    const uint64_t bytes = (uint64_t)f->floats * sizeof(float);
-    if (!clc_fft_fits(s, p))
-        st = clc_fail(CLCONV_EUNSUPPORTED,
-                      "the FFT's padded array of %llu bytes does not fit "
-                      "the device", (unsigned long long)bytes);
-    for (int k = 0; k < 2 && st == CLCONV_OK; ++k) {
-        cl_mem *m = k ? &f->spec : &f->data;
-        *m = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    int right = 0;
+    for (int tries = 0; st == CLCONV_OK && !right; ++tries) {
+        if (tries == IMPULSE_TRIES) {
+            st = clc_fail(CLCONV_EUNSUPPORTED,
+                          "VkFFT's transforms of %zux%zux%zu and %d larger "
+                          "sizes gave wrong values on this device",
+                          f->len[0], f->len[1], f->len[2], tries - 1);
+            break;
+        }
+        if (tries) /* the sizes before were computed wrong: next larger */
+            grow(f);
+        st = transform_for(f, &right);
+    }
+    if (st == CLCONV_OK) {
+        f->spec = clCreateBuffer(s->context, CL_MEM_READ_WRITE,
+                                 f->floats * sizeof(float), NULL, &err);
         if (err != CL_SUCCESS)
             st = clc_cl_fail("clCreateBuffer(FFT array)", err, __FILE__,
                              __LINE__);
     }
     if (st == CLCONV_OK)
         st = kernels(f);
-    if (st == CLCONV_OK)
-        st = clc_vkfft_create(s, p->dims, f->len, f->data, &f->vk);
     if (st != CLCONV_OK) {
         clc_fft_destroy(f);
         return st;
