@@ -39,11 +39,13 @@
 
 __constant float sep_mask[MASK_X] = {SEP_MASK_VALUES};
 
-/* GPUs (LANES 1) unroll the taps, so the window slides by renaming
- * registers and the mask is immediates, up to 4096 FMAs per work-item
- * (the NVIDIA compiler slows down on longer bodies); beyond, and on CPUs,
- * the compiler's own choice. */
-#define SEP_UNROLLED (LANES == 1 && MASK_X * COARSEN <= 4096)
+/* The taps unrolled up to 4096 FMAs per work-item (the NVIDIA compiler
+ * slows down on longer bodies; beyond, the compiler's own choice): on
+ * GPUs (LANES 1) in every pass, so the window slides by renaming
+ * registers and the mask is immediates; on CPUs (LANES 16) in the x pass,
+ * which then ran 2.1x faster on PoCL (bench/PERF.md item 37), not in the
+ * y and z passes, which ran 10% slower. */
+#define SEP_UNROLLED (MASK_X * COARSEN <= 4096 && (LANES == 1 || AXIS == 0))
 
 #if LANES == 16
 /* LANES 16 (CPUs): each work-item computes float16 blocks of consecutive
@@ -119,6 +121,9 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     for (int c = 0; c < COARSEN; ++c) {
         const int o = (c * TILE_WIDTH + lx) * LANES;
         VEC acc = 0.0f;
+#if SEP_UNROLLED
+#pragma unroll
+#endif
         for (int j = 0; j < MASK_X; ++j)
             acc += vload16(0, tile + o + j) * sep_mask[j];
         STORE(row + x0 + o, x0 + o, acc);

@@ -111,13 +111,14 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
                                int left, double ghost)
 {
     const clconv_problem *p = &sp->p;
-    /* CPUs: float16 blocks along x (LANES 16) and fewer rows per
-     * work-item (a window of float16 registers). GPUs: one column per
-     * work-item, the x pass 8 consecutive outputs (PERF.md item 37).
+    /* CPUs: float16 blocks along x (LANES 16), 4 per work-item in the x
+     * pass, 2 rows in the y and z passes (on the 2-core AVX-512 Xeon, 1
+     * and 4 rows were 20% and 75% slower, 8 rows 58%). GPUs: one column
+     * per work-item, the x pass 8 consecutive outputs (PERF.md item 37).
      * $CLCONV_SEP_LANES picks either form on any device (for tests). */
     const int ov = sp->s->overrides.sep_lanes;
     const int lanes = ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
-    const int coarsen = lanes == 16 ? 4 : axis == 0 ? 8 : 16;
+    const int coarsen = lanes == 16 ? (axis ? 2 : 4) : axis == 0 ? 8 : 16;
     const size_t g =
         pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes,
                    clconv_problem_mask_axis(p, axis));
