@@ -14,6 +14,7 @@
 #          item 37), base against new
 #   large  the whole large suite on the GPU (new), and the 3D and 1D peers
 #   large2 the large suite's 3D and 1D problems, method auto
+#   cpusep the CPU's separable 2D rows beside cv2.sepFilter2D
 #   cpu    the 16-core CPU (PoCL): full-suite rows 2D 8192^2 W=9 and 3D
 #          512^3 W=5 (vector, the CPU default), and the large suite's 2D
 #          problems against cv2.sepFilter2D / cv2.filter2D
@@ -99,6 +100,21 @@ for step in ${STEPS:-tests ab1d absep}; do
             --peers cv2-sep,cv2-filter2d --seed 1 --reps 3 --max-s 3 \
             --json "$R/peers-large-cpu-2d.json" 2>"$R/peers-large-cpu-2d.txt"
         el "cpu peers: exit $?"; tail -8 "$R/peers-large-cpu-2d.txt" ;;
+    cpusep)
+        # the CPU's separable rows after the passes' CPU changes, beside
+        # OpenCV in the same call
+        for w in 31 101; do
+            LT=100 large new cpu "cpusep-gaussian-w$w" --dims 2 --size 8192x8192 --mask $w \
+                --kind gaussian --method separable --reps 5
+        done 2>&1 | tee "$R/cpusep.log"
+        timeout 100 "$PY" bench/peers_large.py --suite large --dims 2 \
+            --peers cv2-sep --seed 1 --reps 5 --max-s 3 \
+            --json "$R/peers-cpusep.json" 2>"$R/peers-cpusep.txt"
+        el "cpu sep peers: exit $?"; tail -3 "$R/peers-cpusep.txt"
+        for w in 31 101; do
+            LT=100 large new cpu "cpusep2-gaussian-w$w" --dims 2 --size 8192x8192 --mask $w \
+                --kind gaussian --method separable --reps 5
+        done 2>&1 | tee -a "$R/cpusep.log" ;;
     esac
     finish
 done
