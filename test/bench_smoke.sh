@@ -94,7 +94,7 @@ else
 fi
 check "bench --suite large-quick --kind without a custom problem is a usage error" 2 "$CLI" bench --suite large-quick --kind gaussian
 check "bench --suite large-quick --kind box is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64 --mask 5 --kind box
-check "bench --suite large-quick --method separable on a random mask is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64 --mask 5 --method separable
+check "bench --suite large-quick --method separable on a random 2D mask is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64 --mask 5 --method separable
 check "bench --suite large-quick --method sep is a usage error" 2 "$CLI" bench --suite large-quick --method sep
 
 [ "$fails" -eq 0 ] || { echo "$fails bench smoke check(s) failed"; exit 1; }

@@ -119,6 +119,10 @@ static const size_t cases[][5] = {
      * runs) */
     {1, 9000, 1, 1, 101}, {2, 5000, 3, 1, 31}, {2, 33, 300, 1, 21},
     {3, 40, 9, 120, 9},
+    /* masks too wide to unroll (GPUs' x pass: taps in blocks of 8, with
+     * 1 and 3 left over); 523x523 on the direct path crashed PoCL's
+     * 2D coarse kernel before it read masks beyond 32x32 in place */
+    {1, 3000, 1, 1, 601}, {2, 40, 2, 1, 523},
 };
 
 /* $CLCONV_MATRIX_SAMPLE (make test-oclgrind, make sanitize) thins the
@@ -166,9 +170,11 @@ static void fft_path_matches_reference_and_direct(void **state)
  * (origin -1: -(W/2) on every axis, 1: (W-1)/2, 2: x low, y high, z
  * centred), masks wider than the data, sizes 1 and 2, a width-1 axis (no
  * pass), convolution; each in every border mode, constant with cval 0 and
- * 1.5. The last two rows are the FFT's wrap mode on its unpadded period
+ * 1.5. Rows 8 and 9 are the FFT's wrap mode on its unpadded period
  * (16 and 10 are transform sizes), one with a mask wider than the data
- * (taps that meet in one slot add); the 1D row a long mask. */
+ * (taps that meet in one slot add); the 1D row a long mask; the last a
+ * mask too wide for the GPUs' x pass to unroll, on a row of several
+ * work-groups. */
 typedef struct sem_case {
     int dims;
     size_t n[3];
@@ -181,6 +187,7 @@ static const sem_case sem_cases[] = {
     {3, {13, 11, 7}, {2, 5, 3}, -1, 1}, {3, {2, 1, 3}, {5, 4, 7}, 1, 0},
     {3, {9, 7, 5}, {1, 3, 6}, 2, 1},    {2, {16, 10, 1}, {21, 4, 1}, 1, 0},
     {2, {16, 10, 1}, {5, 6, 1}, 2, 1},  {1, {200, 1, 1}, {45, 1, 1}, -1, 1},
+    {2, {2100, 3, 1}, {523, 3, 1}, 0, 0},
 };
 
 static clconv_problem sem_problem(const sem_case *c, int mode,
@@ -238,6 +245,19 @@ static void fft_path_takes_every_mode_shape_origin_and_flip(void **state)
     every_mode_shape_origin_and_flip(state, CLCONV_METHOD_FFT);
 }
 
+/* ns sampled output indices of p (the first and the last among them)
+ * and the double reference there. */
+static void sample_reference(const clconv_problem *p, const float *in,
+                             const float *mask, size_t ns, size_t *idx,
+                             double *ref, double *abs_sum)
+{
+    const size_t n = clconv_problem_elements(p);
+    for (size_t k = 0; k < ns; ++k)
+        idx[k] = k < 2 ? (k ? n - 1 : 0) : (k * 2654435761u) % n;
+    assert_int_equal(clconv_reference_at(p, in, mask, idx, ns, ref, abs_sum),
+                     CLCONV_OK);
+}
+
 /* 2D 8192^2 with a 3x3 mask on the FFT path: its transform size, 8232^2,
  * is one PoCL computes as NaN (bench/PERF.md item 38), which the plan's
  * impulse check replaces by a larger size. Every output finite, 4096
@@ -259,10 +279,7 @@ static void fft_of_8192_squared_is_right(void **state)
     assert_non_null(in && got && idx && ref && abs_sum);
     clconv_fill_random(in, n, 8232);
     clconv_fill_random(mask, 9, 8233);
-    for (size_t k = 0; k < ns; ++k)
-        idx[k] = k < 2 ? (k ? n - 1 : 0) : (k * 2654435761u) % n;
-    assert_int_equal(clconv_reference_at(&p, in, mask, idx, ns, ref, abs_sum),
-                     CLCONV_OK);
+    sample_reference(&p, in, mask, ns, idx, ref, abs_sum);
     clconv_plan *plan = NULL;
     if (clconv_plan_create_with_mask(f->s, &p, mask, &plan) != CLCONV_OK)
         fail_msg("%s", clconv_last_error());
@@ -285,6 +302,50 @@ static void fft_of_8192_squared_is_right(void **state)
                      idx[k], got[idx[k]], ref[k]);
     }
     free(in), free(got), free(idx), free(ref), free(abs_sum);
+}
+
+/* 1D 100000 with a 1001-wide mask: VkFFT plans its 101250-long transform
+ * as one work-group of 4050 work-items, which crashed PoCL. On a CPU the
+ * plan refuses work-groups that wide: method fft is unsupported, saying
+ * why, and auto runs another method; elsewhere the FFT runs. Either way
+ * the outputs that come back are right. */
+static void fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = shape(1, 100000, 1, 1, 1001, CLCONV_METHOD_FFT);
+    const size_t n = 100000, ns = 512;
+    float *in = malloc(n * sizeof *in), *got = malloc(n * sizeof *got);
+    float *mask = malloc(1001 * sizeof *mask);
+    size_t idx[512];
+    double ref[512], abs_sum[512];
+    assert_non_null(in && got && mask);
+    clconv_fill_random(in, n, 101250);
+    clconv_fill_random(mask, 1001, 4050);
+    sample_reference(&p, in, mask, ns, idx, ref, abs_sum);
+    for (int pass = 0; pass < 2; ++pass) {
+        p.method = pass ? CLCONV_METHOD_AUTO : CLCONV_METHOD_FFT;
+        const clconv_status st = clconv_convolve(f->s, &p, in, mask, got);
+        if (st != CLCONV_OK) {
+            assert_int_equal(pass, 0);
+            assert_int_equal(st, CLCONV_EUNSUPPORTED);
+            assert_non_null(strstr(clconv_last_error(), "VkFFT"));
+            print_message("fft: %s\n", clconv_last_error());
+            continue;
+        }
+        if (pass == 0)
+            assert_int_not_equal(f->dev->kind, CLCONV_DEVICE_CPU);
+        double scale, floor;
+        clconv_verify_bound(&p, pass ? CLCONV_METHOD_DIRECT : p.method, in,
+                            mask, &scale, &floor);
+        for (size_t k = 0; k < ns; ++k) {
+            const double err = fabs((double)got[idx[k]] - ref[k]);
+            if (!(err <= scale * FLT_EPSILON * abs_sum[k] + floor))
+                fail_msg("%s 1D 100000 mask 1001: [%zu] got %g expected %g",
+                         clconv_method_name(p.method), idx[k], got[idx[k]],
+                         ref[k]);
+        }
+    }
+    free(in), free(got), free(mask);
 }
 
 /* The separable passes come in two forms, one column per work-item with
@@ -447,6 +508,7 @@ int main(void)
         cmocka_unit_test(fft_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(separable_passes_in_the_other_form),
         cmocka_unit_test(fft_of_8192_squared_is_right),
+        cmocka_unit_test(fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs),
         cmocka_unit_test(fft_path_runs_batches_and_masks_over_some_axes),
         cmocka_unit_test(auto_takes_separable_or_fft_in_every_mode),
         cmocka_unit_test(

@@ -206,6 +206,8 @@ static clconv_status impulse_check(clc_fft *f, int *right)
     return st;
 }
 
+#define CPU_LOCAL_X 1536
+
 /* The data buffer and VkFFT's plan for f->len, checked on an impulse
  * (*right: 0 where the device computes them wrong; both are then freed). */
 static clconv_status transform_for(clc_fft *f, int *right)
@@ -226,7 +228,13 @@ static clconv_status transform_for(clc_fft *f, int *right)
                            __LINE__);
     clconv_status st =
         clc_vkfft_create(f->s, f->p.dims, f->len, f->data, &f->vk);
-    if (st == CLCONV_OK)
+    /* On CPUs VkFFT's work-groups wider than CPU_LOCAL_X are not run:
+     * PoCL crashed at 4050 (1D 101250); up to 1372 they ran (at 1372,
+     * 8232^2, wrong: the impulse check catches that). */
+    if (st == CLCONV_OK && f->s->dev.kind == CLCONV_DEVICE_CPU &&
+        clc_vkfft_max_local_x(f->vk) > CPU_LOCAL_X)
+        *right = 0;
+    else if (st == CLCONV_OK)
         st = impulse_check(f, right);
     if (st == CLCONV_OK && !*right) {
         clc_vkfft_destroy(f->vk);
@@ -263,12 +271,15 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
         f->left[k] = k < p->dims ? clconv_problem_left(p, k) : 0;
     clconv_status st = CLCONV_OK;
     int right = 0;
+    const size_t first[3] = {f->len[0], f->len[1], f->len[2]};
     for (int tries = 0; st == CLCONV_OK && !right; ++tries) {
         if (tries == IMPULSE_TRIES) {
             st = clc_fail(CLCONV_EUNSUPPORTED,
-                          "VkFFT's transforms of %zux%zux%zu and %d larger "
-                          "sizes gave wrong values on this device",
-                          f->len[0], f->len[1], f->len[2], tries - 1);
+                          "VkFFT's transforms of %zux%zux%zu to "
+                          "%zux%zux%zu (%d sizes) gave wrong values on this "
+                          "device or took work-groups too wide for a CPU",
+                          first[0], first[1], first[2], f->len[0], f->len[1],
+                          f->len[2], tries);
             break;
         }
         if (tries) /* the sizes before were computed wrong: next larger */

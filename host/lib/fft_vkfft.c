@@ -5,6 +5,7 @@
 #define VKFFT_BACKEND 3
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <vkFFT.h>
 
@@ -59,6 +60,24 @@ clconv_status clc_vkfft_create(clconv_session *s, int dims,
     v->initialized = 1;
     *out = v;
     return CLCONV_OK;
+}
+
+/* The widest x extent of a work-group among VkFFT's kernels of v, both
+ * directions. */
+size_t clc_vkfft_max_local_x(const clc_vkfft *v)
+{
+    size_t most = 0;
+    const VkFFTPlan *plans[2] = {v->app.localFFTPlan,
+                                 v->app.localFFTPlan_inverse};
+    for (int d = 0; d < 2; ++d)
+        for (int k = 0; plans[d] && k < 3; ++k)
+            for (uint64_t j = 0; j < plans[d]->numAxisUploads[k] && j < 4; ++j) {
+                const uint64_t x =
+                    plans[d]->axes[k][j].specializationConstants.localSize[0];
+                if (x > most)
+                    most = (size_t)x;
+            }
+    return most;
 }
 
 clconv_status clc_vkfft_run(clc_vkfft *v, cl_mem buffer, int inverse)

@@ -135,6 +135,7 @@ typedef struct clc_overrides {
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 or 2 (2D coarse) */
     int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D coarse) */
     int sep_lanes;     /* $CLCONV_SEP_LANES, 1 (GPUs' form) or 16 (CPUs') */
+    int sep_coarsen[2]; /* $CLCONV_SEP_COARSEN=X,Y, each 1..64 */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 
@@ -549,6 +550,8 @@ clconv_status clc_vkfft_create(clconv_session *s, int dims,
 /* Enqueue the forward (inverse 0) or unnormalised inverse transform of
  * buffer, which has the layout the application was made for. */
 clconv_status clc_vkfft_run(clc_vkfft *v, cl_mem buffer, int inverse);
+/* The widest x extent of a work-group among v's kernels. */
+size_t clc_vkfft_max_local_x(const clc_vkfft *v);
 void clc_vkfft_destroy(clc_vkfft *v);
 
 /* ---- path.c: a plan's separable or FFT path behind one interface ---- */

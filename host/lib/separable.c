@@ -71,7 +71,8 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
 static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
 {
     const size_t span = g * (size_t)coarsen * (size_t)lanes;
-    const size_t tile = span + (size_t)w - 1;
+    /* lanes 1: COARSEN more for the look-ahead of the taps in blocks */
+    const size_t tile = span + (size_t)w - 1 + (lanes == 1 ? (size_t)coarsen : 0);
     size_t floats = lanes == 1 ? tile + tile / 32 + 1 : tile + 1;
     if (lanes == 1)
         floats += span + span / 32 + 1;
@@ -115,10 +116,16 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
      * pass, 2 rows in the y and z passes (on the 2-core AVX-512 Xeon, 1
      * and 4 rows were 20% and 75% slower, 8 rows 58%). GPUs: one column
      * per work-item, the x pass 8 consecutive outputs (PERF.md item 37).
-     * $CLCONV_SEP_LANES picks either form on any device (for tests). */
+     * $CLCONV_SEP_LANES picks either form on any device (for tests),
+     * $CLCONV_SEP_COARSEN=X,Y the outputs per work-item of the x pass and
+     * of the y and z passes (for measuring). */
     const int ov = sp->s->overrides.sep_lanes;
     const int lanes = ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
-    const int coarsen = lanes == 16 ? (axis ? 2 : 4) : axis == 0 ? 8 : 16;
+    const int *oc = sp->s->overrides.sep_coarsen;
+    const int coarsen = oc[axis ? 1 : 0]            ? oc[axis ? 1 : 0]
+                        : lanes == 16 ? (axis ? 2 : 4)
+                        : axis == 0   ? 8
+                                      : 16;
     const size_t g =
         pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes,
                    clconv_problem_mask_axis(p, axis));

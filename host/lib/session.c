@@ -24,7 +24,8 @@ static int env_digit(const char *name, int max)
  * $CLCONV_COARSE_MARCH (1 or 2, "2D coarse: the march rolled, the mask
  * read in place") and $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per
  * work-item, item 31) replace the variants' choices, $CLCONV_SEP_LANES
- * (1 or 16) the separable passes' form (item 37), and $CLCONV_BATCH_LOOP=1
+ * (1 or 16) the separable passes' form and $CLCONV_SEP_COARSEN (X,Y) their
+ * outputs per work-item (item 37), and $CLCONV_BATCH_LOOP=1
  * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
  * for measuring. */
 void clc_overrides_read(clc_overrides *o)
@@ -42,6 +43,13 @@ void clc_overrides_read(clc_overrides *o)
     o->coarse_xv = xv && !strcmp(xv, "16") ? 16 : env_digit("CLCONV_COARSE_XV", 8);
     if (o->coarse_xv & (o->coarse_xv - 1))
         o->coarse_xv = 0; /* 3, 5, 6, 7: not a width the kernel takes */
+    const char *sc = getenv("CLCONV_SEP_COARSEN");
+    int cx = 0, cy = 0, used = 0;
+    if (sc && sscanf(sc, "%d,%d%n", &cx, &cy, &used) == 2 &&
+        sc[used] == '\0' && cx >= 1 && cx <= 64 && cy >= 1 && cy <= 64)
+        o->sep_coarsen[0] = cx, o->sep_coarsen[1] = cy;
+    else
+        o->sep_coarsen[0] = o->sep_coarsen[1] = 0;
     const char *lanes = getenv("CLCONV_SEP_LANES");
     o->sep_lanes = !lanes                  ? 0
                    : !strcmp(lanes, "1")  ? 1
@@ -71,8 +79,11 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_XV=%d",
                       n ? " " : "", o->coarse_xv);
     if (o->sep_lanes && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_LANES=%d",
-                 n ? " " : "", o->sep_lanes);
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_LANES=%d",
+                      n ? " " : "", o->sep_lanes);
+    if (o->sep_coarsen[0] && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_COARSEN=%d,%d",
+                 n ? " " : "", o->sep_coarsen[0], o->sep_coarsen[1]);
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the

@@ -241,6 +241,14 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     if (fits && want == 1 && (!j.staged || j.p.method == CLCONV_METHOD_FFT)) {
         clconv_plan *plan;
         st = clc_plan_cache_get(s, &j.p, mask, &plan);
+        /* An FFT chosen automatically that cannot run on this device
+         * (VkFFT's plan refused, host/lib/fft.c): the direct path, as a
+         * plan on auto does. */
+        if (st == CLCONV_EUNSUPPORTED && p->method == CLCONV_METHOD_AUTO &&
+            j.p.method == CLCONV_METHOD_FFT) {
+            j.p.method = CLCONV_METHOD_DIRECT;
+            st = clc_plan_cache_get(s, &j.p, mask, &plan);
+        }
         if (st != CLCONV_OK)
             return st;
         if (j.host_ptr) {

@@ -78,7 +78,13 @@ static void coarse_defaults(const clconv_device_info *dev,
     const int w = clconv_problem_mask_max(&c->p), dims = c->p.dims;
     int *k = c->knob;
     if (dims == 2) {
-        k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march : 1;
+        /* Beyond 32x32 taps the mask is read in place (march 2): a
+         * private copy of 523x523 floats overflowed PoCL's work-item
+         * stack (a crash), and at 31x31 both marches ran alike on the
+         * H200 (bench/PERF.md "2D coarse: the march rolled"). */
+        k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march
+                            : clconv_problem_mask_elements(&c->p) > 1024 ? 2
+                                                                         : 1;
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
                          : xv_default(dev, &c->p);
     }
