@@ -14,6 +14,8 @@
 #          item 37), base against new
 #   large  the whole large suite on the GPU (new), and the 3D and 1D peers
 #   large2 the large suite's 3D and 1D problems, method auto
+#   sweep12 GPU separable: outputs per work-item at 2D W=101, 1D W=1001
+#          one pass against the FFT, verified runs of wide masks
 #   cpusep the CPU's separable 2D rows beside cv2.sepFilter2D
 #   cpu    the 16-core CPU (PoCL): full-suite rows 2D 8192^2 W=9 and 3D
 #          512^3 W=5 (vector, the CPU default), and the large suite's 2D
@@ -100,6 +102,25 @@ for step in ${STEPS:-tests ab1d absep}; do
             --peers cv2-sep,cv2-filter2d --seed 1 --reps 3 --max-s 3 \
             --json "$R/peers-large-cpu-2d.json" 2>"$R/peers-large-cpu-2d.txt"
         el "cpu peers: exit $?"; tail -8 "$R/peers-large-cpu-2d.txt" ;;
+    sweep12)
+        # the GPU separable passes' outputs per work-item ($CLCONV_SEP_COARSEN
+        # X,Y) at 2D W=101, 1D W=1001 as one pass (taps in rolled blocks)
+        # against the FFT, and verified runs of the blocked x pass
+        for cx in ${SWEEPSEP:-"8,16" "16,16" "4,16" "8,32" "8,8"}; do
+            CLCONV_SEP_COARSEN=$cx LT=40 large new gpu "sweep-w101-c$cx" --dims 2 \
+                --size 8192x8192 --mask 101 --kind gaussian --method separable --reps 10
+        done 2>&1 | tee "$R/sweep12.log"
+        for cx in "8,16" "16,16" "4,16"; do
+            CLCONV_SEP_COARSEN=$cx LT=40 large new gpu "w1001-sep-c$cx" --dims 1 \
+                --size 67108864 --mask 1001 --method separable --reps 10
+        done 2>&1 | tee -a "$R/sweep12.log"
+        LT=40 large new gpu "w1001-fft" --dims 1 --size 67108864 --mask 1001 \
+            --method fft --reps 10 2>&1 | tee -a "$R/sweep12.log"
+        for p in "1 1000000 1001 reflect" "2 3000x40 523x7 wrap" "1 77777 601 constant"; do
+            set -- $p
+            timeout 40 build/clconv run --dims $1 --size $2 --mask $3 --mode $4 \
+                --method separable --device gpu --reps 3 --seed 1 2>&1 | tail -1
+        done 2>&1 | tee -a "$R/sweep12.log"; el "sweep12" ;;
     cpusep)
         # the CPU's separable rows after the passes' CPU changes, beside
         # OpenCV in the same call
