@@ -16,6 +16,7 @@
 #   large2 the large suite's 3D and 1D problems, method auto
 #   sweep12 GPU separable: outputs per work-item at 2D W=101, 1D W=1001
 #          one pass against the FFT, verified runs of wide masks
+#   final12 the GPU x pass at 16 outputs per work-item against 8
 #   cpusep the CPU's separable 2D rows beside cv2.sepFilter2D
 #   cpu    the 16-core CPU (PoCL): full-suite rows 2D 8192^2 W=9 and 3D
 #          512^3 W=5 (vector, the CPU default), and the large suite's 2D
@@ -121,6 +122,21 @@ for step in ${STEPS:-tests ab1d absep}; do
             timeout 40 build/clconv run --dims $1 --size $2 --mask $3 --mode $4 \
                 --method separable --device gpu --reps 3 --seed 1 2>&1 | tail -1
         done 2>&1 | tee -a "$R/sweep12.log"; el "sweep12" ;;
+    final12)
+        # the GPU x pass at 16 outputs per work-item (the new default)
+        # against 8 at W=31 and W=101; 1D W=55 one pass against coarse
+        for r in 1 2; do
+            for cx in "8,16" "16,16"; do
+                for w in 31 101; do
+                    CLCONV_SEP_COARSEN=$cx LT=40 large new gpu "final-w$w-c$cx-r$r" --dims 2 \
+                        --size 8192x8192 --mask $w --kind gaussian --method separable --reps 10
+                done
+            done
+        done 2>&1 | tee "$R/final12.log"
+        LT=40 large new gpu "final-w1001-auto" --dims 1 --size 67108864 --mask 1001 \
+            --method separable --reps 10 2>&1 | tee -a "$R/final12.log"
+        LT=60 large new gpu "final-w55-1d" --dims 1 --size 67108864 --mask 55 \
+            --reps 10 --max-ms 100 2>&1 | tee -a "$R/final12.log"; el "final12" ;;
     cpusep)
         # the CPU's separable rows after the passes' CPU changes, beside
         # OpenCV in the same call
