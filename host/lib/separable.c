@@ -115,17 +115,20 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
     /* CPUs: float16 blocks along x (LANES 16), 4 per work-item in the x
      * pass, 2 rows in the y and z passes (on the 2-core AVX-512 Xeon, 1
      * and 4 rows were 20% and 75% slower, 8 rows 58%). GPUs: one column
-     * per work-item, 16 outputs per work-item in every pass (PERF.md item
-     * 37: in the x pass 16 beat 8 by 6% at W=101 and by 29% at W=1001).
-     * $CLCONV_SEP_LANES picks either form on any device (for tests),
+     * per work-item, 16 outputs per work-item in the y and z passes, in
+     * the x pass 8 up to W=64 and 16 beyond (PERF.md item 37, H100: 8 was
+     * 4% faster at W=31, 16 6% faster at W=101 and 29% at W=1001). */
+    /* $CLCONV_SEP_LANES picks either form on any device (for tests),
      * $CLCONV_SEP_COARSEN=X,Y the outputs per work-item of the x pass and
      * of the y and z passes (for measuring). */
     const int ov = sp->s->overrides.sep_lanes;
     const int lanes = ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
     const int *oc = sp->s->overrides.sep_coarsen;
+    const int w = clconv_problem_mask_axis(p, axis);
     const int coarsen = oc[axis ? 1 : 0] ? oc[axis ? 1 : 0]
                         : lanes == 16    ? (axis ? 2 : 4)
-                                         : 16;
+                        : axis || w > 64 ? 16
+                                         : 8;
     const size_t g =
         pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes,
                    clconv_problem_mask_axis(p, axis));
