@@ -215,7 +215,9 @@ static clconv_problem sem_problem(const sem_case *c, int mode,
 static void every_mode_shape_origin_and_flip(void **state, clconv_method m)
 {
     fixture *f = *state;
-    const size_t ncases = sizeof sem_cases / sizeof sem_cases[0];
+    /* the last case (a mask too wide to unroll) not in sampled runs */
+    const size_t ncases =
+        sizeof sem_cases / sizeof sem_cases[0] - (sampled() ? 1 : 0);
     for (int mode = 0; mode <= CLCONV_BORDER_COUNT; ++mode)
         for (size_t c = 0; c < ncases; ++c) {
             clconv_problem p = sem_problem(&sem_cases[c], mode, m);
