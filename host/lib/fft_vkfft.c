@@ -5,7 +5,6 @@
 #define VKFFT_BACKEND 3
 #include "internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <vkFFT.h>
 

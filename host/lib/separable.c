@@ -130,12 +130,11 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
                         : axis || w > 64 ? 16
                                          : 8;
     const size_t g =
-        pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes,
-                   clconv_problem_mask_axis(p, axis));
+        pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes, w);
     clconv_problem q;
     memset(&q, 0, sizeof q);
     q.dims = 1;
-    q.mask_width = clconv_problem_mask_axis(p, axis);
+    q.mask_width = w;
     q.origin[0] = left - q.mask_width / 2;
     q.border = p->border;
     q.cval = ghost;
