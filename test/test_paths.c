@@ -309,7 +309,8 @@ static void fft_of_8192_squared_is_right(void **state)
 /* 1D 100000 with a 1001-wide mask: VkFFT plans its 101250-long transform
  * as one work-group of 4050 work-items, which crashed PoCL. On a CPU the
  * plan refuses work-groups that wide: method fft is unsupported, saying
- * why, and auto runs another method; elsewhere the FFT runs. Either way
+ * why, the session does not choose it again, and auto runs another
+ * method; elsewhere the FFT runs. Either way
  * the outputs that come back are right. */
 static void fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs(void **state)
 {
@@ -332,6 +333,11 @@ static void fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs(void **state)
             assert_int_equal(st, CLCONV_EUNSUPPORTED);
             assert_non_null(strstr(clconv_last_error(), "VkFFT"));
             print_message("fft: %s\n", clconv_last_error());
+            /* the session remembers: auto does not plan it again */
+            clconv_problem a = p;
+            a.method = CLCONV_METHOD_AUTO;
+            assert_int_not_equal(clconv_method_choose(f->s, &a, mask),
+                                 CLCONV_METHOD_FFT);
             continue;
         }
         if (pass == 0)

@@ -77,13 +77,25 @@ static int len_fits(const clconv_session *s, const size_t len[3])
     return bytes <= s->alloc_limit && 4 * bytes <= s->dev.global_mem_bytes;
 }
 
+/* Whether s refused an FFT plan of these sizes before (clc_fft_create). */
+static int refused(const clconv_session *s, const size_t len[3])
+{
+    const int n = s->fft_nrefused < CLC_FFT_REFUSED ? s->fft_nrefused
+                                                    : CLC_FFT_REFUSED;
+    for (int i = 0; i < n; ++i)
+        if (memcmp(s->fft_refused[i], len, sizeof s->fft_refused[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* The padded array and its spectrum each within one allocation, the two
- * with the caller's input and output within the device's memory. */
+ * with the caller's input and output within the device's memory, and the
+ * sizes not refused on this session before. */
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p)
 {
     size_t len[3];
     sizes_of(p, len);
-    return len_fits(s, len);
+    return len_fits(s, len) && !refused(s, len);
 }
 
 /* fft_ops built after common.clh with the defines of a 1D problem of
@@ -279,6 +291,9 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
     const size_t first[3] = {f->len[0], f->len[1], f->len[2]};
     for (int tries = 0; st == CLCONV_OK && !right; ++tries) {
         if (tries == IMPULSE_TRIES) {
+            if (!refused(s, first))
+                memcpy(s->fft_refused[s->fft_nrefused++ % CLC_FFT_REFUSED],
+                       first, sizeof first);
             st = clc_fail(CLCONV_EUNSUPPORTED,
                           "VkFFT's transforms of %zux%zux%zu to "
                           "%zux%zux%zu (%d sizes) gave wrong values on this "

@@ -461,7 +461,14 @@ struct clconv_session {
      * reports cl_khr_fp16, or as $CLCONV_FP16=0|1 says; else the plans
      * convert f16 to and from float32 on the host. */
     int fp16;
+    /* Transform sizes (each problem's first) whose FFT plan this session
+     * refused (host/lib/fft.c: wrong on an impulse, or work-groups too
+     * wide for a CPU), the last CLC_FFT_REFUSED of them: clc_fft_fits
+     * says no to them, so auto does not plan them again on each call. */
+    size_t fft_refused[4][3];
+    int fft_nrefused;
 };
+#define CLC_FFT_REFUSED 4
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
 clconv_status clc_session_init(clconv_session *s);
@@ -538,6 +545,7 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_event *first, cl_event *last);
 /* Elements of the padded transform (product of its sizes). */
 double clc_fft_padded_elements(const clconv_problem *p);
+/* 1 where p's FFT arrays fit s's device and s has not refused its sizes. */
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p);
 
 /* ---- fft_vkfft.c: VkFFT's OpenCL backend, in its own file ---- */

@@ -121,7 +121,8 @@ clconv_method clc_method_choose(const clconv_session *s,
     const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
     const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
     /* The FFT transforms the whole problem at once: where its arrays do
-     * not fit, the best of the paths that stream in slabs. */
+     * not fit, or this session refused its sizes before, the best of the
+     * paths that stream in slabs. */
     const int fft = clc_fft_fits(s, p);
     return pick(&s->dev, &c, p, sep, fft);
 }
