@@ -1,19 +1,44 @@
 /* 1D coarse: a work-group of TILE_WIDTH work-items computes
  * TILE_WIDTH * COARSEN outputs. It loads its input tile (halos included,
- * the border mode's values outside the input) into local memory with coalesced loads, then each
- * work-item marches over its COARSEN consecutive outputs' inputs once,
- * adding each element into a queue of MASK_X accumulators (slot s holds
- * output p+LEFT_X-(W-1)+s, which input p meets with mask tap W-1-s):
- * COARSEN+W-1 local
- * reads for COARSEN outputs instead of W per output. The tile is padded by
- * one float per 32 so work-items reading COARSEN apart hit distinct banks. */
+ * the border mode's values outside the input) into local memory with
+ * coalesced loads, then each work-item computes its COARSEN consecutive
+ * outputs from COARSEN + W - 1 local reads instead of W per output, in
+ * one of two marches (MARCH):
+ * 1: over the inputs once, adding each element into a queue of MASK_X
+ *    accumulators (slot s holds output p+LEFT_X-(W-1)+s, which input p
+ *    meets with mask tap W-1-s), the mask copied into registers;
+ * 2: over the taps, a window of COARSEN inputs sliding one element per
+ *    tap (common.clh's clc_window_march): COARSEN accumulators, the mask
+ *    read in place, so masks too wide for the queue's unrolled march
+ *    build in seconds (bench/PERF.md item 39);
+ * 3: the window, the outputs stored through a padded local staging row
+ *    so a work-group stores TILE_WIDTH consecutive outputs per
+ *    instruction (as the separable x pass on GPUs).
+ * The tile is padded by one float per 32 so work-items reading COARSEN
+ * apart hit distinct banks.
+ * SPANS > 1: a work-group computes SPANS consecutive spans of
+ * TILE_WIDTH * COARSEN outputs, loading the next span's tile into
+ * registers before it computes the current one, so those loads are in
+ * flight during the FMAs (bench/PERF.md item 40). */
 #ifndef COARSEN
 #error "build with -D COARSEN=<outputs per work-item>"
+#endif
+#ifndef MARCH
+#error "build with -D MARCH=<1: queue of MASK_X accumulators; 2: window of COARSEN inputs; 3: window, staged stores>"
+#endif
+#if MARCH < 1 || MARCH > 3
+#error "MARCH must be 1, 2 or 3"
+#endif
+
+#ifndef SPANS
+#define SPANS 1
 #endif
 
 #define SPAN (TILE_WIDTH * COARSEN)
 #define TILE_LEN (SPAN + MASK_X - 1)
-#define PAD(i) ((i) + (i) / 32)
+#define PAD(i) CLC_PAD(i)
+/* Tile elements per work-item: a work-item loads t = lx + k * TILE_WIDTH. */
+#define TILE_PER ((TILE_LEN + TILE_WIDTH - 1) / TILE_WIDTH)
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
@@ -21,34 +46,77 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 {
     BIND_MASK(M);
     __local float tile[PAD(TILE_LEN) + 1];
+#if MARCH == 3
+    __local float res[PAD(SPAN) + 1];
+#endif
     BATCH_MEMBER_LOCAL(1, nx);
-    float m[MASK_X];
-    for (int j = 0; j < MASK_X; ++j)
-        m[j] = M[j];
     const int lx = get_local_id(0);
-    const int out0 = get_group_id(0) * SPAN;
-    const int in0 = out0 - LEFT_X;
-    for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
-        const int g = in0 + t;
-        tile[PAD(t)] = clc_load3(N, g, 0, 0, nx, 1, 1 COUNTERS_ARG);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
+    const int first = get_group_id(0) * SPAN * SPANS;
     const int b = lx * COARSEN; /* first output, relative to out0 */
-    float q[MASK_X];
-    for (int s = 0; s < MASK_X; ++s)
-        q[s] = 0.0f;
-#pragma unroll
-    for (int k = 0; k < COARSEN + MASK_X - 1; ++k) {
-        const float v = READ_TILE(tile[PAD(b + k)]);
+    for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
+        tile[PAD(t)] = clc_load3(N, first - LEFT_X + t, 0, 0, nx, 1, 1
+                                 COUNTERS_ARG);
+#if SPANS > 1
+    float next[TILE_PER];
+    for (int sp = 0; sp < SPANS; ++sp) {
+        const int out0 = first + sp * SPAN;
+        if (out0 >= nx) /* the same for the whole work-group */
+            break;
+        if (sp > 0) {
+            barrier(CLK_LOCAL_MEM_FENCE); /* the previous span is read */
+            for (int k = 0; k < TILE_PER; ++k)
+                if (lx + k * TILE_WIDTH < TILE_LEN)
+                    tile[PAD(lx + k * TILE_WIDTH)] = next[k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (sp + 1 < SPANS)
+            for (int k = 0; k < TILE_PER; ++k)
+                if (lx + k * TILE_WIDTH < TILE_LEN)
+                    next[k] = clc_load3(N, out0 + SPAN - LEFT_X + lx +
+                                               k * TILE_WIDTH,
+                                        0, 0, nx, 1, 1 COUNTERS_ARG);
+#else
+    {
+        const int out0 = first;
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#if MARCH == 2
+        float acc[COARSEN];
+        clc_window_march(tile, b, M, acc COUNTERS_ARG);
+        for (int c = 0; c < COARSEN; ++c) {
+            const int i = out0 + b + c;
+            if (i < nx)
+                CLC_ST(P, i, acc[c]);
+        }
+#elif MARCH == 3
+        float acc[COARSEN];
+        clc_window_march(tile, b, M, acc COUNTERS_ARG);
+        for (int c = 0; c < COARSEN; ++c)
+            res[PAD(b + c)] = acc[c];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int t = lx; t < SPAN; t += TILE_WIDTH)
+            if (out0 + t < nx)
+                CLC_ST(P, out0 + t, res[PAD(t)]);
+#else
+        float m[MASK_X];
+        for (int j = 0; j < MASK_X; ++j)
+            m[j] = M[j];
+        float q[MASK_X];
         for (int s = 0; s < MASK_X; ++s)
-            q[s] += v * m[MASK_X - 1 - s];
-        const int i = out0 + b + k - (MASK_X - 1);
-        if (k >= MASK_X - 1 && i < nx)
-            CLC_ST(P, i, q[0]);
-        for (int s = 0; s < MASK_X - 1; ++s)
-            q[s] = q[s + 1];
-        q[MASK_X - 1] = 0.0f;
+            q[s] = 0.0f;
+#pragma unroll
+        for (int k = 0; k < COARSEN + MASK_X - 1; ++k) {
+            const float v = READ_TILE(tile[PAD(b + k)]);
+            for (int s = 0; s < MASK_X; ++s)
+                q[s] += v * m[MASK_X - 1 - s];
+            const int i = out0 + b + k - (MASK_X - 1);
+            if (k >= MASK_X - 1 && i < nx)
+                CLC_ST(P, i, q[0]);
+            for (int s = 0; s < MASK_X - 1; ++s)
+                q[s] = q[s + 1];
+            q[MASK_X - 1] = 0.0f;
+        }
+#endif
     }
     BATCH_END
 }

@@ -13,9 +13,9 @@
  * consecutive outputs' inputs of one row (halo included) into local memory
  * with coalesced loads. On GPUs (LANES 1) each work-item then computes
  * COARSEN consecutive outputs from a register window of COARSEN inputs
- * that slides one element per tap (COARSEN + W - 1 local reads for
- * COARSEN outputs, the taps unrolled so the mask is immediates, or for
- * wide masks in rolled blocks of COARSEN taps), and the
+ * that slides one element per tap (common.clh's clc_window_march:
+ * COARSEN + W - 1 local reads for COARSEN outputs, the taps unrolled so
+ * the mask is immediates, or for wide masks in rolled blocks), and the
  * outputs go back through a local staging row so the stores are
  * coalesced (bench/PERF.md item 37). On CPUs (LANES 16) each work-item
  * computes float16 blocks TILE_WIDTH blocks apart.
@@ -46,7 +46,7 @@ __constant float sep_mask[MASK_X] = {SEP_MASK_VALUES};
  * registers and the mask is immediates; on CPUs (LANES 16) in the x pass,
  * which then ran 2.1x faster on PoCL (bench/PERF.md item 37), not in the
  * y and z passes, which ran 10% slower. */
-#define SEP_UNROLLED (MASK_X * COARSEN <= 4096 && (LANES == 1 || AXIS == 0))
+#define SEP_UNROLLED (CLC_WINDOW_UNROLLED && (LANES == 1 || AXIS == 0))
 
 #if LANES == 16
 /* LANES 16 (CPUs): each work-item computes float16 blocks of consecutive
@@ -92,35 +92,25 @@ static inline void store16(__global float *out, int i, int x, int nx,
 #define SPAN (TILE_WIDTH * COARSEN * LANES)
 #define TILE_LEN (SPAN + MASK_X - 1)
 #if LANES == 1
-/* One float of padding per 32, so work-items COARSEN apart read and
- * write distinct banks. */
-#define PAD(i) ((i) + (i) / 32)
+#define PAD(i) CLC_PAD(i)
 #else
 #define PAD(i) (i)
-#endif
-
-/* The elements the tile holds: on GPUs with the taps in blocks (not
- * unrolled), COARSEN more, which the last block's look-ahead reads. */
-#if LANES == 1 && !SEP_UNROLLED
-#define TILE_LOAD (TILE_LEN + COARSEN)
-#else
-#define TILE_LOAD TILE_LEN
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void sep_pass(const __global float *restrict in, __global float *restrict out,
               const int nx, const int ny, const int nz)
 {
-    __local float tile[PAD(TILE_LOAD) + 1];
+    __local float tile[PAD(TILE_LEN) + 1];
     const int lx = get_local_id(0);
     const int row = (get_global_id(2) * ny + get_global_id(1)) * nx;
     const int x0 = get_group_id(0) * SPAN;
     /* Only work-groups whose span reaches past a row end fold indices. */
-    if (x0 - LEFT_X >= 0 && x0 - LEFT_X + TILE_LOAD <= nx)
-        for (int t = lx; t < TILE_LOAD; t += TILE_WIDTH)
+    if (x0 - LEFT_X >= 0 && x0 - LEFT_X + TILE_LEN <= nx)
+        for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
             tile[PAD(t)] = in[row + x0 - LEFT_X + t];
     else
-        for (int t = lx; t < TILE_LOAD; t += TILE_WIDTH) {
+        for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
             const int g = x0 - LEFT_X + t;
             tile[PAD(t)] =
                 CLC_IN(g, nx) ? in[row + CLC_AT(g, nx)] : CLC_GHOST;
@@ -140,55 +130,8 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
 #else
     __local float res[PAD(SPAN) + 1];
     const int b = lx * COARSEN; /* first output, relative to x0 */
-    float win[COARSEN], acc[COARSEN];
-    for (int c = 0; c < COARSEN; ++c) {
-        win[c] = tile[PAD(b + c)];
-        acc[c] = 0.0f;
-    }
-#if SEP_UNROLLED
-#pragma unroll
-    for (int j = 0; j < MASK_X; ++j) {
-        const float m = sep_mask[j];
-        for (int c = 0; c < COARSEN; ++c)
-            acc[c] += win[c] * m;
-        if (j < MASK_X - 1) {
-            for (int c = 0; c < COARSEN - 1; ++c)
-                win[c] = win[c + 1];
-            win[COARSEN - 1] = tile[PAD(b + j + COARSEN)];
-        }
-    }
-#else
-    /* Wide masks: the taps in blocks of COARSEN, the block's body
-     * unrolled (COARSEN^2 FMAs from the window and the next COARSEN
-     * inputs, look), the loop over blocks rolled; then the MASK_X %
-     * COARSEN taps left. */
-    float look[COARSEN];
-    int j = 0;
-    for (; j + COARSEN <= MASK_X; j += COARSEN) {
-        for (int c = 0; c < COARSEN; ++c)
-            look[c] = tile[PAD(b + j + COARSEN + c)];
-#pragma unroll
-        for (int u = 0; u < COARSEN; ++u) {
-            const float m = sep_mask[j + u];
-            for (int c = 0; c < COARSEN; ++c)
-                acc[c] += (c + u < COARSEN ? win[c + u]
-                                           : look[c + u - COARSEN]) * m;
-        }
-        for (int c = 0; c < COARSEN; ++c)
-            win[c] = look[c];
-    }
-#if MASK_X % COARSEN > 1
-    for (int c = 0; c < MASK_X % COARSEN - 1; ++c)
-        look[c] = tile[PAD(b + j + COARSEN + c)];
-#endif
-#pragma unroll
-    for (int u = 0; u < MASK_X % COARSEN; ++u) {
-        const float m = sep_mask[j + u];
-        for (int c = 0; c < COARSEN; ++c)
-            acc[c] += (c + u < COARSEN ? win[c + u]
-                                       : look[c + u - COARSEN]) * m;
-    }
-#endif
+    float acc[COARSEN];
+    clc_window_march(tile, b, sep_mask, acc);
     for (int c = 0; c < COARSEN; ++c)
         res[PAD(b + c)] = acc[c];
     barrier(CLK_LOCAL_MEM_FENCE);

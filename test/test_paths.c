@@ -377,6 +377,79 @@ static void separable_passes_in_the_other_form(void **state)
     clconv_session_destroy(other.s);
 }
 
+/* The direct 1D coarse kernel in each of its marches (the queue of MASK_X
+ * accumulators, 1; the window of COARSEN inputs, 2: common.clh's
+ * clc_window_march, shared with the separable x pass on GPUs; 3: the
+ * window with the outputs staged in local memory) in every
+ * border mode, origins at both ends and convolution, on rows of several
+ * work-groups; the window also at masks too wide to unroll (taps in
+ * blocks of 8 with 1 and 3 left over). The queue's fully unrolled march
+ * of W + 7 inputs x W slots is left to masks up to 55 (601 would take
+ * minutes to compile). */
+static void direct_1d_coarse_marches_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    /* march, spans per work-group ($CLCONV_COARSE_SPANS: 3, the next
+     * span's tile prefetched), masks */
+    static const struct {
+        const char *march, *spans;
+        int masks[4];
+    } runs[] = {{"1", NULL, {4, 55, 0, 0}},    {"2", NULL, {4, 55, 601, 611}},
+                {"3", NULL, {4, 55, 601, 611}}, {"1", "3", {4, 0, 0, 0}},
+                {"3", "3", {4, 611, 0, 0}}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
+        const int march = runs[r].march[0] - '0';
+        setenv("CLCONV_COARSE_MARCH", runs[r].march, 1);
+        if (runs[r].spans)
+            setenv("CLCONV_COARSE_SPANS", runs[r].spans, 1);
+        clconv_session *s = NULL;
+        clconv_status st = clconv_session_create(f->dev, &s);
+        unsetenv("CLCONV_COARSE_MARCH");
+        unsetenv("CLCONV_COARSE_SPANS");
+        assert_int_equal(st, CLCONV_OK);
+        for (int mi = 0; mi < 4 && runs[r].masks[mi]; ++mi) {
+            const int w = runs[r].masks[mi];
+            if (sampled() && w > 55)
+                continue;
+            for (int mode = 0; mode <= CLCONV_BORDER_COUNT; ++mode) {
+                clconv_problem p;
+                memset(&p, 0, sizeof p);
+                p.dims = 1;
+                p.size[0] = p.size[1] = p.size[2] = 1;
+                p.size[0] = 3000 + (size_t)mode;
+                p.mask_width = p.mask_size[0] = w;
+                p.strategy = CLCONV_COARSE;
+                p.border = mode < CLCONV_BORDER_COUNT
+                               ? (clconv_border)mode
+                               : CLCONV_BORDER_CONSTANT;
+                p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
+                p.origin[0] = mode % 3 == 0 ? -(w / 2)
+                              : mode % 3 == 1 ? (w - 1) / 2 : 0;
+                p.flip = mode % 2;
+                const uint64_t seed =
+                    500 + (uint64_t)(r * 1000 + (size_t)w * 10 + (size_t)mode);
+                clconv_dataset *data = NULL;
+                assert_int_equal(clconv_dataset_create(&p, seed, &data),
+                                 CLCONV_OK);
+                clconv_result res;
+                clconv_run_verified(s, &p, data, 0, 0, &res);
+                clconv_dataset_destroy(data);
+                if (res.status != CLCONV_OK || !res.verdict.ok)
+                    fail_msg("1D coarse march %d spans %s mask %d %s origin "
+                             "%d%s seed %llu: %s; %zu failures, worst [%zu] "
+                             "got %g expected %g",
+                             march, runs[r].spans ? runs[r].spans : "1", w,
+                             clconv_border_name(p.border), p.origin[0], p.flip ? " convolve" : "",
+                             (unsigned long long)seed,
+                             res.status != CLCONV_OK ? res.reason : "ran",
+                             res.verdict.failures, res.verdict.worst_index,
+                             res.verdict.worst_got, res.verdict.worst_expected);
+            }
+        }
+        clconv_session_destroy(s);
+    }
+}
+
 /* Auto takes the separable path in every mode where the model says so
  * (a 31x31 mask in mode reflect, an even anisotropic one convolved), and
  * the FFT for a large mask that is not separable, in any mode. */
@@ -523,6 +596,12 @@ int main(void)
             fft_that_does_not_fit_is_unsupported_and_auto_goes_elsewhere),
         cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
         cmocka_unit_test(cost_model_picks_what_a_user_would),
+        cmocka_unit_test(direct_1d_coarse_marches_in_every_mode),
     };
+    /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
+     * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */
+    const char *filter = getenv("CLCONV_PATHS_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -265,6 +265,34 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_null(strstr(d, "MARCH"));
     assert_null(strstr(d, "XV"));
+    /* 1D coarse: on a GPU the queue up to 64 taps, beyond the window with
+     * staged stores at 16 outputs a work-item; on a CPU the window
+     * (bench/PERF.md item 39). */
+    clconv_problem c1 = shape(1, 9, CLCONV_COARSE);
+    assert_int_equal(clconv_problem_defines(&gpu, &c1, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D MARCH=1"));
+    assert_non_null(strstr(d, "-D COARSEN=4"));
+    assert_int_equal(clconv_problem_defines(&pocl, &c1, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D MARCH=2"));
+    c1.mask_width = 101;
+    assert_int_equal(clconv_problem_defines(&gpu, &c1, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D MARCH=3"));
+    assert_non_null(strstr(d, "-D COARSEN=16"));
+    assert_non_null(strstr(d, "-D TILE_WIDTH=256"));
+    assert_non_null(strstr(d, "-D SPANS=1"));
+    /* from 55 taps the queue's work-groups take 8 spans on a GPU */
+    c1.mask_width = 55;
+    assert_int_equal(clconv_problem_defines(&gpu, &c1, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D MARCH=1"));
+    assert_non_null(strstr(d, "-D SPANS=8"));
+    assert_non_null(strstr(d, "-D TILE_WIDTH=128"));
+    assert_int_equal(clconv_problem_defines(&pocl, &c1, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D SPANS=1"));
 }
 
 /* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH and $CLCONV_COARSE_XV are read
@@ -287,7 +315,7 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
         clconv_session_overrides(s),
         "CLCONV_COARSE_ROWS=2 CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8");
     clconv_session_destroy(s);
-    setenv("CLCONV_COARSE_MARCH", "3", 1);
+    setenv("CLCONV_COARSE_MARCH", "4", 1);
     setenv("CLCONV_COARSE_XV", "3", 1);
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_MARCH");

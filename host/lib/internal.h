@@ -97,6 +97,7 @@ enum {
     CLC_KNOB_VEC_WIDTH,  /* vector 2D/3D: floats per block, 8 or 16 */
     CLC_KNOB_MARCH,      /* 2D coarse: 1 unrolled, private mask; 2 rolled */
     CLC_KNOB_XV,         /* 2D coarse: consecutive columns per work-item */
+    CLC_KNOB_SPANS,      /* 1D coarse: spans per work-group, prefetched */
     CLC_KNOB_COUNT,
     CLC_KNOB_PUBLIC = 2
 };
@@ -132,7 +133,8 @@ typedef struct clc_overrides {
     int vector_blocks; /* $CLCONV_VECTOR_BLOCKS, 1..4 */
     int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
-    int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 or 2 (2D coarse) */
+    int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 to 3 (2D: 1 or 2) */
+    int coarse_spans;  /* $CLCONV_COARSE_SPANS, 1..8, 16, 32 (1D) */
     int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D coarse) */
     int sep_lanes;     /* $CLCONV_SEP_LANES, 1 (GPUs' form) or 16 (CPUs') */
     int sep_coarsen[2]; /* $CLCONV_SEP_COARSEN=X,Y, each 1..64 */
@@ -545,6 +547,8 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_event *first, cl_event *last);
 /* Elements of the padded transform (product of its sizes). */
 double clc_fft_padded_elements(const clconv_problem *p);
+/* The transform's size along each axis (1 beyond p's dims). */
+void clc_fft_padded_sizes(const clconv_problem *p, size_t len[3]);
 /* 1 where p's FFT arrays fit s's device and s has not refused its sizes. */
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p);
 

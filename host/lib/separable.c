@@ -71,8 +71,7 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
 static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
 {
     const size_t span = g * (size_t)coarsen * (size_t)lanes;
-    /* lanes 1: COARSEN more for the look-ahead of the taps in blocks */
-    const size_t tile = span + (size_t)w - 1 + (lanes == 1 ? (size_t)coarsen : 0);
+    const size_t tile = span + (size_t)w - 1;
     size_t floats = lanes == 1 ? tile + tile / 32 + 1 : tile + 1;
     if (lanes == 1)
         floats += span + span / 32 + 1;

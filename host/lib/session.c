@@ -21,8 +21,9 @@ static int env_digit(const char *name, int max)
 
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23) and
- * $CLCONV_COARSE_MARCH (1 or 2, "2D coarse: the march rolled, the mask
- * read in place") and $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per
+ * $CLCONV_COARSE_MARCH (2D: 1 or 2, "2D coarse: the march rolled, the
+ * mask read in place"; 1D: 1, 2 or 3, item 39), $CLCONV_COARSE_SPANS (1D
+ * spans per work-group, 1..8, 16 or 32, item 40) and $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per
  * work-item, item 31) replace the variants' choices, $CLCONV_SEP_LANES
  * (1 or 16) the separable passes' form and $CLCONV_SEP_COARSEN (X,Y) their
  * outputs per work-item (item 37), and $CLCONV_BATCH_LOOP=1
@@ -38,7 +39,11 @@ void clc_overrides_read(clc_overrides *o)
                       : !strcmp(width, "16") ? 16
                                               : 0;
     o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
-    o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 2);
+    o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 3);
+    const char *spans = getenv("CLCONV_COARSE_SPANS");
+    o->coarse_spans = spans && !strcmp(spans, "16")   ? 16
+                      : spans && !strcmp(spans, "32") ? 32
+                                                      : env_digit("CLCONV_COARSE_SPANS", 8);
     const char *xv = getenv("CLCONV_COARSE_XV");
     o->coarse_xv = xv && !strcmp(xv, "16") ? 16 : env_digit("CLCONV_COARSE_XV", 8);
     if (o->coarse_xv & (o->coarse_xv - 1))
@@ -75,6 +80,9 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
     if (o->coarse_march && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_MARCH=%d",
                       n ? " " : "", o->coarse_march);
+    if (o->coarse_spans && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_SPANS=%d",
+                      n ? " " : "", o->coarse_spans);
     if (o->coarse_xv && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_XV=%d",
                       n ? " " : "", o->coarse_xv);

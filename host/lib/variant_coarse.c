@@ -6,7 +6,10 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* 1D: 4 outputs for small masks, 8 for large; 2D: 8 rows, 16 from mask 7
+/* 1D: 4 outputs up to 31 taps (H100, 2^26 W=17: 0.235 ms against 0.332
+ * with 8; W=31: 0.277 against 0.300), 8 up to 64 (W=55: 0.310 against 0.389 with 4, 0.586 with 16),
+ * 16 beyond (the window march of the separable x pass, whose sweep chose
+ * 16 at W=101 and 1001: bench/PERF.md items 37 and 40); 2D: 8 rows, 16 from mask 7
  * on, work-group 64x4 (64x2 from mask 7), but 4 rows in 32x8 where a
  * work-item computes 4 or more float32 columns (wide_columns); 3D: 8 planes for mask 3, 16 from
  * mask 5 on, work-group 32x4, and 3 rows per work-item for mask 3 (0.452
@@ -67,9 +70,39 @@ static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 static int coarse_preferred_tile(const clc_config *c)
 {
     const int xv = c->knob[CLC_KNOB_XV];
+    /* 1D with staged stores (masks beyond 64 taps on GPUs): 256 work-items,
+     * as the separable x pass, whose halo is then 1000 inputs per 4096
+     * outputs at W=1001 instead of per 2048 */
+    if (c->p.dims == 1 && c->knob[CLC_KNOB_MARCH] == 3)
+        return 256;
     if (c->p.dims == 2 && xv >= 4)
         return wide_columns(&c->p, xv) ? 32 : 256 / xv;
     return clc_variant_coarse.dims[c->p.dims - 1].tile;
+}
+
+/* 1D march: on GPUs the queue (1) up to 64 taps (the window ran alike
+ * at W=9 and 55 on the H100 and 4.5% slower at W=5), beyond the window
+ * with staged stores (3: its unrolled build takes seconds where the
+ * queue's takes minutes, and the staged stores ran 1D W=1001 at 16
+ * outputs per work-item in 3.28 ms against 4.08 without); on CPUs the
+ * window (2: 2.5x the queue at W=55 on PoCL). bench/PERF.md item 39. */
+static int march1d_default(const clconv_device_info *dev, int w)
+{
+    if (dev && dev->kind == CLCONV_DEVICE_CPU)
+        return 2;
+    return w <= 64 ? 1 : 3;
+}
+
+/* 1D spans per work-group: 8 on GPUs for the queue from 55 taps (H100,
+ * 2^26 W=55: 0.271 ms against 0.309 with one; 2 spans 0.336, 16 0.272,
+ * 32 0.277), 1 elsewhere (W=31 with 8: 0.418 against 0.290; W=17 0.435
+ * against 0.333; W=5 and 9 with 4: 0.228 and 0.284 against 0.196 and
+ * 0.199); bench/PERF.md item 40. */
+static int spans1d_default(const clconv_device_info *dev, int w, int march)
+{
+    if (dev && dev->kind == CLCONV_DEVICE_CPU)
+        return 1;
+    return march == 1 && w >= 55 ? 8 : 1;
 }
 
 static void coarse_defaults(const clconv_device_info *dev,
@@ -82,15 +115,23 @@ static void coarse_defaults(const clconv_device_info *dev,
          * private copy of 523x523 floats overflowed PoCL's work-item
          * stack (a crash), and at 31x31 both marches ran alike on the
          * H200 (bench/PERF.md "2D coarse: the march rolled"). */
-        k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march
-                            : clconv_problem_mask_elements(&c->p) > 1024 ? 2
-                                                                         : 1;
+        k[CLC_KNOB_MARCH] =
+            ov && ov->coarse_march && ov->coarse_march <= 2
+                ? ov->coarse_march
+            : clconv_problem_mask_elements(&c->p) > 1024 ? 2
+                                                         : 1;
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
                          : xv_default(dev, &c->p);
     }
+    if (dims == 1) {
+        k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march
+                                                   : march1d_default(dev, w);
+        k[CLC_KNOB_SPANS] = ov && ov->coarse_spans ? ov->coarse_spans
+                            : spans1d_default(dev, w, k[CLC_KNOB_MARCH]);
+    }
     const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
     if (!k[CLC_KNOB_COARSEN])
-        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 4 : 8)
+        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 31 ? 4 : w <= 64 ? 8 : 16)
                               : wide      ? 4
                               : dims == 2 ? (w >= 7 ? 16 : 8)
                                           : (w <= 3 ? 8 : 16);
@@ -118,10 +159,15 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
     g->global[1] = g->global[2] = 1;
     g->local_floats = 0;
     if (p->dims == 1) {
-        /* A work-group computes t * c outputs from a local tile. */
-        g->global[0] = ceil_div(p->size[0], t * c) * t;
+        /* A work-group computes spans of t * c outputs from a local
+         * tile. */
+        const size_t spans = (size_t)(cf->knob[CLC_KNOB_SPANS] > 0
+                                          ? cf->knob[CLC_KNOB_SPANS] : 1);
+        g->global[0] = ceil_div(p->size[0], t * c * spans) * t;
         g->local_floats =
             padded(t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1);
+        if (cf->knob[CLC_KNOB_MARCH] == 3) /* the staging row */
+            g->local_floats += padded(t * c);
     } else if (p->dims == 2) {
         /* t x gy work-items, each c rows of xv columns. */
         const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
@@ -151,7 +197,9 @@ const clc_variant clc_variant_coarse = {
     {
         {.tile = 128,
          .tiles = CLC_INTS(64, 128, 256, 512),
-         .knob = {COARSEN(1, 2, 4, 8), {"GROUP_Y", 1, 1, CLC_INTS(0)}}},
+         .knob = {COARSEN(1, 2, 4, 8), {"GROUP_Y", 1, 1, CLC_INTS(0)},
+                  [CLC_KNOB_MARCH] = {"MARCH", 1, 3, {0, 0}},
+                  [CLC_KNOB_SPANS] = {"SPANS", 1, 64, {0, 0}}}},
         {.tile = 64,
          .tiles = CLC_INTS(16, 32, 64, 128),
          .knob = {COARSEN(1, 2, 4, 8, 16), GROUP_Y(1, 2, 4, 8),
