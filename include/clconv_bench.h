@@ -45,19 +45,23 @@ clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
  * choice use them). ms[CLCONV_METHOD_AUTO] is the least of the others;
  * separable is predicted as if the mask were separable. The model, per
  * output element n and mask width W in d dimensions:
- *   direct:    max(8 n / copy, 2 W^d n / (0.25 fp32))
+ *   direct:    max(8 n / copy, 2 W^d n / (e fp32)), e = 0.25 (0.5 in 1D)
  *   separable: d passes of max(8 n / copy, 2 W n / (0.5 fp32))
  *   FFT:       L = padded elements; pad, multiply and crop move 36 L bytes,
  *              two transforms 2 * d * 8 L bytes and 2 * 2.5 L log2 L flops
- *              at 0.3 fp32
+ *              at 0.3 fp32, and each pass beyond one per axis (an axis
+ *              longer than local memory / 4 complex floats) 40 L bytes
  * plus a fixed cost per kernel launch (5 us on GPUs, 20 us elsewhere).
  * The efficiencies are those measured on the H100 for large masks
- * (bench/PERF.md). */
+ * (bench/PERF.md items 37 and 40). */
 void clconv_method_predict(const clconv_device_info *dev,
                            const clconv_ceilings *c, const clconv_problem *p,
                            double ms[CLCONV_METHOD_COUNT]);
 /* The method the cost model picks (never auto); separable only when
- * separable is non-zero and dims > 1. */
+ * separable is non-zero and dims > 1, or in 1D (one pass) on a device other
+ * than a CPU beyond 64 taps, where the pass ran faster than the direct
+ * kernel; the FFT only where it is predicted twice as fast as the best
+ * other. */
 clconv_method clconv_method_pick(const clconv_device_info *dev,
                                  const clconv_ceilings *c,
                                  const clconv_problem *p, int separable);

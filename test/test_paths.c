@@ -578,6 +578,33 @@ static void cost_model_picks_what_a_user_would(void **state)
     p.mask_width = 5;
     assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
                      CLCONV_METHOD_DIRECT);
+    /* 1D 2^26 W=1001 on the H100: one pass 3.28 ms, the direct kernel
+     * 4.04, VkFFT 5.13, whose axis of 2^25 complex points does not fit
+     * 48 KiB of local memory: more passes, each counted (bench/PERF.md
+     * item 40). */
+    gpu.local_mem_bytes = 48 * 1024;
+    clconv_problem q = shape(1, (size_t)1 << 26, 1, 1, 1001,
+                             CLCONV_METHOD_AUTO);
+    double ms[CLCONV_METHOD_COUNT];
+    clconv_method_predict(&gpu, &h100, &q, ms);
+    assert_true(ms[CLCONV_METHOD_FFT] > 4.0);
+    assert_true(ms[CLCONV_METHOD_DIRECT] < ms[CLCONV_METHOD_FFT]);
+    /* on a GPU as one separable pass (3.28 ms against the direct
+     * kernel's 4.04), on a CPU the direct (vector) kernel; at W=55 the
+     * direct queue on both */
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &q, 0),
+                     CLCONV_METHOD_SEPARABLE);
+    clconv_device_info cpu = gpu;
+    cpu.kind = CLCONV_DEVICE_CPU;
+    assert_int_equal(clconv_method_pick(&cpu, &h100, &q, 0),
+                     CLCONV_METHOD_DIRECT);
+    q.mask_width = 55;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &q, 0),
+                     CLCONV_METHOD_DIRECT);
+    /* a 2D axis of 8232 fits: one pass each, as before */
+    p.mask_width = 31;
+    clconv_method_predict(&gpu, &h100, &p, ms);
+    assert_true(ms[CLCONV_METHOD_FFT] < 3.0);
 }
 
 int main(void)

@@ -315,6 +315,7 @@ static void run_method(clconv_session *s, const clconv_ceilings *c,
         st = clconv_plan_get_output(plan, d->out);
     if (st == CLCONV_OK) {
         r->ran = clconv_plan_method(plan);
+        r->predicted_ms = pred[r->ran]; /* auto: the method it took */
         if (!sampled_ok(d, r->ran, &r->max_err))
             r->status = "FAIL";
         else

@@ -164,11 +164,13 @@ static void print_prediction(const clconv_device_info *dev,
            clconv_method_name(clconv_method_pick(dev, &o->c, p, 1)));
 }
 
-/* Scan odd widths: CSV rows, or the first width where each path wins. */
+/* Scan odd widths: CSV rows, or the first width where the automatic
+ * choice leaves the direct path, for separable masks and for others. */
 static void scan(const clconv_device_info *dev, const methods_options *o,
                  clconv_problem *p)
 {
-    int cross_sep = 0, cross_fft = 0;
+    int cross[2] = {0, 0}; /* other masks, separable ones */
+    clconv_method to[2] = {CLCONV_METHOD_DIRECT, CLCONV_METHOD_DIRECT};
     if (o->csv)
         printf("width,direct_ms,separable_ms,fft_ms,auto_ms\n");
     for (int w = 1; w <= o->max_mask; w += 2) {
@@ -179,23 +181,24 @@ static void scan(const clconv_device_info *dev, const methods_options *o,
             printf("%d,%.6g,%.6g,%.6g,%.6g\n", w, ms[CLCONV_METHOD_DIRECT],
                    ms[CLCONV_METHOD_SEPARABLE], ms[CLCONV_METHOD_FFT],
                    ms[CLCONV_METHOD_AUTO]);
-        if (!cross_sep && p->dims > 1 &&
-            clconv_method_pick(dev, &o->c, p, 1) == CLCONV_METHOD_SEPARABLE)
-            cross_sep = w;
-        if (!cross_fft &&
-            clconv_method_pick(dev, &o->c, p, 0) == CLCONV_METHOD_FFT)
-            cross_fft = w;
+        for (int sep = 0; sep < 2; ++sep) {
+            const clconv_method m = clconv_method_pick(dev, &o->c, p, sep);
+            if (!cross[sep] && m != CLCONV_METHOD_DIRECT) {
+                cross[sep] = w;
+                to[sep] = m;
+            }
+        }
     }
     if (o->csv)
         return;
-    if (cross_sep)
-        printf("separable masks: separable from W=%d\n", cross_sep);
-    else
-        printf("separable masks: direct up to W=%d\n", o->max_mask);
-    if (cross_fft)
-        printf("other masks: fft from W=%d\n", cross_fft);
-    else
-        printf("other masks: direct up to W=%d\n", o->max_mask);
+    static const char *const what[2] = {"other masks", "separable masks"};
+    for (int sep = 1; sep >= 0; --sep) {
+        if (cross[sep])
+            printf("%s: %s from W=%d\n", what[sep],
+                   clconv_method_name(to[sep]), cross[sep]);
+        else
+            printf("%s: direct up to W=%d\n", what[sep], o->max_mask);
+    }
 }
 
 int cli_model_methods_main(int argc, char **argv)

@@ -63,6 +63,11 @@ static void sizes_of(const clconv_problem *p, size_t len[3])
     }
 }
 
+void clc_fft_padded_sizes(const clconv_problem *p, size_t len[3])
+{
+    sizes_of(p, len);
+}
+
 double clc_fft_padded_elements(const clconv_problem *p)
 {
     size_t len[3];

@@ -28,10 +28,31 @@ clconv_status clconv_method_parse(const char *name, clconv_method *out)
 }
 
 /* Fractions of the FMA ceiling each path reaches on large masks (the
- * H100's direct 31x31 ran at ~20%: bench/PERF.md). */
+ * H100's direct 31x31 ran at ~20%: bench/PERF.md); 1D direct kernels
+ * march a register window as the separable passes do (item 39). */
 #define EFF_DIRECT 0.25
+#define EFF_DIRECT_1D 0.5
 #define EFF_SEPARABLE 0.5
 #define EFF_FFT 0.3
+/* Bytes per padded element of each VkFFT pass beyond one per axis (the
+ * strided uploads of an axis longer than local memory holds): fitted to
+ * the H100's 1D 2^26 W=1001 FFT, 5.13 ms against 1.65 predicted with one
+ * pass per axis (bench/PERF.md item 40). */
+#define FFT_EXTRA_PASS_BYTES 40.0
+
+/* Passes over memory VkFFT makes along an axis of len points: one while
+ * the axis fits a work-group's local memory (S = local bytes / 4 complex
+ * floats: as many again in registers), else ceil(log len / log S); the x
+ * axis of a real transform holds len / 2 complex points and, in more
+ * than one pass, takes one more to split the halves. */
+static double fft_axis_passes(double len, double local_bytes, int x)
+{
+    const double s = local_bytes > 0 ? local_bytes / 4.0 : 12288.0;
+    const double n = x ? len / 2 : len;
+    if (n <= s)
+        return 1;
+    return ceil(log(n) / log(s)) + (x ? 1 : 0);
+}
 
 /* Ceilings from the device's description when none were measured: 128
  * FP32 lanes per compute unit on GPUs (NVIDIA's SM), 16 on CPUs (two
@@ -66,16 +87,25 @@ void clconv_method_predict(const clconv_device_info *dev,
      * paths' passes are float32 (8 bytes per element and pass). */
     const double io = (double)(clconv_elem_size(p->in_dtype) +
                                clconv_elem_size(p->out_dtype));
+    const double eff = p->dims == 1 ? EFF_DIRECT_1D : EFF_DIRECT;
     ms[CLCONV_METHOD_DIRECT] =
-        max2(io * n / bw, 2 * taps * n / (EFF_DIRECT * fl)) + launch;
+        max2(io * n / bw, 2 * taps * n / (eff * fl)) + launch;
     ms[CLCONV_METHOD_SEPARABLE] = 0;
     for (int a = 0; a < p->dims; ++a) { /* one pass per axis */
         const double w = clconv_problem_mask_axis(p, a);
         ms[CLCONV_METHOD_SEPARABLE] +=
             max2(8 * n / bw, 2 * w * n / (EFF_SEPARABLE * fl)) + launch;
     }
-    const double l = clc_fft_padded_elements(p);
-    const double bytes = 36 * l + 2.0 * p->dims * 8 * l;
+    size_t len[3];
+    clc_fft_padded_sizes(p, len);
+    const double l = (double)len[0] * (double)len[1] * (double)len[2];
+    double extra = 0; /* passes beyond one per axis, per transform */
+    for (int a = 0; a < p->dims; ++a)
+        extra += fft_axis_passes((double)len[a],
+                                 dev ? (double)dev->local_mem_bytes : 0,
+                                 a == 0) - 1;
+    const double bytes = 36 * l + 2.0 * p->dims * 8 * l +
+                         2.0 * extra * FFT_EXTRA_PASS_BYTES * l;
     const double flops = 2 * 2.5 * l * log2(l > 2 ? l : 2);
     ms[CLCONV_METHOD_FFT] = bytes / bw + flops / (EFF_FFT * fl) +
                             (3 + 2 * p->dims) * launch;
@@ -96,6 +126,15 @@ static clconv_method pick(const clconv_device_info *dev,
     clconv_method best = CLCONV_METHOD_DIRECT;
     if (separable && p->dims > 1 &&
         ms[CLCONV_METHOD_SEPARABLE] < ms[CLCONV_METHOD_DIRECT])
+        best = CLCONV_METHOD_SEPARABLE;
+    /* 1D: every mask is one pass. On GPUs beyond 64 taps the pass (a
+     * window march with staged stores, 256 wide) ran faster than the
+     * direct kernel's window (H100, 2^26 W=1001: 3.28 ms against 4.04);
+     * up to 64 the direct queue did (W=55: 0.271 ms against 0.346). On
+     * CPUs the direct vector kernel did (2 cores, 2^22 W=101: 5.4 ms
+     * against 11.9; W=1001 52 against 153). bench/PERF.md item 40. */
+    if (p->dims == 1 && clconv_problem_mask_axis(p, 0) > 64 && dev &&
+        dev->kind != CLCONV_DEVICE_CPU)
         best = CLCONV_METHOD_SEPARABLE;
     /* The FFT's error grows with the data's range, not the mask's: take it
      * only where it is at least twice as fast. */
