@@ -5,7 +5,9 @@
 # the build and the loader at them. Sets D (the unpacked root) and L (its
 # library folder). gpu_call_begin starts a call's record: R ($OUT/r, the
 # logs), el (a line with the seconds since), the GPU and CPU in R, and R
-# as $OUT/results.tar.gz whenever the script exits (finish).
+# as $OUT/results.tar.gz whenever the script exits (finish); gpu_build
+# builds the CLI and the named test programs (a failed build ends the
+# call with its log's tail) and lists the devices.
 mkdir -p /tmp/v
 echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
 cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
@@ -27,4 +29,10 @@ gpu_call_begin() {
     trap finish EXIT
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$R/gpu.txt"
     lscpu | grep -E "Model name|^CPU\(s\)" | tee "$R/cpu.txt"
+}
+gpu_build() {
+    make -j16 SKIP_DEPS=1 all "$@" >"$R/build.log" 2>&1 \
+        || { tail -30 "$R/build.log"; exit 1; }
+    build/clconv devices | tee "$R/devices.txt"
+    el "built"
 }
