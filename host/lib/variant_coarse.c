@@ -7,9 +7,10 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* 1D: 4 outputs up to 31 taps (H100, 2^26 W=17: 0.235 ms against 0.332
- * with 8; W=31: 0.277 against 0.300), 8 up to 64 (W=55: 0.310 against 0.389 with 4, 0.586 with 16),
- * 16 beyond (the window march of the separable x pass, whose sweep chose
- * 16 at W=101 and 1001: bench/PERF.md items 37 and 40); 2D: 8 rows, 16 from mask 7
+ * with 8; W=31: 0.277 against 0.300), 8 up to 64 (W=55: 0.310 against
+ * 0.389 with 4, 0.586 with 16), 16 beyond (the window march of the
+ * separable x pass, whose sweep chose 16 at W=101 and 1001: bench/PERF.md
+ * items 37 and 40); 2D: 8 rows, 16 from mask 7
  * on, work-group 64x4 (64x2 from mask 7), but 4 rows in 32x8 where a
  * work-item computes 4 or more float32 columns (wide_columns); 3D: 8 planes for mask 3, 16 from
  * mask 5 on, work-group 32x4, and 3 rows per work-item for mask 3 (0.452
@@ -82,10 +83,10 @@ static int coarse_preferred_tile(const clc_config *c)
 
 /* 1D march: on GPUs the queue (1) up to 64 taps (the window ran alike
  * at W=9 and 55 on the H100 and 4.5% slower at W=5), beyond the window
- * with staged stores (3: its unrolled build takes seconds where the
- * queue's takes minutes, and the staged stores ran 1D W=1001 at 16
- * outputs per work-item in 3.28 ms against 4.08 without); on CPUs the
- * window (2: 2.5x the queue at W=55 on PoCL). bench/PERF.md item 39. */
+ * with staged stores (3: its build takes seconds where the queue's
+ * unrolled march takes minutes; 1D 2^26 W=1001 at 16 outputs per
+ * work-item 4.04-4.05 ms, 4.08 without the staging); on CPUs the window
+ * (2: 2.5x the queue at W=55 on PoCL). bench/PERF.md item 39. */
 static int march1d_default(const clconv_device_info *dev, int w)
 {
     if (dev && dev->kind == CLCONV_DEVICE_CPU)
