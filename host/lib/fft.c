@@ -49,7 +49,7 @@ static size_t nice_size(size_t n, int even)
 /* The transform size along each axis: the period itself in wrap mode
  * where it is one (even along x), else room for the data and its
  * extension, n + W - 1. */
-static void sizes_of(const clconv_problem *p, size_t len[3])
+void clc_fft_padded_sizes(const clconv_problem *p, size_t len[3])
 {
     for (int k = 0; k < 3; ++k) {
         const size_t n = p->size[k];
@@ -63,15 +63,10 @@ static void sizes_of(const clconv_problem *p, size_t len[3])
     }
 }
 
-void clc_fft_padded_sizes(const clconv_problem *p, size_t len[3])
-{
-    sizes_of(p, len);
-}
-
 double clc_fft_padded_elements(const clconv_problem *p)
 {
     size_t len[3];
-    sizes_of(p, len);
+    clc_fft_padded_sizes(p, len);
     return (double)len[0] * (double)len[1] * (double)len[2];
 }
 
@@ -99,7 +94,7 @@ static int refused(const clconv_session *s, const size_t len[3])
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p)
 {
     size_t len[3];
-    sizes_of(p, len);
+    clc_fft_padded_sizes(p, len);
     return len_fits(s, len) && !refused(s, len);
 }
 
@@ -288,7 +283,7 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     f->s = s;
     f->p = *p;
-    sizes_of(p, f->len);
+    clc_fft_padded_sizes(p, f->len);
     for (int k = 0; k < 3; ++k)
         f->left[k] = k < p->dims ? clconv_problem_left(p, k) : 0;
     clconv_status st = CLCONV_OK;

@@ -430,6 +430,7 @@ typedef struct clc_slab_buffers {
 } clc_slab_buffers;
 
 /* ---- session.c ---- */
+#define CLC_FFT_REFUSED 4 /* refused FFT sizes a session remembers */
 struct clconv_session {
     clconv_device_info dev;
     cl_device_id device;
@@ -467,10 +468,9 @@ struct clconv_session {
      * refused (host/lib/fft.c: wrong on an impulse, or work-groups too
      * wide for a CPU), the last CLC_FFT_REFUSED of them: clc_fft_fits
      * says no to them, so auto does not plan them again on each call. */
-    size_t fft_refused[4][3];
+    size_t fft_refused[CLC_FFT_REFUSED][3];
     int fft_nrefused;
 };
-#define CLC_FFT_REFUSED 4
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
 clconv_status clc_session_init(clconv_session *s);
