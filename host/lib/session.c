@@ -19,33 +19,41 @@ static int env_digit(const char *name, int max)
     return 0;
 }
 
+/* env_digit's value, or one of the values a and b (0: none) written in
+ * decimal: the overrides whose values go beyond one digit. */
+static int env_digit_or(const char *name, int max, int a, int b)
+{
+    const char *env = getenv(name);
+    char text[16];
+    for (int i = 0; env && i < 2; ++i) {
+        const int v = i ? b : a;
+        snprintf(text, sizeof text, "%d", v);
+        if (v && !strcmp(env, text))
+            return v;
+    }
+    return env_digit(name, max);
+}
+
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23) and
  * $CLCONV_COARSE_MARCH (2D: 1 or 2, "2D coarse: the march rolled, the
- * mask read in place"; 1D: 1, 2 or 3, item 39), $CLCONV_COARSE_SPANS (1D
- * spans per work-group, 1..8, 16 or 32, item 40) and $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per
- * work-item, item 31) replace the variants' choices, $CLCONV_SEP_LANES
+ * mask read in place"; 1D: 1, 2 or 3, item 39), $CLCONV_COARSE_SPANS
+ * (1D spans per work-group, 1..8, 16 or 32, item 40) and
+ * $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per work-item, item 31)
+ * replace the variants' choices, $CLCONV_SEP_LANES
  * (1 or 16) the separable passes' form and $CLCONV_SEP_COARSEN (X,Y) their
  * outputs per work-item (item 37), and $CLCONV_BATCH_LOOP=1
  * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
  * for measuring. */
 void clc_overrides_read(clc_overrides *o)
 {
-    const char *width = getenv("CLCONV_VECTOR_WIDTH");
     o->coarse_rows = env_digit("CLCONV_COARSE_ROWS", 8);
     o->vector_blocks = env_digit("CLCONV_VECTOR_BLOCKS", 4);
-    o->vector_width = !width                  ? 0
-                      : !strcmp(width, "8")   ? 8
-                      : !strcmp(width, "16") ? 16
-                                              : 0;
+    o->vector_width = env_digit_or("CLCONV_VECTOR_WIDTH", 0, 8, 16);
     o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
     o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 3);
-    const char *spans = getenv("CLCONV_COARSE_SPANS");
-    o->coarse_spans = spans && !strcmp(spans, "16")   ? 16
-                      : spans && !strcmp(spans, "32") ? 32
-                                                      : env_digit("CLCONV_COARSE_SPANS", 8);
-    const char *xv = getenv("CLCONV_COARSE_XV");
-    o->coarse_xv = xv && !strcmp(xv, "16") ? 16 : env_digit("CLCONV_COARSE_XV", 8);
+    o->coarse_spans = env_digit_or("CLCONV_COARSE_SPANS", 8, 16, 32);
+    o->coarse_xv = env_digit_or("CLCONV_COARSE_XV", 8, 16, 0);
     if (o->coarse_xv & (o->coarse_xv - 1))
         o->coarse_xv = 0; /* 3, 5, 6, 7: not a width the kernel takes */
     const char *sc = getenv("CLCONV_SEP_COARSEN");
