@@ -80,23 +80,23 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         const int out0 = first;
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-#if MARCH == 2
+#if MARCH >= 2
         float acc[COARSEN];
         clc_window_march(tile, b, M, acc COUNTERS_ARG);
-        for (int c = 0; c < COARSEN; ++c) {
-            const int i = out0 + b + c;
-            if (i < nx)
-                CLC_ST(P, i, acc[c]);
-        }
-#elif MARCH == 3
-        float acc[COARSEN];
-        clc_window_march(tile, b, M, acc COUNTERS_ARG);
+#if MARCH == 3
         for (int c = 0; c < COARSEN; ++c)
             res[PAD(b + c)] = acc[c];
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int t = lx; t < SPAN; t += TILE_WIDTH)
             if (out0 + t < nx)
                 CLC_ST(P, out0 + t, res[PAD(t)]);
+#else
+        for (int c = 0; c < COARSEN; ++c) {
+            const int i = out0 + b + c;
+            if (i < nx)
+                CLC_ST(P, i, acc[c]);
+        }
+#endif
 #else
         float m[MASK_X];
         for (int j = 0; j < MASK_X; ++j)
