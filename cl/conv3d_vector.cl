@@ -46,9 +46,10 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
             if (CLC_IN(p, nz) && rows[jy] >= 0)
                 vec_queue_add(q, N + (plane + rows[jy]) * nx,
                               M + jy * MASK_X, MASK_X * MASK_Y, x0, nx, cols,
-                              x_inside);
+                              x_inside, 0, MASK_Z);
             else
-                VEC_QUEUE_ADD_GHOST(q, M + jy * MASK_X, MASK_X * MASK_Y);
+                VEC_QUEUE_ADD_GHOST(q, M + jy * MASK_X, MASK_X * MASK_Y, 0,
+                                   MASK_Z);
         }
         const int z = p - RIGHT_Z; /* slot 0's plane, now complete */
         if (z >= z0)

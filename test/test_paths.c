@@ -450,6 +450,66 @@ static void direct_1d_coarse_marches_in_every_mode(void **state)
     }
 }
 
+/* The 2D vector kernel's march with its first and last MASK_Y - 1 rows
+ * peeled (cl/common.clh VEC_QUEUE_MARCH; one block, interior work-items):
+ * rows per work-item at the default (16), MASK_Y - 1 (no rolled middle),
+ * MASK_Y (one middle row) and 3 (the ends would overlap: every row keeps
+ * every slot), on 53 rows (a last work-item of 5, 8 or 2 rows) and 70
+ * columns (interior and border work-items), the modes, origins and
+ * convolution taken in turn. */
+static void direct_2d_vector_march_peeled_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    static const int masks[][2] = {{9, 9}, {7, 4}, {5, 10}}; /* x, y */
+    setenv("CLCONV_VECTOR_BLOCKS", "1", 1);
+    clconv_session *s = NULL;
+    clconv_status st = clconv_session_create(f->dev, &s);
+    unsetenv("CLCONV_VECTOR_BLOCKS");
+    assert_int_equal(st, CLCONV_OK);
+    int turn = 0;
+    for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi) {
+        const int wy = masks[mi][1];
+        const int coarsens[] = {0, wy - 1, wy, 3};
+        for (size_t ci = 0; ci < 4; ++ci, ++turn) {
+            const int mode = turn % (CLCONV_BORDER_COUNT + 1);
+            clconv_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims = 2;
+            p.size[0] = 70, p.size[1] = 53, p.size[2] = 1;
+            p.mask_size[0] = masks[mi][0], p.mask_size[1] = wy;
+            p.mask_size[2] = 1;
+            p.mask_width = masks[mi][0] > wy ? masks[mi][0] : wy;
+            p.strategy = CLCONV_VECTOR;
+            p.coarsen = coarsens[ci];
+            p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
+                                                  : CLCONV_BORDER_CONSTANT;
+            p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
+            p.origin[1] = turn % 3 == 0 ? -(wy / 2)
+                          : turn % 3 == 1 ? (wy - 1) / 2 : 0;
+            p.origin[0] = turn % 2 ? (masks[mi][0] - 1) / 2 : 0;
+            p.flip = turn % 4 == 3;
+            const uint64_t seed = 900 + (uint64_t)turn;
+            clconv_dataset *data = NULL;
+            assert_int_equal(clconv_dataset_create(&p, seed, &data), CLCONV_OK);
+            clconv_result res;
+            clconv_run_verified(s, &p, data, 0, 0, &res);
+            clconv_dataset_destroy(data);
+            if (res.status != CLCONV_OK || !res.verdict.ok)
+                fail_msg("2D vector mask %dx%d rows %d %s origin %d,%d%s "
+                         "seed %llu: %s; %zu failures, worst [%zu] got %g "
+                         "expected %g",
+                         p.mask_size[0], wy, p.coarsen,
+                         clconv_border_name(p.border), p.origin[0],
+                         p.origin[1], p.flip ? " convolve" : "",
+                         (unsigned long long)seed,
+                         res.status != CLCONV_OK ? res.reason : "ran",
+                         res.verdict.failures, res.verdict.worst_index,
+                         res.verdict.worst_got, res.verdict.worst_expected);
+        }
+    }
+    clconv_session_destroy(s);
+}
+
 /* Auto takes the separable path in every mode where the model says so
  * (a 31x31 mask in mode reflect, an even anisotropic one convolved), and
  * the FFT for a large mask that is not separable, in any mode. */
@@ -624,6 +684,7 @@ int main(void)
         cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
         cmocka_unit_test(cost_model_picks_what_a_user_would),
         cmocka_unit_test(direct_1d_coarse_marches_in_every_mode),
+        cmocka_unit_test(direct_2d_vector_march_peeled_in_every_mode),
     };
     /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
      * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */

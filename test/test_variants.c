@@ -172,7 +172,8 @@ static void an_explicit_tile_that_cannot_fit_is_unsupported(void **state)
 }
 
 /* VEC_BLOCKS of 2D vector at mask 5: two blocks on PoCL and GPUs, one on
- * other CPU implementations (Intel's runtime is 5x slower with two). */
+ * other CPU implementations (Intel's runtime is 5x slower with two); the
+ * wider masks' blocks and rows on PoCL. */
 static void vector_blocks_default_depends_on_the_implementation(void **state)
 {
     (void)state;
@@ -194,6 +195,29 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_non_null(strstr(d, "-D VEC_BLOCKS=2"));
     /* VEC_WIDTH 8 needs the device's native float width: 16 without it. */
     assert_non_null(strstr(d, "-D VEC_WIDTH=16"));
+    /* PoCL: one block beyond mask 5; rows per work-item 16 in 2D and
+     * planes 16 in 3D from mask 7 (bench/PERF.md item 41). Intel's
+     * runtime: one block always. */
+    static const struct {
+        int dims, mask;
+        const char *blocks, *coarsen;
+    } pocl_rows[] = {{2, 5, "-D VEC_BLOCKS=2", "-D COARSEN=4"},
+                     {2, 7, "-D VEC_BLOCKS=1", "-D COARSEN=16"},
+                     {2, 9, "-D VEC_BLOCKS=1", "-D COARSEN=16"},
+                     {3, 5, "-D VEC_BLOCKS=2", "-D COARSEN=8"},
+                     {3, 7, "-D VEC_BLOCKS=1", "-D COARSEN=16"}};
+    for (size_t i = 0; i < sizeof pocl_rows / sizeof *pocl_rows; ++i) {
+        const clconv_problem v =
+            shape(pocl_rows[i].dims, pocl_rows[i].mask, CLCONV_VECTOR);
+        assert_int_equal(clconv_problem_defines(&pocl, &v, d, sizeof d),
+                         CLCONV_OK);
+        assert_non_null(strstr(d, pocl_rows[i].blocks));
+        assert_non_null(strstr(d, pocl_rows[i].coarsen));
+        assert_int_equal(clconv_problem_defines(&intel, &v, d, sizeof d),
+                         CLCONV_OK);
+        assert_non_null(strstr(d, "-D VEC_BLOCKS=1"));
+    }
+    assert_int_equal(clconv_problem_defines(&gpu, &p, d, sizeof d), CLCONV_OK);
     /* Only what a variant reads is defined. */
     const clconv_problem naive = shape(3, 3, CLCONV_NAIVE);
     assert_int_equal(clconv_problem_defines(&gpu, &naive, d, sizeof d),

@@ -60,9 +60,12 @@ static int blocks_default(const clconv_device_info *dev, int mask_width)
 /* COARSEN from the 16-core Xeon through PoCL at the suite's sizes
  * (bench/PERF.md item 15; the 2 local cores agree within 15%): 1D float16
  * blocks per work-item, 1 up to mask 15 (memory-bound, flat) and 8 beyond
- * (W=55: 28.6 ms at 1, 15.2 at 8); 2D rows per work-item, 4 up to mask 7
- * and 16 beyond (W=5 7.6 ms at 4, 9.4 at 16; W=9 18.7 at 16, 47 at 32); 3D
- * planes per work-item, 8 (W=3 25.6 ms, W=5 65.9 against 95 at 16).
+ * (W=55: 28.6 ms at 1, 15.2 at 8); 2D rows per work-item, 4 up to mask 5
+ * and 16 beyond (W=5 7.6 ms at 4, 9.4 at 16; W=9 18.7 at 16, 47 at 32;
+ * W=7, one block, its march's ends peeled, item 41, on 2 local cores
+ * 2.3-2.9 ms at 16 against 4.5 at 4); 3D planes per work-item, 8 up to
+ * mask 5 (W=3 25.6 ms, W=5 65.9 against 95 at 16) and 16 beyond (2
+ * local cores, 128^3 W=7: 9.8-11.1 ms against 12.3-16.6 at 8).
  * VEC_BLOCKS: $CLCONV_VECTOR_BLOCKS, else blocks_rule. */
 static void vector_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
@@ -71,8 +74,8 @@ static void vector_defaults(const clconv_device_info *dev,
     int *k = c->knob;
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 1 : 8)
-                              : dims == 2 ? (w <= 7 ? 4 : 16)
-                                          : 8;
+                              : dims == 2 ? (w <= 5 ? 4 : 16)
+                                          : (w <= 5 ? 8 : 16);
     if (dims >= 2) {
         k[CLC_KNOB_VEC_BLOCKS] = ov && ov->vector_blocks
                                      ? ov->vector_blocks
