@@ -13,29 +13,7 @@
 #include "cli.h"
 #include "clconv_bench.h"
 #include "clconv_io.h"
-
-#define SAMPLES 4096
-
-typedef struct large_options {
-    const char *suite, *device;
-    int reps, warmup, json;
-    uint64_t seed;
-    double max_ms;
-    clconv_border border;
-    clconv_bench_problem custom; /* dims 0: the suite's problems */
-    const char *kind;            /* the custom mask: NULL random, "gaussian" */
-    int kind_given;              /* --kind appeared */
-    int method_only;             /* --method: only this one (else all) */
-    clconv_method method;
-} large_options;
-
-typedef struct large_data {
-    clconv_problem p;
-    const char *kind; /* "gaussian" or "random" */
-    float *in, *mask, *out;
-    size_t idx[SAMPLES];
-    double ref[SAMPLES], abs_sum[SAMPLES];
-} large_data;
+#include "bench_large.h"
 
 void cli_bench_large_usage(FILE *f)
 {
@@ -208,23 +186,13 @@ static clconv_status data_make(const clconv_bench_problem *b,
         clconv_fill_random(d->mask, m, seed ^ 0x6d61736bULL);
     }
     uint64_t state = seed * 2654435761ULL + 1;
-    for (size_t k = 0; k < SAMPLES; ++k) {
+    for (size_t k = 0; k < LARGE_SAMPLES; ++k) {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         d->idx[k] = k < 2 ? (k ? n - 1 : 0) : (size_t)(state >> 11) % n;
     }
-    return clconv_reference_at(&d->p, d->in, d->mask, d->idx, SAMPLES,
+    return clconv_reference_at(&d->p, d->in, d->mask, d->idx, LARGE_SAMPLES,
                                d->ref, d->abs_sum);
 }
-
-typedef struct large_row {
-    clconv_method method;   /* asked for */
-    clconv_method ran;      /* what ran (auto resolved) */
-    clconv_problem p;
-    const char *status;     /* ok, FAIL, skipped, unsupported, error */
-    char reason[256];
-    double max_err, predicted_ms, floor_ms;
-    clconv_timing t;
-} large_row;
 
 /* The sampled outputs against their bound; 1 if all are within it. */
 static int sampled_ok(const large_data *d, clconv_method m, double *max_err)
@@ -233,7 +201,7 @@ static int sampled_ok(const large_data *d, clconv_method m, double *max_err)
     clconv_verify_bound(&d->p, m, d->in, d->mask, &scale, &floor);
     int ok = 1;
     *max_err = 0;
-    for (size_t k = 0; k < SAMPLES; ++k) {
+    for (size_t k = 0; k < LARGE_SAMPLES; ++k) {
         const double got = d->out[d->idx[k]];
         const double err = got > d->ref[k] ? got - d->ref[k] : d->ref[k] - got;
         const double bound = scale * FLT_EPSILON * d->abs_sum[k] +
@@ -253,35 +221,6 @@ static void row_fail(large_row *r, clconv_status st)
                                           : "error";
     snprintf(r->reason, sizeof r->reason, "%.*s",
              (int)strcspn(clconv_last_error(), "\n"), clconv_last_error());
-}
-
-/* The floor of the method that ran: the slower of its bytes at the copy
- * ceiling and its FMAs at the FMA ceiling. Direct: one read and write, W^d
- * taps per output; separable: a read and write per pass and W_a taps per
- * output in pass a; FFT: one read and write (its transforms are not FMA
- * chains, so they have no floor here). */
-static double method_floor_ms(const clconv_problem *p, clconv_method ran,
-                              const clconv_ceilings *c)
-{
-    const double n = (double)clconv_problem_elements(p);
-    double passes = 1.0, taps = 0.0;
-    if (ran == CLCONV_METHOD_SEPARABLE) {
-        passes = 0.0;
-        for (int a = 0; a < p->dims; ++a) {
-            const int w = clconv_problem_mask_axis(p, a);
-            if (a == 0 || w > 1) { /* a width-1 y or z axis is no pass */
-                passes += 1.0;
-                taps += (double)w;
-            }
-        }
-    } else if (ran == CLCONV_METHOD_DIRECT) {
-        taps = (double)clconv_problem_mask_elements(p);
-    }
-    const double mem =
-        c->copy_gbs > 0 ? passes * 8.0 * n / (c->copy_gbs * 1e6) : 0.0;
-    const double fma =
-        c->fp32_gflops > 0 ? 2.0 * taps * n / (c->fp32_gflops * 1e6) : 0.0;
-    return mem > fma ? mem : fma;
 }
 
 /* Plan, run once, verify the samples, time. */
@@ -324,61 +263,7 @@ static void run_method(clconv_session *s, const clconv_ceilings *c,
     if (st != CLCONV_OK)
         row_fail(r, st);
     clconv_plan_destroy(plan);
-    r->floor_ms = method_floor_ms(&d->p, r->ran, c);
-}
-
-/* The row as one line (stdout, or stderr beside --json as progress). */
-static void print_line(FILE *f, const clconv_device_info *dev,
-                       const large_data *d, const large_row *r)
-{
-    char size[64];
-    cli_format_size(d->p.size, d->p.dims, size, sizeof size);
-    fprintf(f, "%-24.24s %dD %-13s %-8s W=%-4d %-8s %-9s", dev->name,
-            d->p.dims, size, d->kind, d->p.mask_width,
-            clconv_border_name(d->p.border), clconv_method_name(r->method));
-    if (r->method == CLCONV_METHOD_AUTO)
-        fprintf(f, " -> %-9s", clconv_method_name(r->ran));
-    if (r->t.reps > 0)
-        fprintf(f, " %10.3f ms (model %.3g ms, floor %.3g ms, max_err %.2e)",
-                r->t.median_ms, r->predicted_ms, r->floor_ms, r->max_err);
-    else if (strcmp(r->status, "FAIL") == 0)
-        fprintf(f, " FAIL max_err %.2e beyond the bound", r->max_err);
-    else
-        fprintf(f, " %s %s", r->status, r->reason);
-    fprintf(f, "\n");
-    fflush(f);
-}
-
-static void print_row(const large_options *o, const clconv_device_info *dev,
-                      const large_data *d, const large_row *r, int first)
-{
-    char size[64];
-    cli_format_size(d->p.size, d->p.dims, size, sizeof size);
-    print_line(o->json ? stderr : stdout, dev, d, r);
-    if (!o->json)
-        return;
-    printf("%s  {\"device\": ", first ? "" : ",\n");
-    clconv_json_string(stdout, dev->name);
-    printf(", \"dims\": %d, \"size\": \"%s\", \"mask\": %d, \"mask_kind\": "
-           "\"%s\", \"mode\": \"%s\", \"method\": \"%s\", \"ran\": \"%s\", "
-           "\"strategy\": \"%s\", \"status\": \"%s\", \"predicted_ms\": %.6g",
-           d->p.dims, size, d->p.mask_width, d->kind,
-           clconv_border_name(d->p.border),
-           clconv_method_name(r->method), clconv_method_name(r->ran),
-           clconv_strategy_name(r->p.strategy), r->status, r->predicted_ms);
-    if (r->t.reps > 0)
-        printf(", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
-               "\"reps\": %d, \"max_err\": %.6g, \"floor_ms\": %.6g",
-               r->t.median_ms, r->t.min_ms, r->t.max_ms, r->t.reps,
-               r->max_err, r->floor_ms);
-    else if (strcmp(r->status, "FAIL") == 0)
-        printf(", \"max_err\": %.6g", r->max_err);
-    if (*r->reason) {
-        printf(", \"reason\": ");
-        clconv_json_string(stdout, r->reason);
-    }
-    printf("}");
-    fflush(stdout);
+    r->floor_ms = bench_large_floor_ms(&d->p, r->ran, c);
 }
 
 /* Every method of one problem on one session; the exit code so far. */
@@ -399,7 +284,7 @@ static int bench_problem(clconv_session *s, const clconv_ceilings *c,
         if (r.method == CLCONV_METHOD_SEPARABLE && !sep)
             continue;
         run_method(s, c, o, d, &r);
-        print_row(o, clconv_session_device(s), d, &r, *first);
+        bench_large_print_row(o, clconv_session_device(s), d, &r, *first);
         *first = 0;
         if (strcmp(r.status, "FAIL") == 0)
             code = CLI_EXIT_VERIFY;
