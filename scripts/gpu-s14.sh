@@ -1,0 +1,62 @@
+#!/bin/bash
+# Session 14's call on the GPU machine (under 10 minutes): a build, then
+# the steps named in $STEPS, logs and JSON under $OUT/r, returned as one
+# tarball. "base" rows run the kernels of .cl-base/cl (the commit before
+# the change, carried), "new" rows the working tree's cl/, with the same
+# binary ($CLCONV_KERNEL_DIR), so both get this tree's defaults:
+#   tests  on the GPU: test_paths' peeled 2D vector march, test_matrix's
+#          2D vector group
+#   cpu2d  the 16-core CPU (PoCL): 2D 8192^2 vector W=7, 9, 11, base
+#          against new (the march's ends peeled, PERF.md item 41), two
+#          rounds; W=7 at 4 and 16 rows a work-item (the old and new
+#          defaults)
+#   cpu3d  the 16-core CPU: 3D 256^3 vector W=7 at 8 and 16 planes
+#   gpu3d  the GPU: 3D 512x512x128 coarse W=5 at 16 and 32 planes, two
+#          rounds (PERF.md item 34's one-run sweep)
+set -u
+. scripts/gpu-env.sh
+gpu_call_begin
+gpu_build build/test_paths build/test_matrix
+NEW=$PWD/cl BASE=$PWD/.cl-base/cl
+kdir() { [ "$1" = base ] && echo "$BASE" || echo "$NEW"; }
+# row KDIR-tag device dims size mask tag: one bench row (default knobs)
+row() {
+    local k=$1 dev=$2 dims=$3 size=$4 w=$5 tag=$6
+    CLCONV_KERNEL_DIR=$(kdir $k) timeout ${BT:-120} build/clconv bench \
+        --device $dev --dims $dims --size $size --mask $w --strategy vector \
+        --tiles default --seed 1 --quiet --json "$R/$tag-$k.json" >"$R/$tag-$k.txt" 2>&1
+    echo "$k $tag: exit $? $(tail -1 "$R/$tag-$k.txt")"
+}
+# knob device strategy dims size mask coarsen tag: one clconv run row
+knob() {
+    local dev=$1 s=$2 dims=$3 size=$4 w=$5 c=$6 tag=$7
+    CLCONV_KERNEL_DIR=$NEW timeout ${KT:-120} build/clconv run --device $dev \
+        --strategy $s --dims $dims --size $size --mask $w --coarsen $c \
+        --reps 10 --seed 1 >"$R/$tag.txt" 2>&1
+    echo "$tag: exit $? $(grep ' ok \| FAIL\|unsupported' "$R/$tag.txt" | tail -1)"
+}
+for step in ${STEPS:-tests cpu2d cpu3d gpu3d}; do
+    case $step in
+    tests)
+        CLCONV_DEVICE=gpu CLCONV_PATHS_FILTER='*vector*' timeout 150 build/test_paths \
+            >"$R/test_paths-vector-gpu.log" 2>&1
+        el "test_paths peeled 2D vector on the GPU: exit $?"; tail -1 "$R/test_paths-vector-gpu.log"
+        CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER='conv2d_vector*' timeout 200 \
+            build/test_matrix >"$R/test_matrix-2dvector-gpu.log" 2>&1
+        el "test_matrix 2D vector on the GPU: exit $?"; tail -2 "$R/test_matrix-2dvector-gpu.log" ;;
+    cpu2d)
+        for r in r1 r2; do for w in 9 7 11; do for k in base new; do
+            row $k cpu 2 8192x8192 $w cpu2d-w$w-$r
+        done; done; el "cpu2d $r"; done
+        for c in 4 16; do knob cpu vector 2 8192x8192 7 $c cpu2d-w7-c$c; done ;;
+    cpu3d)
+        for r in r1 r2; do for c in 8 16; do
+            knob cpu vector 3 256x256x256 7 $c cpu3d-w7-c$c-$r
+        done; done ;;
+    gpu3d)
+        for r in r1 r2; do for c in 16 32; do
+            knob gpu coarse 3 512x512x128 5 $c gpu3d-w5-c$c-$r
+        done; done ;;
+    esac
+    el "step $step done"
+done
