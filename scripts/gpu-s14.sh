@@ -13,6 +13,13 @@
 #   cpu3d  the 16-core CPU: 3D 256^3 vector W=7 at 8 and 16 planes
 #   gpu3d  the GPU: 3D 512x512x128 coarse W=5 at 16 and 32 planes, two
 #          rounds (PERF.md item 34's one-run sweep)
+#   cpu9   the 16-core CPU: 2D 8192^2 vector W=9, one block (peeled) at
+#          16 and 32 rows, two blocks (not peeled) at 16, base kernels
+#          at one block; two rounds
+#   cpu3d5 the 16-core CPU: 3D 512^3 vector W=5, a bench row (unchanged
+#          kernel: two blocks are not peeled)
+#   gpu3dt the GPU: 3D 512x512x128 coarse W=5, work-groups 32 or 64 wide
+#          and 2, 4 or 8 high
 set -u
 . scripts/gpu-env.sh
 gpu_call_begin
@@ -27,12 +34,13 @@ row() {
         --tiles default --seed 1 --quiet --json "$R/$tag-$k.json" >"$R/$tag-$k.txt" 2>&1
     echo "$k $tag: exit $? $(tail -1 "$R/$tag-$k.txt")"
 }
-# knob device strategy dims size mask coarsen tag: one clconv run row
+# knob device strategy dims size mask coarsen tag [run args]: one clconv
+# run row ($KDIR: the kernels, default new)
 knob() {
-    local dev=$1 s=$2 dims=$3 size=$4 w=$5 c=$6 tag=$7
-    CLCONV_KERNEL_DIR=$NEW timeout ${KT:-120} build/clconv run --device $dev \
+    local dev=$1 s=$2 dims=$3 size=$4 w=$5 c=$6 tag=$7; shift 7
+    CLCONV_KERNEL_DIR=${KDIR:-$NEW} timeout ${KT:-120} build/clconv run --device $dev \
         --strategy $s --dims $dims --size $size --mask $w --coarsen $c \
-        --reps 10 --seed 1 >"$R/$tag.txt" 2>&1
+        --reps 10 --seed 1 "$@" >"$R/$tag.txt" 2>&1
     echo "$tag: exit $? $(grep ' ok \| FAIL\|unsupported' "$R/$tag.txt" | tail -1)"
 }
 for step in ${STEPS:-tests cpu2d cpu3d gpu3d}; do
@@ -56,6 +64,20 @@ for step in ${STEPS:-tests cpu2d cpu3d gpu3d}; do
     gpu3d)
         for r in r1 r2; do for c in 16 32; do
             knob gpu coarse 3 512x512x128 5 $c gpu3d-w5-c$c-$r
+        done; done ;;
+    cpu9)
+        for r in r1 r2; do
+            for c in 16 32; do
+                CLCONV_VECTOR_BLOCKS=1 knob cpu vector 2 8192x8192 9 $c cpu9-b1-c$c-$r
+            done
+            CLCONV_VECTOR_BLOCKS=2 knob cpu vector 2 8192x8192 9 16 cpu9-b2-c16-$r
+            KDIR=$BASE CLCONV_VECTOR_BLOCKS=1 knob cpu vector 2 8192x8192 9 16 cpu9-base-b1-c16-$r
+        done ;;
+    cpu3d5)
+        BT=200 row new cpu 3 512x512x512 5 cpu3d5 ;;
+    gpu3dt)
+        for t in 32 64; do for g in 2 4 8; do
+            knob gpu coarse 3 512x512x128 5 16 gpu3dt-t$t-g$g --tile $t --group-y $g
         done; done ;;
     esac
     el "step $step done"

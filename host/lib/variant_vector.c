@@ -63,10 +63,11 @@ static int blocks_default(const clconv_device_info *dev, int mask_width)
  * (W=55: 28.6 ms at 1, 15.2 at 8); 2D rows per work-item, 4 up to mask 5
  * and 16 beyond (W=5 7.6 ms at 4, 9.4 at 16; W=9 18.7 at 16, 47 at 32;
  * W=7, one block, its march's ends peeled, item 41, on 2 local cores
- * 2.3-2.9 ms at 16 against 4.5 at 4); 3D planes per work-item, 8 up to
- * mask 5 (W=3 25.6 ms, W=5 65.9 against 95 at 16) and 16 beyond (2
- * local cores, 128^3 W=7: 9.8-11.1 ms against 12.3-16.6 at 8).
- * VEC_BLOCKS: $CLCONV_VECTOR_BLOCKS, else blocks_rule. */
+ * 2.3-2.9 ms at 16 against 4.5 at 4; the 16-core Xeon 8.7 against 13.4,
+ * 8192^2); 3D planes per work-item, 8 (W=3 25.6 ms, W=5 65.9 against 95
+ * at 16; W=7 at 256^3 17.1-18.5 ms against 21.8-23.3 at 16, though 2
+ * local cores ran 128^3 faster at 16). VEC_BLOCKS:
+ * $CLCONV_VECTOR_BLOCKS, else blocks_rule. */
 static void vector_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
@@ -75,7 +76,7 @@ static void vector_defaults(const clconv_device_info *dev,
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 15 ? 1 : 8)
                               : dims == 2 ? (w <= 5 ? 4 : 16)
-                                          : (w <= 5 ? 8 : 16);
+                                          : 8;
     if (dims >= 2) {
         k[CLC_KNOB_VEC_BLOCKS] = ov && ov->vector_blocks
                                      ? ov->vector_blocks
