@@ -74,7 +74,8 @@ void conv2d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
     /* The march's ends peeled (VEC_QUEUE_MARCH) only where the work-item
      * reads no border: the border forms would multiply the code (and
      * PoCL's build time) by the unrolled rows. */
-    if (x_inside && y0 >= LEFT_Y && y0 + n + RIGHT_Y <= ny) {
+    if (VEC_PEELED(MASK_X) && x_inside && y0 >= LEFT_Y &&
+        y0 + n + RIGHT_Y <= ny) {
 #define INSIDE true
         VEC_QUEUE_MARCH(n, MASK_X, ROW);
 #undef INSIDE

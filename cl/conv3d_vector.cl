@@ -3,10 +3,12 @@
  * once through the input planes z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z; each
  * input row's MASK_X shifted vectors (vec_taps in common.clh) feed all
  * MASK_Z output planes that the input plane meets, kept as a queue of
- * floatv accumulators (common.clh's VEC_WIDTH): slot s holds output plane p-RIGHT_Z+s, which input
- * plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
+ * floatv accumulators (common.clh's VEC_WIDTH): slot s holds output
+ * plane p-RIGHT_Z+s, which input plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
  * is complete and stored. So each vector load feeds MASK_Z FMAs instead of
- * one (bench/PERF.md item 13). Rows and planes outside the input are
+ * one (bench/PERF.md item 13); in interior work-items of one block, the
+ * march's first and last MASK_Z - 1 planes keep only the slots it stores
+ * (VEC_QUEUE_MARCH, item 41). Rows and planes outside the input are
  * skipped in constant mode (their ghost value added when it is not 0) and
  * folded in the other modes; x borders go through vec_taps' window. */
 #ifndef COARSEN
@@ -15,6 +17,41 @@
 #if VEC_MARCH != MASK_Z
 #error "build with -D VEC_MARCH=<MASK_Z>: the queue marches along z"
 #endif
+
+/* Input plane k of the march (z0 - LEFT_Z + k), its MASK_Y rows into slots
+ * lo .. hi-1; from k = MASK_Z - 1 on, slot 0's plane z0 + k - (MASK_Z - 1)
+ * is complete and stored. inside (a constant where it is called): every
+ * plane, row and column the work-item reads exists, and the mask is read
+ * at M + *zero (a volatile 0: conv2d_vector.cl says why). */
+CLC_INLINE void conv3d_vector_plane(floatv *q, const __global IN_T *N,
+                                    __global OUT_T *P, __constant float *M,
+                                    const int nx, const int ny, const int nz,
+                                    const int x0, const int y, const int z0,
+                                    const int *cols, const int *rows,
+                                    const bool x_inside, const bool inside,
+                                    const volatile int *zero, const int k,
+                                    const int lo, const int hi)
+{
+    const int p = z0 - LEFT_Z + k;
+    const int plane = (inside ? p : CLC_AT(p, nz)) * ny;
+    __constant float *m = inside ? M + *zero : M;
+#pragma unroll
+    for (int jy = 0; jy < MASK_Y; ++jy) {
+        if (inside)
+            vec_queue_add(q, N + (plane + y - LEFT_Y + jy) * nx,
+                          m + jy * MASK_X, MASK_X * MASK_Y, x0, nx, cols,
+                          true, lo, hi);
+        else if (CLC_IN(p, nz) && rows[jy] >= 0)
+            vec_queue_add(q, N + (plane + rows[jy]) * nx, M + jy * MASK_X,
+                          MASK_X * MASK_Y, x0, nx, cols, x_inside, lo, hi);
+        else
+            VEC_QUEUE_ADD_GHOST(q, M + jy * MASK_X, MASK_X * MASK_Y, lo, hi);
+    }
+    if (k >= MASK_Z - 1)
+        vec_queue_store(q, P + ((z0 + k - (MASK_Z - 1)) * ny + y) * nx, x0,
+                        nx);
+    vec_queue_shift(q);
+}
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
@@ -28,7 +65,7 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
         return;
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const bool y_inside = y >= LEFT_Y && y + RIGHT_Y < ny;
-    const int z_end = min(z0 + COARSEN, nz);
+    const int n = min(z0 + COARSEN, nz) - z0;
     /* An x border's columns and a y border's rows, folded once per
      * work-item (clc_index: -1 for a ghost), not per plane. */
     int cols[VEC_COLS], rows[MASK_Y];
@@ -39,21 +76,20 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
         rows[jy] = y_inside ? y - LEFT_Y + jy : clc_index(y - LEFT_Y + jy, ny);
     floatv q[VEC_QUEUE];
     vec_queue_clear(q);
-    for (int p = z0 - LEFT_Z; p < z_end + RIGHT_Z; ++p) {
-        const int plane = CLC_AT(p, nz) * ny;
-#pragma unroll
-        for (int jy = 0; jy < MASK_Y; ++jy) {
-            if (CLC_IN(p, nz) && rows[jy] >= 0)
-                vec_queue_add(q, N + (plane + rows[jy]) * nx,
-                              M + jy * MASK_X, MASK_X * MASK_Y, x0, nx, cols,
-                              x_inside, 0, MASK_Z);
-            else
-                VEC_QUEUE_ADD_GHOST(q, M + jy * MASK_X, MASK_X * MASK_Y, 0,
-                                   MASK_Z);
-        }
-        const int z = p - RIGHT_Z; /* slot 0's plane, now complete */
-        if (z >= z0)
-            vec_queue_store(q, P + (z * ny + y) * nx, x0, nx);
-        vec_queue_shift(q);
+    volatile int zero = 0; /* see conv2d_vector.cl */
+#define PLANE(k, lo, hi)                                                      \
+    conv3d_vector_plane(q, N, P, M, nx, ny, nz, x0, y, z0, cols, rows,        \
+                        x_inside, INSIDE, &zero, (k), (lo), (hi))
+    /* The ends peeled where the work-item reads no border (as in 2D). */
+    if (VEC_PEELED(MASK_X * MASK_Y) && x_inside && y_inside &&
+        z0 >= LEFT_Z && z0 + n + RIGHT_Z <= nz) {
+#define INSIDE true
+        VEC_QUEUE_MARCH(n, MASK_X * MASK_Y, PLANE);
+#undef INSIDE
+    } else {
+#define INSIDE false
+        VEC_QUEUE_MARCH_ALL(n, PLANE);
+#undef INSIDE
     }
+#undef PLANE
 }

@@ -450,43 +450,51 @@ static void direct_1d_coarse_marches_in_every_mode(void **state)
     }
 }
 
-/* The 2D vector kernel's march with its first and last MASK_Y - 1 rows
- * peeled (cl/common.clh VEC_QUEUE_MARCH; one block, interior work-items):
- * rows per work-item at the default (16), MASK_Y - 1 (no rolled middle),
- * MASK_Y (one middle row) and 3 (the ends would overlap: every row keeps
- * every slot), on 53 rows (a last work-item of 5, 8 or 2 rows) and 70
- * columns (interior and border work-items), the modes, origins and
- * convolution taken in turn. */
-static void direct_2d_vector_march_peeled_in_every_mode(void **state)
+/* The vector kernels' march with its first and last MASK_Y - 1 rows (2D)
+ * or MASK_Z - 1 planes (3D) peeled (cl/common.clh VEC_QUEUE_MARCH; one
+ * block, interior work-items): outputs per work-item along the march at
+ * the default, W - 1 (no rolled middle), W (2D: one middle row) and 3
+ * (the ends would overlap: every input keeps every slot), on 53 rows or
+ * 29 planes (a short last work-item) and 70 or 40 columns (interior and
+ * border work-items), the modes, origins and convolution taken in turn. */
+static void direct_vector_march_peeled_in_every_mode(void **state)
 {
     fixture *f = *state;
-    static const int masks[][2] = {{9, 9}, {7, 4}, {5, 10}}; /* x, y */
+    static const struct {
+        int dims, w[3], coarsens;
+    } runs[] = {{2, {9, 9, 1}, 4},  {2, {7, 4, 1}, 4}, {2, {5, 10, 1}, 4},
+                {3, {5, 3, 5}, 3},  {3, {3, 4, 6}, 3}};
     setenv("CLCONV_VECTOR_BLOCKS", "1", 1);
     clconv_session *s = NULL;
     clconv_status st = clconv_session_create(f->dev, &s);
     unsetenv("CLCONV_VECTOR_BLOCKS");
     assert_int_equal(st, CLCONV_OK);
     int turn = 0;
-    for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi) {
-        const int wy = masks[mi][1];
-        const int coarsens[] = {0, wy - 1, wy, 3};
-        for (size_t ci = 0; ci < 4; ++ci, ++turn) {
+    for (size_t ri = 0; ri < sizeof runs / sizeof *runs; ++ri) {
+        const int d = runs[ri].dims, wm = runs[ri].w[d - 1]; /* march axis */
+        const int coarsens[] = {0, wm - 1, d == 2 ? wm : 3, 3};
+        for (int ci = 0; ci < runs[ri].coarsens; ++ci, ++turn) {
             const int mode = turn % (CLCONV_BORDER_COUNT + 1);
             clconv_problem p;
             memset(&p, 0, sizeof p);
-            p.dims = 2;
-            p.size[0] = 70, p.size[1] = 53, p.size[2] = 1;
-            p.mask_size[0] = masks[mi][0], p.mask_size[1] = wy;
-            p.mask_size[2] = 1;
-            p.mask_width = masks[mi][0] > wy ? masks[mi][0] : wy;
+            p.dims = d;
+            p.size[0] = d == 2 ? 70 : 40;
+            p.size[1] = d == 2 ? 53 : 7;
+            p.size[2] = d == 2 ? 1 : 29;
+            for (int a = 0; a < 3; ++a) {
+                p.mask_size[a] = runs[ri].w[a];
+                if (p.mask_size[a] > p.mask_width)
+                    p.mask_width = p.mask_size[a];
+            }
             p.strategy = CLCONV_VECTOR;
             p.coarsen = coarsens[ci];
             p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
                                                   : CLCONV_BORDER_CONSTANT;
             p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
-            p.origin[1] = turn % 3 == 0 ? -(wy / 2)
-                          : turn % 3 == 1 ? (wy - 1) / 2 : 0;
-            p.origin[0] = turn % 2 ? (masks[mi][0] - 1) / 2 : 0;
+            p.origin[d - 1] = turn % 3 == 0   ? -(wm / 2)
+                              : turn % 3 == 1 ? (wm - 1) / 2
+                                              : 0;
+            p.origin[0] = turn % 2 ? (runs[ri].w[0] - 1) / 2 : 0;
             p.flip = turn % 4 == 3;
             const uint64_t seed = 900 + (uint64_t)turn;
             clconv_dataset *data = NULL;
@@ -495,12 +503,12 @@ static void direct_2d_vector_march_peeled_in_every_mode(void **state)
             clconv_run_verified(s, &p, data, 0, 0, &res);
             clconv_dataset_destroy(data);
             if (res.status != CLCONV_OK || !res.verdict.ok)
-                fail_msg("2D vector mask %dx%d rows %d %s origin %d,%d%s "
-                         "seed %llu: %s; %zu failures, worst [%zu] got %g "
-                         "expected %g",
-                         p.mask_size[0], wy, p.coarsen,
-                         clconv_border_name(p.border), p.origin[0],
-                         p.origin[1], p.flip ? " convolve" : "",
+                fail_msg("%dD vector mask %dx%dx%d per work-item %d %s "
+                         "origin %d,%d,%d%s seed %llu: %s; %zu failures, "
+                         "worst [%zu] got %g expected %g",
+                         d, p.mask_size[0], p.mask_size[1], p.mask_size[2],
+                         p.coarsen, clconv_border_name(p.border), p.origin[0],
+                         p.origin[1], p.origin[2], p.flip ? " convolve" : "",
                          (unsigned long long)seed,
                          res.status != CLCONV_OK ? res.reason : "ran",
                          res.verdict.failures, res.verdict.worst_index,
@@ -684,7 +692,7 @@ int main(void)
         cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
         cmocka_unit_test(cost_model_picks_what_a_user_would),
         cmocka_unit_test(direct_1d_coarse_marches_in_every_mode),
-        cmocka_unit_test(direct_2d_vector_march_peeled_in_every_mode),
+        cmocka_unit_test(direct_vector_march_peeled_in_every_mode),
     };
     /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
      * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */
