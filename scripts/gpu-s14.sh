@@ -20,6 +20,12 @@
 #          kernel: two blocks are not peeled)
 #   gpu3dt the GPU: 3D 512x512x128 coarse W=5, work-groups 32 or 64 wide
 #          and 2, 4 or 8 high
+#   tests3 on the GPU: test_paths' peeled vector marches (2D and 3D),
+#          test_matrix's 2D and 3D vector groups
+#   cpu3d7 the 16-core CPU: 3D 256^3 vector W=7 (one block, 8 planes),
+#          base against new (the 3D ends peeled), two rounds
+#   cpu9b  the 16-core CPU: 2D 8192^2 vector W=9 bench rows, base
+#          against new, two rounds
 set -u
 . scripts/gpu-env.sh
 gpu_call_begin
@@ -75,6 +81,21 @@ for step in ${STEPS:-tests cpu2d cpu3d gpu3d}; do
         done ;;
     cpu3d5)
         BT=200 row new cpu 3 512x512x512 5 cpu3d5 ;;
+    tests3)
+        CLCONV_DEVICE=gpu CLCONV_PATHS_FILTER='*vector*' timeout 150 build/test_paths \
+            >"$R/test_paths-vector3-gpu.log" 2>&1
+        el "test_paths peeled vector marches on the GPU: exit $?"; tail -1 "$R/test_paths-vector3-gpu.log"
+        CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER='conv[23]d_vector*' timeout 300 \
+            build/test_matrix >"$R/test_matrix-vector-gpu.log" 2>&1
+        el "test_matrix 2D, 3D vector on the GPU: exit $?"; tail -2 "$R/test_matrix-vector-gpu.log" ;;
+    cpu3d7)
+        for r in r1 r2; do for k in base new; do
+            KDIR=$(kdir $k) knob cpu vector 3 256x256x256 7 8 cpu3d7-$k-$r
+        done; done ;;
+    cpu9b)
+        for r in r1 r2; do for k in base new; do
+            row $k cpu 2 8192x8192 9 cpu9b-$r
+        done; done ;;
     gpu3dt)
         for t in 32 64; do for g in 2 4 8; do
             knob gpu coarse 3 512x512x128 5 16 gpu3dt-t$t-g$g --tile $t --group-y $g
