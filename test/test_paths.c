@@ -465,9 +465,11 @@ static void direct_vector_march_peeled_in_every_mode(void **state)
     } runs[] = {{2, {9, 9, 1}, 4},  {2, {7, 4, 1}, 4}, {2, {5, 10, 1}, 4},
                 {3, {5, 3, 5}, 3},  {3, {3, 4, 6}, 3}};
     setenv("CLCONV_VECTOR_BLOCKS", "1", 1);
+    setenv("CLCONV_VECTOR_PEEL", "1", 1); /* on every device, not PoCL's only */
     clconv_session *s = NULL;
     clconv_status st = clconv_session_create(f->dev, &s);
     unsetenv("CLCONV_VECTOR_BLOCKS");
+    unsetenv("CLCONV_VECTOR_PEEL");
     assert_int_equal(st, CLCONV_OK);
     int turn = 0;
     for (size_t ri = 0; ri < sizeof runs / sizeof *runs; ++ri) {

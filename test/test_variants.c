@@ -196,8 +196,9 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     /* VEC_WIDTH 8 needs the device's native float width: 16 without it. */
     assert_non_null(strstr(d, "-D VEC_WIDTH=16"));
     /* PoCL: one block beyond mask 5; rows per work-item 16 in 2D from
-     * mask 7 (bench/PERF.md item 41), planes 8 in 3D. Intel's runtime:
-     * one block always. */
+     * mask 7, planes 8 in 3D; the march's ends peeled (bench/PERF.md
+     * item 41). Intel's runtime: one block always; it and GPUs do not
+     * peel. */
     static const struct {
         int dims, mask;
         const char *blocks, *coarsen;
@@ -213,9 +214,14 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                          CLCONV_OK);
         assert_non_null(strstr(d, pocl_rows[i].blocks));
         assert_non_null(strstr(d, pocl_rows[i].coarsen));
+        assert_non_null(strstr(d, "-D VEC_PEEL=1"));
         assert_int_equal(clconv_problem_defines(&intel, &v, d, sizeof d),
                          CLCONV_OK);
         assert_non_null(strstr(d, "-D VEC_BLOCKS=1"));
+        assert_non_null(strstr(d, "-D VEC_PEEL=0"));
+        assert_int_equal(clconv_problem_defines(&gpu, &v, d, sizeof d),
+                         CLCONV_OK);
+        assert_non_null(strstr(d, "-D VEC_PEEL=0"));
     }
     assert_int_equal(clconv_problem_defines(&gpu, &p, d, sizeof d), CLCONV_OK);
     /* Only what a variant reads is defined. */
@@ -319,8 +325,9 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_non_null(strstr(d, "-D SPANS=1"));
 }
 
-/* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH and $CLCONV_COARSE_XV are read
- * when a session is made, and reported (a value out of range is ignored);
+/* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH, $CLCONV_COARSE_XV and
+ * $CLCONV_VECTOR_PEEL are read when a session is made, and reported (a
+ * value out of range is ignored);
  * the session builds for the device's OpenCL C version. */
 static void measuring_overrides_are_read_once_per_session_and_reported(
     void **state)
@@ -332,18 +339,21 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_COARSE_ROWS", "2", 1);
     setenv("CLCONV_COARSE_MARCH", "2", 1);
     setenv("CLCONV_COARSE_XV", "8", 1);
+    setenv("CLCONV_VECTOR_PEEL", "0", 1);
     clconv_session *s = NULL;
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_ROWS");
-    assert_string_equal(
-        clconv_session_overrides(s),
-        "CLCONV_COARSE_ROWS=2 CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8");
+    assert_string_equal(clconv_session_overrides(s),
+                        "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_PEEL=0 "
+                        "CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8");
     clconv_session_destroy(s);
     setenv("CLCONV_COARSE_MARCH", "4", 1);
     setenv("CLCONV_COARSE_XV", "3", 1);
+    setenv("CLCONV_VECTOR_PEEL", "2", 1);
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_MARCH");
     unsetenv("CLCONV_COARSE_XV");
+    unsetenv("CLCONV_VECTOR_PEEL");
     assert_string_equal(clconv_session_overrides(s), "");
     assert_true(strncmp(clconv_session_cl_std(s), "-cl-std=CL1.", 12) == 0 ||
                 *clconv_session_cl_std(s) == '\0');

@@ -98,6 +98,7 @@ enum {
     CLC_KNOB_MARCH,      /* 2D coarse: 1 unrolled, private mask; 2 rolled */
     CLC_KNOB_XV,         /* 2D coarse: consecutive columns per work-item */
     CLC_KNOB_SPANS,      /* 1D coarse: spans per work-group, prefetched */
+    CLC_KNOB_VEC_PEEL,   /* vector 2D/3D: 1 the march's ends peeled */
     CLC_KNOB_COUNT,
     CLC_KNOB_PUBLIC = 2
 };
@@ -132,6 +133,7 @@ typedef struct clc_overrides {
     int coarse_rows;   /* $CLCONV_COARSE_ROWS, 1..8 */
     int vector_blocks; /* $CLCONV_VECTOR_BLOCKS, 1..4 */
     int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
+    int vector_peel;   /* $CLCONV_VECTOR_PEEL: 0 unset, 1 (=0) off, 2 (=1) on */
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 to 3 (2D: 1 or 2) */
     int coarse_spans;  /* $CLCONV_COARSE_SPANS, 1..8, 16, 32 (1D) */

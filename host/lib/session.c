@@ -35,7 +35,8 @@ static int env_digit_or(const char *name, int max, int a, int b)
 }
 
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
- * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23) and
+ * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23),
+ * $CLCONV_VECTOR_PEEL (0 or 1, item 41) and
  * $CLCONV_COARSE_MARCH (2D: 1 or 2, "2D coarse: the march rolled, the
  * mask read in place"; 1D: 1, 2 or 3, item 39), $CLCONV_COARSE_SPANS
  * (1D spans per work-group, 1..8, 16 or 32, item 40) and
@@ -50,6 +51,11 @@ void clc_overrides_read(clc_overrides *o)
     o->coarse_rows = env_digit("CLCONV_COARSE_ROWS", 8);
     o->vector_blocks = env_digit("CLCONV_VECTOR_BLOCKS", 4);
     o->vector_width = env_digit_or("CLCONV_VECTOR_WIDTH", 0, 8, 16);
+    const char *peel = getenv("CLCONV_VECTOR_PEEL");
+    o->vector_peel = !peel                 ? 0
+                     : !strcmp(peel, "0") ? 1
+                     : !strcmp(peel, "1") ? 2
+                                           : 0;
     o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
     o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 3);
     o->coarse_spans = env_digit_or("CLCONV_COARSE_SPANS", 8, 16, 32);
@@ -82,6 +88,9 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
     if (o->vector_width && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_WIDTH=%d",
                       n ? " " : "", o->vector_width);
+    if (o->vector_peel && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_PEEL=%d",
+                      n ? " " : "", o->vector_peel - 1);
     if (o->batch_loop && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_BATCH_LOOP=1",
                       n ? " " : "");

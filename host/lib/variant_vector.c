@@ -57,6 +57,21 @@ static int blocks_default(const clconv_device_info *dev, int mask_width)
     return 1;
 }
 
+/* VEC_PEEL: the march's first and last inputs unrolled with only the
+ * slots they store (bench/PERF.md item 41), on PoCL's CPU devices, where
+ * it was measured: the 16-core Xeon ran 2D 8192^2 W=9 in 11.8-13.8 ms
+ * against 12.4-15.7 (bench rows, 4 rounds), W=11 17.8-17.9 against
+ * 28.1-28.6, W=7 7.5-8.0 against 9.9 (2 rounds).
+ * Elsewhere not, until measured: the unrolled ends make the program
+ * larger (PoCL builds 2D W=9 in 3.1 s against 0.9, Intel's runtime its
+ * vector test groups in 127 s against 38, NVIDIA's 3D vector group did
+ * not finish in 400 s). */
+static int peel_default(const clconv_device_info *dev)
+{
+    return dev && dev->kind == CLCONV_DEVICE_CPU &&
+           strstr(dev->platform, "Portable Computing Language") != NULL;
+}
+
 /* COARSEN from the 16-core Xeon through PoCL at the suite's sizes
  * (bench/PERF.md item 15; the 2 local cores agree within 15%): 1D float16
  * blocks per work-item, 1 up to mask 15 (memory-bound, flat) and 8 beyond
@@ -84,6 +99,8 @@ static void vector_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_VEC_WIDTH] = ov && ov->vector_width ? ov->vector_width
                                 : dims == 2             ? width_default(dev)
                                                         : VECTOR_WIDTH;
+        k[CLC_KNOB_VEC_PEEL] = ov && ov->vector_peel ? ov->vector_peel - 1
+                                                     : peel_default(dev);
     }
 }
 
@@ -109,6 +126,7 @@ static void vector_geometry(const clc_config *cf, clc_geometry *g)
 #define COARSEN(...) {"COARSEN", 1, 64, CLC_INTS(__VA_ARGS__)}
 #define VEC_BLOCKS {"VEC_BLOCKS", 1, 4, {0, 0}}
 #define VEC_WIDTH {"VEC_WIDTH", 8, 16, {0, 0}}
+#define VEC_PEEL {"VEC_PEEL", 0, 1, {0, 0}}
 
 /* Per dims: preferred work-group size, the tuning grid of work-group
  * sizes and of blocks (1D), rows (2D) or planes (3D) per work-item. */
@@ -126,12 +144,14 @@ const clc_variant clc_variant_vector = {
          .tiles = CLC_INTS(8, 16, 32),
          .knob = {COARSEN(4, 8, 16, 32),
                   [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS,
-                  [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH}},
+                  [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH,
+                  [CLC_KNOB_VEC_PEEL] = VEC_PEEL}},
         {.tile = 16,
          .bench_tiles = 1,
          .tiles = CLC_INTS(8, 16, 32),
          .knob = {COARSEN(4, 8, 16, 32),
                   [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS,
-                  [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH}},
+                  [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH,
+                  [CLC_KNOB_VEC_PEEL] = VEC_PEEL}},
     },
     1, vector_defaults, vector_geometry, NULL};
