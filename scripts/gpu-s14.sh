@@ -26,6 +26,9 @@
 #          base against new (the 3D ends peeled), two rounds
 #   cpu9b  the 16-core CPU: 2D 8192^2 vector W=9 bench rows, base
 #          against new, two rounds
+#   rows3d the GPU: 3D 512x512x128 coarse W=5 at 2, 3 and 4 rows a
+#          work-item and W=3 at 3, base against new (the plane's loops
+#          unrolled by pragma), two rounds; then 512^3 W=5 bench rows
 set -u
 . scripts/gpu-env.sh
 gpu_call_begin
@@ -96,6 +99,20 @@ for step in ${STEPS:-tests cpu2d cpu3d gpu3d}; do
         for r in r1 r2; do for k in base new; do
             row $k cpu 2 8192x8192 9 cpu9b-$r
         done; done ;;
+    rows3d)
+        for r in r1 r2; do for k in base new; do
+            for rows in 2 3 4; do
+                KDIR=$(kdir $k) CLCONV_COARSE_ROWS=$rows KT=60 knob gpu coarse 3 \
+                    512x512x128 5 16 rows3d-w5-r$rows-$k-$r
+            done
+            KDIR=$(kdir $k) knob gpu coarse 3 512x512x128 3 16 rows3d-w3-$k-$r
+        done; done
+        for k in base new; do
+            CLCONV_KERNEL_DIR=$(kdir $k) timeout 120 build/clconv bench --device gpu \
+                --dims 3 --size 512x512x512 --mask 5 --strategy coarse --tiles default \
+                --seed 1 --quiet >"$R/rows3d-bench-$k.txt" 2>&1
+            echo "$k bench 512^3 W=5: $(tail -1 "$R/rows3d-bench-$k.txt")"
+        done ;;
     gpu3dt)
         for t in 32 64; do for g in 2 4 8; do
             knob gpu coarse 3 512x512x128 5 16 gpu3dt-t$t-g$g --tile $t --group-y $g
