@@ -26,6 +26,8 @@
 #          base against new (the 3D ends peeled), two rounds
 #   cpu9b  the 16-core CPU: 2D 8192^2 vector W=9 bench rows, base
 #          against new, two rounds
+#   cpu3d5b the 16-core CPU: 3D 512^3 vector W=5 bench rows, one block
+#          (peeled) against two (the default, not peeled), two rounds
 #   rows3d the GPU: 3D 512x512x128 coarse W=5 at 2, 3 and 4 rows a
 #          work-item and W=3 at 3, base against new (the plane's loops
 #          unrolled by pragma), two rounds; then 512^3 W=5 bench rows
@@ -99,6 +101,11 @@ for step in ${STEPS:-tests cpu2d cpu3d gpu3d}; do
         for r in r1 r2; do for k in base new; do
             row $k cpu 2 8192x8192 9 cpu9b-$r
         done; done ;;
+    cpu3d5b)
+        for r in r1 r2; do
+            CLCONV_VECTOR_BLOCKS=1 BT=200 row new cpu 3 512x512x512 5 cpu3d5b-b1-$r
+            BT=200 row new cpu 3 512x512x512 5 cpu3d5b-b2-$r
+        done ;;
     rows3d)
         for r in r1 r2; do for k in base new; do
             for rows in 2 3 4; do
