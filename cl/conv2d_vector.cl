@@ -68,22 +68,11 @@ void conv2d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
      * keeping the 81 coefficients of mask 9 in registers across the
      * unrolled rows (PoCL: 2024 spilled registers without it, 48 with). */
     volatile int zero = 0;
-#define ROW(k, lo, hi)                                                        \
-    conv2d_vector_row(q, N, P, M, nx, ny, x0, y0, cols, x_inside, INSIDE,    \
+#define ROW(inside, k, lo, hi)                                                \
+    conv2d_vector_row(q, N, P, M, nx, ny, x0, y0, cols, x_inside, (inside),  \
                       &zero, (k), (lo), (hi))
-    /* The march's ends peeled (VEC_QUEUE_MARCH) only where the work-item
-     * reads no border: the border forms would multiply the code (and
-     * PoCL's build time) by the unrolled rows. */
-    if (VEC_PEELED(MASK_X) && x_inside && y0 >= LEFT_Y &&
-        y0 + n + RIGHT_Y <= ny) {
-#define INSIDE true
-        VEC_QUEUE_MARCH(n, MASK_X, ROW);
-#undef INSIDE
-    } else {
-#define INSIDE false
-        VEC_QUEUE_MARCH_ALL(n, ROW);
-#undef INSIDE
-    }
+    VEC_QUEUE_MARCH(n, MASK_X,
+                    x_inside && y0 >= LEFT_Y && y0 + n + RIGHT_Y <= ny, ROW);
 #undef ROW
     BATCH_END
 }

@@ -4,9 +4,9 @@
  * input row's MASK_X shifted vectors (vec_taps in common.clh) feed all
  * MASK_Z output planes that the input plane meets, kept as a queue of
  * floatv accumulators (common.clh's VEC_WIDTH): slot s holds output
- * plane p-RIGHT_Z+s, which input plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
- * is complete and stored. So each vector load feeds MASK_Z FMAs instead of
- * one (bench/PERF.md item 13); in interior work-items of one block, the
+ * plane p-RIGHT_Z+s, which input plane p meets with mask plane
+ * MASK_Z-1-s. After plane p the slot-0 plane is complete and stored. So
+ * each vector load feeds MASK_Z FMAs instead of one (bench/PERF.md item 13); in interior work-items of one block, the
  * march's first and last MASK_Z - 1 planes keep only the slots it stores
  * (VEC_QUEUE_MARCH, item 41). Rows and planes outside the input are
  * skipped in constant mode (their ghost value added when it is not 0) and
@@ -77,19 +77,12 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
     floatv q[VEC_QUEUE];
     vec_queue_clear(q);
     volatile int zero = 0; /* see conv2d_vector.cl */
-#define PLANE(k, lo, hi)                                                      \
+#define PLANE(inside, k, lo, hi)                                              \
     conv3d_vector_plane(q, N, P, M, nx, ny, nz, x0, y, z0, cols, rows,        \
-                        x_inside, INSIDE, &zero, (k), (lo), (hi))
-    /* The ends peeled where the work-item reads no border (as in 2D). */
-    if (VEC_PEELED(MASK_X * MASK_Y) && x_inside && y_inside &&
-        z0 >= LEFT_Z && z0 + n + RIGHT_Z <= nz) {
-#define INSIDE true
-        VEC_QUEUE_MARCH(n, MASK_X * MASK_Y, PLANE);
-#undef INSIDE
-    } else {
-#define INSIDE false
-        VEC_QUEUE_MARCH_ALL(n, PLANE);
-#undef INSIDE
-    }
+                        x_inside, (inside), &zero, (k), (lo), (hi))
+    VEC_QUEUE_MARCH(n, MASK_X * MASK_Y,
+                    x_inside && y_inside && z0 >= LEFT_Z &&
+                        z0 + n + RIGHT_Z <= nz,
+                    PLANE);
 #undef PLANE
 }
