@@ -13,6 +13,13 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * the knob says 8 (2D/3D only; 1D keeps 16). */
 #define VECTOR_WIDTH 16
 
+/* A CPU device of PoCL, where the vector defaults were measured. */
+static int pocl_cpu(const clconv_device_info *dev)
+{
+    return dev && dev->kind == CLCONV_DEVICE_CPU &&
+           strstr(dev->platform, "Portable Computing Language") != NULL;
+}
+
 /* VEC_WIDTH in 2D: 8 on PoCL CPU devices whose native float vector is 8
  * wide (AVX2: a float16 is two of its 16 registers, and the 2D queue
  * spilled to the stack, bench/PERF.md item 23), else 16. 3D and other
@@ -20,8 +27,7 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static int width_default(const clconv_device_info *dev)
 {
     cl_uint native = 0;
-    if (!dev || dev->kind != CLCONV_DEVICE_CPU || !dev->opaque_device ||
-        !strstr(dev->platform, "Portable Computing Language") ||
+    if (!pocl_cpu(dev) || !dev->opaque_device ||
         clGetDeviceInfo((cl_device_id)dev->opaque_device,
                         CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof native,
                         &native, NULL) != CL_SUCCESS)
@@ -57,21 +63,6 @@ static int blocks_default(const clconv_device_info *dev, int mask_width)
     return 1;
 }
 
-/* VEC_PEEL: the march's first and last inputs unrolled with only the
- * slots they store (bench/PERF.md item 41), on PoCL's CPU devices, where
- * it was measured: the 16-core Xeon ran 2D 8192^2 W=9 in 11.8-13.8 ms
- * against 12.4-15.7 (bench rows, 4 rounds), W=11 17.8-17.9 against
- * 28.1-28.6, W=7 7.5-8.0 against 9.9 (2 rounds).
- * Elsewhere not, until measured: the unrolled ends make the program
- * larger (PoCL builds 2D W=9 in 3.1 s against 0.9, Intel's runtime its
- * vector test groups in 127 s against 38, NVIDIA's 3D vector group did
- * not finish in 400 s). */
-static int peel_default(const clconv_device_info *dev)
-{
-    return dev && dev->kind == CLCONV_DEVICE_CPU &&
-           strstr(dev->platform, "Portable Computing Language") != NULL;
-}
-
 /* COARSEN from the 16-core Xeon through PoCL at the suite's sizes
  * (bench/PERF.md item 15; the 2 local cores agree within 15%): 1D float16
  * blocks per work-item, 1 up to mask 15 (memory-bound, flat) and 8 beyond
@@ -99,8 +90,18 @@ static void vector_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_VEC_WIDTH] = ov && ov->vector_width ? ov->vector_width
                                 : dims == 2             ? width_default(dev)
                                                         : VECTOR_WIDTH;
+        /* VEC_PEEL: the march's ends unrolled with only the slots they
+         * store (bench/PERF.md item 41), on PoCL's CPUs, where it was
+         * measured: the 16-core Xeon ran 2D 8192^2 W=9 in 10.1-13.8 ms,
+         * median 11.9, against 10.6-15.7, median 13.6 (bench rows, 6
+         * rounds), W=11 15.9-17.9 against 17.3-28.6 (4 rounds); W=7
+         * was mixed.
+         * Elsewhere not, until measured: the unrolled ends make the
+         * program larger (PoCL builds 2D W=9 in 3.1 s against 0.9,
+         * Intel's runtime its vector test groups in 127 s against 38,
+         * NVIDIA's 3D vector group did not finish in 400 s). */
         k[CLC_KNOB_VEC_PEEL] = ov && ov->vector_peel ? ov->vector_peel - 1
-                                                     : peel_default(dev);
+                                                     : pocl_cpu(dev);
     }
 }
 
