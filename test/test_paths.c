@@ -377,6 +377,30 @@ static void separable_passes_in_the_other_form(void **state)
     clconv_session_destroy(other.s);
 }
 
+/* p on s, its data from seed, verified against the double reference; a
+ * failure names what (the kernel form), p's mask, outputs per work-item,
+ * mode, origin and convolution, and the seed. */
+static void verified_or_fail(clconv_session *s, const clconv_problem *p,
+                             uint64_t seed, const char *what)
+{
+    clconv_dataset *data = NULL;
+    assert_int_equal(clconv_dataset_create(p, seed, &data), CLCONV_OK);
+    clconv_result res;
+    clconv_run_verified(s, p, data, 0, 0, &res);
+    clconv_dataset_destroy(data);
+    if (res.status != CLCONV_OK || !res.verdict.ok)
+        fail_msg("%s mask %dx%dx%d per work-item %d %s cval %g origin "
+                 "%d,%d,%d%s seed %llu: %s; %zu failures, worst [%zu] got %g "
+                 "expected %g",
+                 what, p->mask_size[0], p->mask_size[1], p->mask_size[2],
+                 p->coarsen, clconv_border_name(p->border), p->cval,
+                 p->origin[0], p->origin[1], p->origin[2],
+                 p->flip ? " convolve" : "", (unsigned long long)seed,
+                 res.status != CLCONV_OK ? res.reason : "ran",
+                 res.verdict.failures, res.verdict.worst_index,
+                 res.verdict.worst_got, res.verdict.worst_expected);
+}
+
 /* The direct 1D coarse kernel in each of its marches (the queue of MASK_X
  * accumulators, 1; the window of COARSEN inputs, 2: common.clh's
  * clc_window_march, shared with the separable x pass on GPUs; 3: the
@@ -428,22 +452,10 @@ static void direct_1d_coarse_marches_in_every_mode(void **state)
                 p.flip = mode % 2;
                 const uint64_t seed =
                     500 + (uint64_t)(r * 1000 + (size_t)w * 10 + (size_t)mode);
-                clconv_dataset *data = NULL;
-                assert_int_equal(clconv_dataset_create(&p, seed, &data),
-                                 CLCONV_OK);
-                clconv_result res;
-                clconv_run_verified(s, &p, data, 0, 0, &res);
-                clconv_dataset_destroy(data);
-                if (res.status != CLCONV_OK || !res.verdict.ok)
-                    fail_msg("1D coarse march %d spans %s mask %d %s origin "
-                             "%d%s seed %llu: %s; %zu failures, worst [%zu] "
-                             "got %g expected %g",
-                             march, runs[r].spans ? runs[r].spans : "1", w,
-                             clconv_border_name(p.border), p.origin[0], p.flip ? " convolve" : "",
-                             (unsigned long long)seed,
-                             res.status != CLCONV_OK ? res.reason : "ran",
-                             res.verdict.failures, res.verdict.worst_index,
-                             res.verdict.worst_got, res.verdict.worst_expected);
+                char what[64];
+                snprintf(what, sizeof what, "1D coarse march %d spans %s",
+                         march, runs[r].spans ? runs[r].spans : "1");
+                verified_or_fail(s, &p, seed, what);
             }
         }
         clconv_session_destroy(s);
@@ -499,22 +511,7 @@ static void direct_vector_march_peeled_in_every_mode(void **state)
             p.origin[0] = turn % 2 ? (runs[ri].w[0] - 1) / 2 : 0;
             p.flip = turn % 4 == 3;
             const uint64_t seed = 900 + (uint64_t)turn;
-            clconv_dataset *data = NULL;
-            assert_int_equal(clconv_dataset_create(&p, seed, &data), CLCONV_OK);
-            clconv_result res;
-            clconv_run_verified(s, &p, data, 0, 0, &res);
-            clconv_dataset_destroy(data);
-            if (res.status != CLCONV_OK || !res.verdict.ok)
-                fail_msg("%dD vector mask %dx%dx%d per work-item %d %s "
-                         "origin %d,%d,%d%s seed %llu: %s; %zu failures, "
-                         "worst [%zu] got %g expected %g",
-                         d, p.mask_size[0], p.mask_size[1], p.mask_size[2],
-                         p.coarsen, clconv_border_name(p.border), p.origin[0],
-                         p.origin[1], p.origin[2], p.flip ? " convolve" : "",
-                         (unsigned long long)seed,
-                         res.status != CLCONV_OK ? res.reason : "ran",
-                         res.verdict.failures, res.verdict.worst_index,
-                         res.verdict.worst_got, res.verdict.worst_expected);
+            verified_or_fail(s, &p, seed, d == 2 ? "2D vector" : "3D vector");
         }
     }
     clconv_session_destroy(s);
