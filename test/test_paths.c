@@ -60,7 +60,8 @@ static clconv_problem shape(int dims, size_t nx, size_t ny, size_t nz, int w,
 }
 
 /* Run p on the device (plan with mask), verify with the method's bound,
- * then compare with the direct path's output within both bounds. */
+ * then compare with the direct path's output within both bounds (where
+ * the direct path can hold the mask in __constant memory). */
 static void check_path(clconv_session *s, const clconv_problem *p,
                        const float *in, const float *mask)
 {
@@ -95,7 +96,25 @@ static void check_path(clconv_session *s, const clconv_problem *p,
                  v.worst_got, v.worst_expected);
     clconv_problem d = *p;
     d.method = CLCONV_METHOD_DIRECT;
-    assert_int_equal(clconv_convolve(s, &d, in, mask, direct), CLCONV_OK);
+    const clconv_status ds = clconv_convolve(s, &d, in, mask, direct);
+    if (ds == CLCONV_EUNSUPPORTED &&
+        strstr(clconv_last_error(), "constant buffer")) {
+        /* a mask the device's __constant memory cannot hold (523^2 on a
+         * GPU's 64 KiB): the direct path says so; the reference above
+         * is the check */
+        print_message("direct %dD mask %dx%dx%d: %s\n", p->dims,
+                      clconv_problem_mask_axis(p, 0),
+                      clconv_problem_mask_axis(p, 1),
+                      clconv_problem_mask_axis(p, 2), clconv_last_error());
+        free(got), free(direct), free(ref), free(abs_sum);
+        return;
+    }
+    if (ds != CLCONV_OK)
+        fail_msg("direct %dD %zux%zux%zu mask %dx%dx%d: %s", p->dims,
+                 p->size[0], p->size[1], p->size[2],
+                 clconv_problem_mask_axis(p, 0),
+                 clconv_problem_mask_axis(p, 1),
+                 clconv_problem_mask_axis(p, 2), clconv_last_error());
     for (size_t i = 0; i < n; ++i)
         ref[i] = direct[i];
     /* Both results lie within their bounds of the reference: within the

@@ -78,14 +78,23 @@ static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
     return (uint64_t)floats * sizeof(float);
 }
 
-/* Work-items along x of a pass: 256 (x pass) or 128 on GPUs, 64 on
- * CPUs, shrunk to the row (a power of two at least nx / coarsen), the
- * device's limits and, for the x pass of mask width w, its local
- * memory. */
+/* Work-items along x of a pass: on GPUs 128 in the y and z passes, in
+ * the x pass 128 where its taps are unrolled (w x coarsen <= 4096, as
+ * cl/common.clh's CLC_WINDOW_UNROLLED) and 256 where they go in rolled
+ * blocks; 64 on CPUs; or $CLCONV_SEP_TILE's (tile: 0 unset). Shrunk to
+ * the row (a power of two at least nx / coarsen), the device's limits
+ * and, for the x pass, its local memory. H100 (bench/PERF.md item 45):
+ * 2D 8192^2 W=101 0.796-0.802 ms at 128 against 0.834-0.840 at 256, W=31
+ * 0.473-0.475 against 0.480-0.482; 1D 2^26 W=1001 (rolled) 3.364-3.370
+ * at 128 against 3.282-3.290. */
 static size_t pass_group(const clconv_device_info *dev, size_t nx, int axis,
-                         int coarsen, int lanes, int w)
+                         int coarsen, int lanes, int w, int tile)
 {
-    size_t g = dev->kind == CLCONV_DEVICE_GPU ? (axis == 0 ? 256 : 128) : 64;
+    const int rolled = w * coarsen > 4096;
+    size_t g = tile ? (size_t)tile
+               : dev->kind != CLCONV_DEVICE_GPU ? 64
+               : axis == 0 && rolled            ? 256
+                                                : 128;
     const size_t per = (size_t)lanes * (axis == 0 ? (size_t)coarsen : 1);
     const size_t need = (nx + per - 1) / per;
     while (g > 1 && g / 2 >= need)
@@ -119,7 +128,8 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
      * 4% faster at W=31, 16 6% faster at W=101 and 29% at W=1001). */
     /* $CLCONV_SEP_LANES picks either form on any device (for tests),
      * $CLCONV_SEP_COARSEN=X,Y the outputs per work-item of the x pass and
-     * of the y and z passes (for measuring). */
+     * of the y and z passes, $CLCONV_SEP_TILE=X,Y their work-items across
+     * x (for measuring). */
     const int ov = sp->s->overrides.sep_lanes;
     const int lanes = ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
     const int *oc = sp->s->overrides.sep_coarsen;
@@ -129,7 +139,8 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
                         : axis || w > 64 ? 16
                                          : 8;
     const size_t g =
-        pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes, w);
+        pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes, w,
+                   sp->s->overrides.sep_tile[axis ? 1 : 0]);
     clconv_problem q;
     memset(&q, 0, sizeof q);
     q.dims = 1;

@@ -42,8 +42,9 @@ static int env_digit_or(const char *name, int max, int a, int b)
  * (1D spans per work-group, 1..8, 16 or 32, item 40) and
  * $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per work-item, item 31)
  * replace the variants' choices, $CLCONV_SEP_LANES
- * (1 or 16) the separable passes' form and $CLCONV_SEP_COARSEN (X,Y) their
- * outputs per work-item (item 37), and $CLCONV_BATCH_LOOP=1
+ * (1 or 16) the separable passes' form, $CLCONV_SEP_COARSEN (X,Y) their
+ * outputs per work-item (item 37) and $CLCONV_SEP_TILE (X,Y) their
+ * work-items across x (item 43), and $CLCONV_BATCH_LOOP=1
  * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
  * for measuring. */
 void clc_overrides_read(clc_overrides *o)
@@ -69,6 +70,15 @@ void clc_overrides_read(clc_overrides *o)
         o->sep_coarsen[0] = cx, o->sep_coarsen[1] = cy;
     else
         o->sep_coarsen[0] = o->sep_coarsen[1] = 0;
+    const char *st = getenv("CLCONV_SEP_TILE");
+    int tx = 0, ty = 0;
+    used = 0;
+    if (st && sscanf(st, "%d,%d%n", &tx, &ty, &used) == 2 &&
+        st[used] == '\0' && tx >= 1 && tx <= 1024 && !(tx & (tx - 1)) &&
+        ty >= 1 && ty <= 1024 && !(ty & (ty - 1)))
+        o->sep_tile[0] = tx, o->sep_tile[1] = ty;
+    else
+        o->sep_tile[0] = o->sep_tile[1] = 0;
     const char *lanes = getenv("CLCONV_SEP_LANES");
     o->sep_lanes = !lanes                  ? 0
                    : !strcmp(lanes, "1")  ? 1
@@ -107,8 +117,11 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_LANES=%d",
                       n ? " " : "", o->sep_lanes);
     if (o->sep_coarsen[0] && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_COARSEN=%d,%d",
-                 n ? " " : "", o->sep_coarsen[0], o->sep_coarsen[1]);
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_COARSEN=%d,%d",
+                      n ? " " : "", o->sep_coarsen[0], o->sep_coarsen[1]);
+    if (o->sep_tile[0] && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_TILE=%d,%d",
+                 n ? " " : "", o->sep_tile[0], o->sep_tile[1]);
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the
