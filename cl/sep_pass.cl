@@ -19,12 +19,14 @@
  * outputs go back through a local staging row so the stores are
  * coalesced (bench/PERF.md item 37). On CPUs (LANES 16) each work-item
  * computes float16 blocks TILE_WIDTH blocks apart.
- * AXIS 1 and 2: one work-item per x column (reads coalesced along x), each
- * marching COARSEN consecutive outputs along the axis with a register
- * window of COARSEN inputs that slides one row per tap: COARSEN + W - 1
- * loads for COARSEN outputs, no local memory, no barrier; on GPUs the taps
- * are unrolled. Only the work-groups (AXIS 0) or work-items whose inputs
- * reach past the data fold indices; the others load plainly. */
+ * AXIS 1 and 2: one work-item per x column (LANES 1) or float16 of
+ * columns (LANES 16), reads coalesced along x, each computing COARSEN
+ * consecutive outputs along the axis, no local memory, no barrier. On
+ * GPUs a register window of COARSEN inputs slides one row per tap
+ * (COARSEN + W - 1 loads for COARSEN outputs), the taps unrolled; on
+ * CPUs each tap's rows go to COARSEN independent accumulators (sep_march
+ * below). Only the work-groups (AXIS 0) or work-items whose inputs reach
+ * past the data fold indices; the others load plainly. */
 #ifndef AXIS
 #error "build with -D AXIS=<0, 1 or 2>"
 #endif
@@ -147,18 +149,44 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
          ? LOAD(base + ((edge) ? CLC_AT((r), len) : (r)) * stride, x)        \
          : CLC_GHOST)
 
-/* COARSEN outputs a0.. along the axis from the sliding window; called
- * with edge a constant, so the interior copy has no fold at all. */
-static inline void sep_march(const __global float *in, __global float *out,
-                             const int nx, const int len, const int stride,
-                             const int base, const int x, const int a0,
-                             const bool edge)
+/* COARSEN outputs a0.. along the axis; called with edge a constant, so
+ * the interior copy has no fold at all.
+ * CPUs (LANES 16): each tap adds its row to all COARSEN accumulators,
+ * COARSEN independent chains of FMAs that hide the FMA's latency, the
+ * rows read again from the cache for each output; an interior work-item
+ * whose block lies inside the row walks a pointer down the rows
+ * (bench/PERF.md item 46).
+ * GPUs (LANES 1): a register window of COARSEN inputs slides one row per
+ * tap, COARSEN + W - 1 loads for COARSEN outputs. */
+CLC_INLINE void sep_march(const __global float *in, __global float *out,
+                          const int nx, const int len, const int stride,
+                          const int base, const int x, const int a0,
+                          const bool edge)
 {
-    VEC win[COARSEN], acc[COARSEN];
-    for (int c = 0; c < COARSEN; ++c) {
-        win[c] = SEP_ROW(a0 - LEFT_X + c, edge);
+    VEC acc[COARSEN];
+    for (int c = 0; c < COARSEN; ++c)
         acc[c] = 0.0f;
+#if LANES == 16
+    if (!edge && x + 16 <= nx) {
+        const __global float *p = in + base + (a0 - LEFT_X) * stride;
+        for (int j = 0; j < MASK_X; ++j, p += stride) {
+            const float m = sep_mask[j];
+#pragma unroll
+            for (int c = 0; c < COARSEN; ++c)
+                acc[c] += vload16(0, p + c * stride) * m;
+        }
+    } else {
+        for (int j = 0; j < MASK_X; ++j) {
+            const float m = sep_mask[j];
+#pragma unroll
+            for (int c = 0; c < COARSEN; ++c)
+                acc[c] += SEP_ROW(a0 - LEFT_X + c + j, edge) * m;
+        }
     }
+#else
+    VEC win[COARSEN];
+    for (int c = 0; c < COARSEN; ++c)
+        win[c] = SEP_ROW(a0 - LEFT_X + c, edge);
 #if SEP_UNROLLED
 #pragma unroll
 #endif
@@ -170,6 +198,7 @@ static inline void sep_march(const __global float *in, __global float *out,
             win[c] = win[c + 1];
         win[COARSEN - 1] = SEP_ROW(a0 - LEFT_X + j + COARSEN, edge);
     }
+#endif
     for (int c = 0; c < COARSEN; ++c)
         if (a0 + c < len)
             STORE(base + (a0 + c) * stride, x, acc[c]);
