@@ -691,18 +691,6 @@ static void cost_model_picks_what_a_user_would(void **state)
     p.mask_width = 31;
     clconv_method_predict(&gpu, &h100, &p, ms);
     assert_true(ms[CLCONV_METHOD_FFT] < 3.0);
-    /* 2D direct beyond 21x21 (bench/PERF.md item 47, H100 at 8192^2):
-     * 21x21 1.644 ms direct, the FFT 2.6; 25x25 70.3 ms direct; at 256^2
-     * a random 31x31 mask took 0.223 ms direct and 0.040 through the FFT */
-    p.mask_width = 21;
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
-                     CLCONV_METHOD_DIRECT);
-    p.mask_width = 25;
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
-                     CLCONV_METHOD_FFT);
-    clconv_problem small = shape(2, 256, 256, 1, 31, CLCONV_METHOD_AUTO);
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &small, 0),
-                     CLCONV_METHOD_FFT);
 }
 
 int main(void)

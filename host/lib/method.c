@@ -32,14 +32,6 @@ clconv_status clconv_method_parse(const char *name, clconv_method *out)
  * march a register window as the separable passes do (item 39). */
 #define EFF_DIRECT 0.25
 #define EFF_DIRECT_1D 0.5
-/* 2D and 3D direct kernels beyond 441 taps (21x21): the H100's 2D coarse
- * kernel at 8192^2 ran 21x21 at 55% of the FMA peak (1.644 ms) and every
- * wider mask at 1.8-1.9% (25x25 70.3 ms, 31x31 102.5, 63x63 429.8,
- * 101x101 1102.7), PoCL's vector kernel 31x31 at 2-3% (bench/PERF.md
- * item 47). Without this, auto ran 256^2 with a random 31x31 mask
- * directly on the H100 in 0.223 ms, where the FFT took 0.040. */
-#define EFF_DIRECT_WIDE 0.02
-#define DIRECT_WIDE_TAPS 441
 #define EFF_SEPARABLE 0.5
 #define EFF_FFT 0.3
 /* Bytes per padded element of each VkFFT pass beyond one per axis (the
@@ -95,9 +87,7 @@ void clconv_method_predict(const clconv_device_info *dev,
      * paths' passes are float32 (8 bytes per element and pass). */
     const double io = (double)(clconv_elem_size(p->in_dtype) +
                                clconv_elem_size(p->out_dtype));
-    const double eff = p->dims == 1                 ? EFF_DIRECT_1D
-                       : taps > DIRECT_WIDE_TAPS ? EFF_DIRECT_WIDE
-                                                 : EFF_DIRECT;
+    const double eff = p->dims == 1 ? EFF_DIRECT_1D : EFF_DIRECT;
     ms[CLCONV_METHOD_DIRECT] =
         max2(io * n / bw, 2 * taps * n / (eff * fl)) + launch;
     ms[CLCONV_METHOD_SEPARABLE] = 0;
