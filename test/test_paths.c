@@ -536,6 +536,49 @@ static void direct_vector_march_peeled_in_every_mode(void **state)
     clconv_session_destroy(s);
 }
 
+/* The 2D coarse kernel with the mask read in place (MARCH 2, the
+ * default beyond 21x21 on GPUs and 32x32 on CPUs; bench/PERF.md item
+ * 47), forced on whatever device runs it: masks square, even, anisotropic
+ * and wider than the data along y, rows per work-item at the default, 1
+ * and 5, every border mode (constant also with cval 1.5), origins at
+ * both ends and convolution in turn. */
+static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    static const int masks[][2] = {{25, 25}, {24, 23}, {9, 30}, {3, 41}};
+    static const int coarsens[] = {0, 1, 5};
+    setenv("CLCONV_COARSE_MARCH", "2", 1);
+    clconv_session *s = NULL;
+    clconv_status st = clconv_session_create(f->dev, &s);
+    unsetenv("CLCONV_COARSE_MARCH");
+    assert_int_equal(st, CLCONV_OK);
+    int turn = 0;
+    for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi)
+        for (size_t ci = 0; ci < sizeof coarsens / sizeof *coarsens;
+             ++ci, ++turn) {
+            const int mode = turn % (CLCONV_BORDER_COUNT + 1);
+            clconv_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims = 2;
+            p.size[0] = 77, p.size[1] = mi == 3 ? 29 : 61, p.size[2] = 1;
+            p.mask_size[0] = masks[mi][0], p.mask_size[1] = masks[mi][1];
+            p.mask_width = clconv_problem_mask_max(&p);
+            p.strategy = CLCONV_COARSE;
+            p.coarsen = coarsens[ci];
+            p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
+                                                  : CLCONV_BORDER_CONSTANT;
+            p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
+            for (int a = 0; a < 2; ++a)
+                p.origin[a] = turn % 3 == 0   ? -(p.mask_size[a] / 2)
+                              : turn % 3 == 1 ? (p.mask_size[a] - 1) / 2
+                                              : 0;
+            p.flip = turn % 4 == 3;
+            verified_or_fail(s, &p, 950 + (uint64_t)turn,
+                             "2D coarse, mask in place");
+        }
+    clconv_session_destroy(s);
+}
+
 /* Auto takes the separable path in every mode where the model says so
  * (a 31x31 mask in mode reflect, an even anisotropic one convolved), and
  * the FFT for a large mask that is not separable, in any mode. */
@@ -722,6 +765,7 @@ int main(void)
         cmocka_unit_test(cost_model_picks_what_a_user_would),
         cmocka_unit_test(direct_1d_coarse_marches_in_every_mode),
         cmocka_unit_test(direct_vector_march_peeled_in_every_mode),
+        cmocka_unit_test(direct_2d_coarse_mask_in_place_in_every_mode),
     };
     /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
      * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */
