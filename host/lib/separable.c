@@ -123,8 +123,8 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
     /* CPUs: float16 blocks along x (LANES 16), 4 per work-item in the x
      * pass, 8 rows in the y and z passes, each an independent chain of
      * FMAs (PERF.md item 46: on the 2-core AVX-512 Xeon 4096^2 1x101 took
-     * 49.7 ms at 8 rows, 61.4 at 4, 55.5 at 16 and 93.4 at 2, where the
-     * sliding window it replaced took 57 at 2 rows). GPUs: one column
+     * 51.0 ms at 8 rows, 64.0 at 4, 54.5 at 16 and 94.5 at 2, where the
+     * sliding window it replaced took 63.5 at 2 rows). GPUs: one column
      * per work-item, 16 outputs per work-item in the y and z passes, in
      * the x pass 8 up to W=64 and 16 beyond (PERF.md item 37, H100: 8 was
      * 4% faster at W=31, 16 6% faster at W=101 and 29% at W=1001). */

@@ -44,7 +44,7 @@ static int env_digit_or(const char *name, int max, int a, int b)
  * replace the variants' choices, $CLCONV_SEP_LANES
  * (1 or 16) the separable passes' form, $CLCONV_SEP_COARSEN (X,Y) their
  * outputs per work-item (item 37) and $CLCONV_SEP_TILE (X,Y) their
- * work-items across x (item 43), and $CLCONV_BATCH_LOOP=1
+ * work-items across x (item 45), and $CLCONV_BATCH_LOOP=1
  * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
  * for measuring. */
 void clc_overrides_read(clc_overrides *o)
