@@ -537,11 +537,11 @@ static void direct_vector_march_peeled_in_every_mode(void **state)
 }
 
 /* The 2D coarse kernel with the mask read in place (MARCH 2, the
- * default beyond 21x21 on GPUs and 32x32 on CPUs; bench/PERF.md item
- * 47), forced on whatever device runs it: masks square, even, anisotropic
- * and wider than the data along y, rows per work-item at the default, 1
- * and 5, every border mode (constant also with cval 1.5), origins at
- * both ends and convolution in turn. */
+ * default beyond 21x21; bench/PERF.md item 47), forced on whatever
+ * device runs it: masks square, even, anisotropic and wider than the
+ * data along y, rows per work-item at the default, 1 and 5, every border
+ * mode (constant also with cval 1.5), origins at both ends and
+ * convolution in turn. */
 static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
 {
     fixture *f = *state;

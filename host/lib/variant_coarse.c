@@ -112,18 +112,18 @@ static void coarse_defaults(const clconv_device_info *dev,
     const int w = clconv_problem_mask_max(&c->p), dims = c->p.dims;
     int *k = c->knob;
     if (dims == 2) {
-        /* Beyond 32x32 taps (CPUs) or 21x21 (other devices) the mask is
-         * read in place (march 2): a private copy of 523x523 floats
-         * overflowed PoCL's work-item stack (a crash), and on the H100 at
-         * 2048^2 the private copy collapsed from 25x25 on (bench/PERF.md
-         * item 47, 16 rows a work-item: 25x25 4.46 ms against 0.204 in
-         * place, 31x31 6.42 against 0.337; 21x21 0.156 against 0.142). */
-        const size_t wide = dev && dev->kind == CLCONV_DEVICE_CPU ? 1024 : 441;
+        /* Beyond 21x21 taps the mask is read in place (march 2): a
+         * private copy of 523x523 floats overflowed PoCL's work-item
+         * stack (a crash), and on the H100 at 2048^2 the private copy
+         * collapsed from 25x25 on (bench/PERF.md item 47, 16 rows a
+         * work-item: 25x25 4.46 ms against 0.204 in place, 31x31 6.42
+         * against 0.337; 21x21 0.156 against 0.142). PoCL on 2 cores at
+         * 512^2: 25x25 40.8 against 35.9 ms, 31x31 69.5 against 49.5. */
         k[CLC_KNOB_MARCH] =
             ov && ov->coarse_march && ov->coarse_march <= 2
                 ? ov->coarse_march
-            : clconv_problem_mask_elements(&c->p) > wide ? 2
-                                                         : 1;
+            : clconv_problem_mask_elements(&c->p) > 441 ? 2
+                                                        : 1;
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
                          : xv_default(dev, &c->p);
     }
