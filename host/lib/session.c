@@ -34,6 +34,21 @@ static int env_digit_or(const char *name, int max, int a, int b)
     return env_digit(name, max);
 }
 
+/* $name as "X,Y", each 1..max and, where pow2, a power of two, into out;
+ * anything else (unset, out of range, trailing text) leaves both 0. */
+static void env_pair(const char *name, int max, int pow2, int out[2])
+{
+    const char *v = getenv(name);
+    int a = 0, b = 0, used = 0;
+    out[0] = out[1] = 0;
+    if (!v || sscanf(v, "%d,%d%n", &a, &b, &used) != 2 || v[used] != '\0' ||
+        a < 1 || a > max || b < 1 || b > max)
+        return;
+    if (pow2 && ((a & (a - 1)) || (b & (b - 1))))
+        return;
+    out[0] = a, out[1] = b;
+}
+
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23),
  * $CLCONV_VECTOR_PEEL (0 or 1, item 41) and
@@ -63,22 +78,8 @@ void clc_overrides_read(clc_overrides *o)
     o->coarse_xv = env_digit_or("CLCONV_COARSE_XV", 8, 16, 0);
     if (o->coarse_xv & (o->coarse_xv - 1))
         o->coarse_xv = 0; /* 3, 5, 6, 7: not a width the kernel takes */
-    const char *sc = getenv("CLCONV_SEP_COARSEN");
-    int cx = 0, cy = 0, used = 0;
-    if (sc && sscanf(sc, "%d,%d%n", &cx, &cy, &used) == 2 &&
-        sc[used] == '\0' && cx >= 1 && cx <= 64 && cy >= 1 && cy <= 64)
-        o->sep_coarsen[0] = cx, o->sep_coarsen[1] = cy;
-    else
-        o->sep_coarsen[0] = o->sep_coarsen[1] = 0;
-    const char *st = getenv("CLCONV_SEP_TILE");
-    int tx = 0, ty = 0;
-    used = 0;
-    if (st && sscanf(st, "%d,%d%n", &tx, &ty, &used) == 2 &&
-        st[used] == '\0' && tx >= 1 && tx <= 1024 && !(tx & (tx - 1)) &&
-        ty >= 1 && ty <= 1024 && !(ty & (ty - 1)))
-        o->sep_tile[0] = tx, o->sep_tile[1] = ty;
-    else
-        o->sep_tile[0] = o->sep_tile[1] = 0;
+    env_pair("CLCONV_SEP_COARSEN", 64, 0, o->sep_coarsen);
+    env_pair("CLCONV_SEP_TILE", 1024, 1, o->sep_tile);
     const char *lanes = getenv("CLCONV_SEP_LANES");
     o->sep_lanes = !lanes                  ? 0
                    : !strcmp(lanes, "1")  ? 1
