@@ -59,6 +59,14 @@ sed -i 's/void conv1d_naive(/void conv1d_naive_renamed(/' "$tmp/cl/conv1d_naive.
 CLCONV_NO_CACHE=1 CLCONV_KERNEL_DIR="$tmp/cl" check "an OpenCL error is exit 3" 3 "$CLI" run --dims 1 --size 100 --strategy naive --device 0:0 --reps 1
 grep -q 'clCreateKernel failed: CL_INVALID_KERNEL_NAME' "$tmp/out" || { echo "FAIL: the OpenCL error does not name clCreateKernel"; fails=$((fails + 1)); }
 
+# $CLCONV_BUILD_LOG: a good build names its file and full options (the
+# extra options of $CLCONV_BUILD_OPTIONS last) on stderr; without it, or
+# at 0, no such line.
+CLCONV_BUILD_LOG=1 CLCONV_NO_CACHE=1 CLCONV_BUILD_OPTIONS=-DCLCONV_PROBE=1 check "CLCONV_BUILD_LOG prints the build" 0 "$CLI" run --dims 1 --size 100 --strategy naive --device 0:0 --reps 0
+grep -q '^clconv: built .*conv1d_naive\.cl on .*options: .*MASK_WIDTH=9.* -DCLCONV_PROBE=1$' "$tmp/err" || { echo "FAIL: CLCONV_BUILD_LOG: no build line with the options"; fails=$((fails + 1)); }
+CLCONV_BUILD_LOG=0 CLCONV_NO_CACHE=1 check "CLCONV_BUILD_LOG=0 is off" 0 "$CLI" run --dims 1 --size 100 --strategy naive --device 0:0 --reps 0
+if grep -q '^clconv: built' "$tmp/err"; then echo "FAIL: CLCONV_BUILD_LOG=0 printed a build"; fails=$((fails + 1)); fi
+
 # model --methods per border mode: wrap transforms the period (2048 is a
 # transform size), the other modes pad to n + W - 1, so wrap's FFT is
 # predicted faster; an unknown mode is exit 2 naming the flag.

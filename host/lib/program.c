@@ -194,6 +194,23 @@ static clconv_status build_failed(const clconv_session *s, cl_program prog,
     return st;
 }
 
+/* $CLCONV_BUILD_LOG (set, not "0"): the driver's log of a good build
+ * on stderr, with the file and the options (NVIDIA's registers and
+ * spills with -cl-nv-verbose in $CLCONV_BUILD_OPTIONS; builds the
+ * binary cache answers have no log: add CLCONV_NO_CACHE=1). */
+static void log_good_build(const clconv_session *s, cl_program prog,
+                           const char *path, const char *opts)
+{
+    const char *v = getenv("CLCONV_BUILD_LOG");
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return;
+    char *log = build_log(prog, s->device);
+    fprintf(stderr, "clconv: built %s on %s, options: %s\n%s%s", path,
+            s->dev.name, opts, log ? log : "(no log)",
+            log && *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    free(log);
+}
+
 static clconv_status build(clconv_session *s, const char *stem,
                            const char *options, int with_common,
                            cl_program *out)
@@ -251,6 +268,7 @@ static clconv_status build(clconv_session *s, const char *stem,
     }
     if (printed) /* a driver's warnings on a good build pass through */
         fputs(printed, stderr);
+    log_good_build(s, prog, path_body, opts);
     clc_program_disk_store(s, parts, 4, opts, prog);
     *out = prog;
     prog = NULL;
