@@ -59,6 +59,7 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
     const int p = z0 - LEFT_Z + k;
     const int pat = checked ? clc_index(p, nz) : p;
     const bool plane_ok = !checked || pat >= 0;
+#pragma unroll
     for (int r = 0; r < IN_ROWS; ++r) {
         const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
         const bool row_ok = !checked || (plane_ok && gy >= 0);
@@ -66,14 +67,17 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
         float v[MASK_X];
         clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
         /* Input row r meets mask row jy = r - o of output row o. */
+#pragma unroll
         for (int o = 0; o < ROWS; ++o) {
             const int jy = r - o;
             if (jy < 0 || jy >= MASK_Y)
                 continue;
+#pragma unroll
             for (int s = 0; s < MASK_Z; ++s) {
                 /* Slot s holds output plane z0 + k + s - (W-1). */
                 if (fold && (k + s < MASK_Z - 1 || k + s >= MARCH_PLANES))
                     continue;
+#pragma unroll
                 for (int jx = 0; jx < MASK_X; ++jx)
                     q[o][s] += v[jx] *
                                m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X +
@@ -82,6 +86,7 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
         }
     }
     const int z = p - RIGHT_Z; /* the plane slot 0 completed */
+#pragma unroll
     for (int o = 0; o < ROWS; ++o) {
         const int y = y0 + o;
         if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny && x < nx)))

@@ -579,6 +579,52 @@ static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
     clconv_session_destroy(s);
 }
 
+/* The 3D coarse kernel at masks beyond 5^3 (read from __constant, the
+ * march rolled or peeled, its plane's loops unrolled so that the queue
+ * stays in registers: bench/PERF.md item 48): cubes and anisotropic,
+ * odd and even, at 1, 2 (the default) and 3 rows per work-item and at
+ * the default planes per work-item and 3 (fewer than W - 1), on 70 x 45
+ * x 40 (interior and border work-groups), the modes, origins and
+ * convolution taken in turn. */
+static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    static const int masks[][3] = {{7, 7, 7}, {9, 5, 7}, {8, 6, 4}, {3, 9, 5}};
+    static const char *const rows[] = {"1", "2", "3"};
+    int turn = 0;
+    for (size_t ri = 0; ri < sizeof rows / sizeof *rows; ++ri) {
+        setenv("CLCONV_COARSE_ROWS", rows[ri], 1);
+        clconv_session *s = NULL;
+        clconv_status st = clconv_session_create(f->dev, &s);
+        unsetenv("CLCONV_COARSE_ROWS");
+        assert_int_equal(st, CLCONV_OK);
+        for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi, ++turn) {
+            const int mode = turn % (CLCONV_BORDER_COUNT + 1);
+            clconv_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims = 3;
+            p.size[0] = 70, p.size[1] = 45, p.size[2] = 40;
+            for (int a = 0; a < 3; ++a)
+                p.mask_size[a] = masks[mi][a];
+            p.mask_width = clconv_problem_mask_max(&p);
+            p.strategy = CLCONV_COARSE;
+            p.coarsen = turn % 2 ? 3 : 0;
+            p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
+                                                  : CLCONV_BORDER_CONSTANT;
+            p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
+            for (int a = 0; a < 3; ++a)
+                p.origin[a] = turn % 3 == 0   ? -(p.mask_size[a] / 2)
+                              : turn % 3 == 1 ? (p.mask_size[a] - 1) / 2
+                                              : 0;
+            p.flip = turn % 4 == 3;
+            char what[64];
+            snprintf(what, sizeof what, "3D coarse, %s rows", rows[ri]);
+            verified_or_fail(s, &p, 1200 + (uint64_t)turn, what);
+        }
+        clconv_session_destroy(s);
+    }
+}
+
 /* Auto takes the separable path in every mode where the model says so
  * (a 63x63 mask in mode reflect, an even anisotropic one convolved), and
  * the FFT for a large mask that is not separable, in any mode. */
@@ -767,6 +813,7 @@ int main(void)
         cmocka_unit_test(direct_1d_coarse_marches_in_every_mode),
         cmocka_unit_test(direct_vector_march_peeled_in_every_mode),
         cmocka_unit_test(direct_2d_coarse_mask_in_place_in_every_mode),
+        cmocka_unit_test(direct_3d_coarse_wide_masks_in_every_mode),
     };
     /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
      * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */
