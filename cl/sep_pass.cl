@@ -25,8 +25,11 @@
  * GPUs a register window of COARSEN inputs slides one row per tap
  * (COARSEN + W - 1 loads for COARSEN outputs), the taps unrolled; on
  * CPUs each tap's rows go to COARSEN independent accumulators (sep_march
- * below). Only the work-groups (AXIS 0) or work-items whose inputs reach
- * past the data fold indices; the others load plainly. */
+ * below). A work-group is TILE_WIDTH columns by SEP_GROUP_A work-items
+ * along the axis, each COARSEN outputs after the last one's, which read
+ * W - 1 of the same rows (through the cache). Only the work-groups
+ * (AXIS 0) or work-items whose inputs reach past the data fold indices;
+ * the others load plainly. */
 #ifndef AXIS
 #error "build with -D AXIS=<0, 1 or 2>"
 #endif
@@ -38,6 +41,9 @@
 #endif
 #ifndef LANES
 #error "build with -D LANES=<1, or 16: float16 of x per work-item (CPUs)>"
+#endif
+#ifndef SEP_GROUP_A
+#error "build with -D SEP_GROUP_A=<work-items along the axis (y, z passes)>"
 #endif
 
 __constant float sep_mask[MASK_X] = {SEP_MASK_VALUES};
@@ -204,7 +210,7 @@ CLC_INLINE void sep_march(const __global float *in, __global float *out,
             STORE(base + (a0 + c) * stride, x, acc[c]);
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(TILE_WIDTH, SEP_GROUP_A, 1)))
 void sep_pass(const __global float *restrict in, __global float *restrict out,
               const int nx, const int ny, const int nz)
 {
@@ -219,6 +225,10 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     const int base = get_global_id(2) * nx + x;
 #endif
     const int a0 = get_global_id(1) * COARSEN;
+#if SEP_GROUP_A > 1
+    if (a0 >= len) /* the axis's last work-group, rounded up */
+        return;
+#endif
     /* The window reads rows a0 - LEFT_X .. a0 - LEFT_X + MASK_X + COARSEN
      * - 1 (one past the last tap). */
     if (a0 - LEFT_X >= 0 && a0 - LEFT_X + MASK_X + COARSEN <= len)

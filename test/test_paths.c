@@ -378,18 +378,22 @@ static void fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs(void **state)
 /* The separable passes come in two forms, one column per work-item with
  * the taps unrolled (GPUs) and float16 blocks (CPUs); the cases above run
  * the device's own. Here the other form ($CLCONV_SEP_LANES), so both are
- * verified on whatever device runs the tests. */
+ * verified on whatever device runs the tests, with 4 work-items along the
+ * y and z passes' axis ($CLCONV_SEP_GROUP_A: the axis's last work-group
+ * rounded up past the data). */
 static void separable_passes_in_the_other_form(void **state)
 {
     fixture *f = *state;
     const int gpu = f->dev->kind == CLCONV_DEVICE_GPU;
     setenv("CLCONV_SEP_LANES", gpu ? "16" : "1", 1);
+    setenv("CLCONV_SEP_GROUP_A", "4", 1);
     fixture other = *f;
     clconv_status st = clconv_session_create(f->dev, &other.s);
     unsetenv("CLCONV_SEP_LANES");
+    unsetenv("CLCONV_SEP_GROUP_A");
     assert_int_equal(st, CLCONV_OK);
-    print_message("separable passes with LANES %s on %s\n", gpu ? "16" : "1",
-                  f->dev->name);
+    print_message("separable passes with LANES %s, 4 work-items along y and "
+                  "z, on %s\n", gpu ? "16" : "1", f->dev->name);
     void *o = &other;
     run_cases(&o, CLCONV_METHOD_SEPARABLE, 1);
     every_mode_shape_origin_and_flip(&o, CLCONV_METHOD_SEPARABLE);

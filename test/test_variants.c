@@ -342,7 +342,8 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
 }
 
 /* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH, $CLCONV_COARSE_XV,
- * $CLCONV_VECTOR_PEEL, $CLCONV_SEP_COARSEN and $CLCONV_SEP_TILE are read
+ * $CLCONV_VECTOR_PEEL, $CLCONV_SEP_COARSEN, $CLCONV_SEP_TILE and
+ * $CLCONV_SEP_GROUP_A are read
  * when a session is made, and reported (a value out of range is
  * ignored);
  * the session builds for the device's OpenCL C version. */
@@ -359,19 +360,22 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_VECTOR_PEEL", "0", 1);
     setenv("CLCONV_SEP_COARSEN", "16,8", 1);
     setenv("CLCONV_SEP_TILE", "64,256", 1);
+    setenv("CLCONV_SEP_GROUP_A", "16", 1);
     clconv_session *s = NULL;
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_ROWS");
     assert_string_equal(clconv_session_overrides(s),
                         "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_PEEL=0 "
                         "CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8 "
-                        "CLCONV_SEP_COARSEN=16,8 CLCONV_SEP_TILE=64,256");
+                        "CLCONV_SEP_COARSEN=16,8 CLCONV_SEP_TILE=64,256 "
+                        "CLCONV_SEP_GROUP_A=16");
     clconv_session_destroy(s);
     setenv("CLCONV_COARSE_MARCH", "4", 1);
     setenv("CLCONV_COARSE_XV", "3", 1);
     setenv("CLCONV_VECTOR_PEEL", "2", 1);
     setenv("CLCONV_SEP_COARSEN", "0,8", 1);
     setenv("CLCONV_SEP_TILE", "96,128", 1); /* not a power of two */
+    setenv("CLCONV_SEP_GROUP_A", "3", 1);     /* not a power of two */
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_MARCH");
     unsetenv("CLCONV_COARSE_XV");
@@ -380,8 +384,10 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     assert_string_equal(clconv_session_overrides(s), "");
     clconv_session_destroy(s);
     setenv("CLCONV_SEP_TILE", "128,2048", 1); /* beyond 1024 */
+    setenv("CLCONV_SEP_GROUP_A", "64", 1);    /* beyond 32 */
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_SEP_TILE");
+    unsetenv("CLCONV_SEP_GROUP_A");
     assert_string_equal(clconv_session_overrides(s), "");
     assert_true(strncmp(clconv_session_cl_std(s), "-cl-std=CL1.", 12) == 0 ||
                 *clconv_session_cl_std(s) == '\0');

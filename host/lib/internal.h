@@ -141,6 +141,7 @@ typedef struct clc_overrides {
     int sep_lanes;     /* $CLCONV_SEP_LANES, 1 (GPUs' form) or 16 (CPUs') */
     int sep_coarsen[2]; /* $CLCONV_SEP_COARSEN=X,Y, each 1..64 */
     int sep_tile[2];    /* $CLCONV_SEP_TILE=X,Y: powers of two, 1..1024 */
+    int sep_group_a;    /* $CLCONV_SEP_GROUP_A: 1, 2, 4, 8, 16 or 32 */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 
@@ -457,7 +458,7 @@ struct clconv_session {
     clc_staging staging;
     clc_slab_buffers slab_buffers;
     clc_overrides overrides; /* measuring overrides, read at creation */
-    char overrides_text[256]; /* "CLCONV_COARSE_ROWS=2", or "" */
+    char overrides_text[384]; /* "CLCONV_COARSE_ROWS=2", or "" */
     char cl_std[16];         /* "-cl-std=CL1.2", "-cl-std=CL1.1" or "" */
     /* The device's ceilings once measured on this session
      * (clconv_measure_ceilings), else 0: the cost model of the automatic

@@ -78,10 +78,10 @@ static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
     return (uint64_t)floats * sizeof(float);
 }
 
-/* Work-items along x of a pass: on GPUs 128 in the y and z passes, in
- * the x pass 128 where its taps are unrolled (w x coarsen <= 4096, as
- * cl/common.clh's CLC_WINDOW_UNROLLED) and 256 where they go in rolled
- * blocks; 64 on CPUs; or $CLCONV_SEP_TILE's (tile: 0 unset). Shrunk to
+/* Work-items along x of a pass: tile (the caller's choice, 0 none) or on
+ * GPUs 128 in the y and z passes, in the x pass 128 where its taps are
+ * unrolled (w x coarsen <= 4096, as cl/common.clh's CLC_WINDOW_UNROLLED)
+ * and 256 where they go in rolled blocks; 64 on CPUs. Shrunk to
  * the row (a power of two at least nx / coarsen), the device's limits
  * and, for the x pass, its local memory. H100 (bench/PERF.md item 45):
  * 2D 8192^2 W=101 0.796-0.802 ms at 128 against 0.834-0.840 at 256, W=31
@@ -140,9 +140,26 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
                         : lanes == 16    ? (axis ? 8 : 4)
                         : axis || w > 64 ? 16
                                          : 8;
+    /* A 2D problem's y pass on GPUs: 32 work-items across x by 4 along
+     * y, which read 3/4 of their rows after one another (H100, 8192^2
+     * Gaussian W=31: 0.453-0.457 ms against 0.474 at 128 x 1; W=101
+     * 0.799-0.800 against 0.797; the 3D passes were 1% slower so, 512^3
+     * W=15 1.176 against 1.163: bench/PERF.md item 49). Otherwise 1
+     * along the axis. $CLCONV_SEP_TILE and $CLCONV_SEP_GROUP_A replace
+     * either; ga is halved to the device's work-group limits. */
+    const int ytile = axis == 1 && p->dims == 2 && lanes == 1 &&
+                      sp->s->dev.kind == CLCONV_DEVICE_GPU;
+    const int *ot = sp->s->overrides.sep_tile;
     const size_t g =
         pass_group(&sp->s->dev, p->size[0], axis, coarsen, lanes, w,
-                   sp->s->overrides.sep_tile[axis ? 1 : 0]);
+                   ot[axis ? 1 : 0] ? ot[axis ? 1 : 0] : ytile ? 32 : 0);
+    size_t ga = !axis                          ? 1
+                : sp->s->overrides.sep_group_a ? (size_t)sp->s->overrides.sep_group_a
+                : ytile                        ? 4
+                                               : 1;
+    while (ga > 1 && (g * ga > sp->s->dev.max_work_group_size ||
+                      ga > sp->s->dev.max_work_item_sizes[1]))
+        ga /= 2;
     clconv_problem q;
     memset(&q, 0, sizeof q);
     q.dims = 1;
@@ -156,7 +173,8 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
     if (!opts)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     size_t n = (size_t)snprintf(opts, len, "-D AXIS=%d -D COARSEN=%d "
-                                "-D LANES=%d ", axis, coarsen, lanes);
+                                "-D LANES=%d -D SEP_GROUP_A=%zu ", axis,
+                                coarsen, lanes, ga);
     n += clc_filter_defines(&q, opts + n, len - n);
     n += (size_t)snprintf(opts + n, len - n, " -D SEP_MASK_VALUES=");
     clc_format_floats(opts + n, len - n, f, (size_t)q.mask_width);
@@ -171,14 +189,15 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
         return clc_cl_fail("clCreateKernel(sep_pass)", err, __FILE__,
                            __LINE__);
     size_t *lo = sp->local[k], *gl = sp->global[k];
-    lo[0] = g, lo[1] = lo[2] = 1;
+    lo[0] = g, lo[1] = ga, lo[2] = 1;
     const size_t lx = (p->size[0] + (size_t)lanes - 1) / (size_t)lanes;
     if (axis == 0) {
         gl[0] = round_up(lx, g * (size_t)coarsen) / (size_t)coarsen;
         gl[1] = p->size[1], gl[2] = p->size[2];
     } else {
         gl[0] = round_up(lx, g);
-        gl[1] = (p->size[axis] + (size_t)coarsen - 1) / (size_t)coarsen;
+        gl[1] = round_up(
+            (p->size[axis] + (size_t)coarsen - 1) / (size_t)coarsen, ga);
         gl[2] = axis == 1 ? p->size[2] : p->size[1];
     }
     for (cl_uint a = 2; a < 5; ++a) {

@@ -58,10 +58,11 @@ static void env_pair(const char *name, int max, int pow2, int out[2])
  * $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per work-item, item 31)
  * replace the variants' choices, $CLCONV_SEP_LANES
  * (1 or 16) the separable passes' form, $CLCONV_SEP_COARSEN (X,Y) their
- * outputs per work-item (item 37) and $CLCONV_SEP_TILE (X,Y) their
- * work-items across x (item 45), and $CLCONV_BATCH_LOOP=1
- * runs a batch as a loop in the kernel ("Batches: a loop in the kernel"),
- * for measuring. */
+ * outputs per work-item (item 37), $CLCONV_SEP_TILE (X,Y) their
+ * work-items across x (item 45) and $CLCONV_SEP_GROUP_A (1..32, powers
+ * of two) the y and z passes' work-items along their axis (item 49), and
+ * $CLCONV_BATCH_LOOP=1 runs a batch as a loop in the kernel ("Batches: a
+ * loop in the kernel"), for measuring. */
 void clc_overrides_read(clc_overrides *o)
 {
     o->coarse_rows = env_digit("CLCONV_COARSE_ROWS", 8);
@@ -80,6 +81,9 @@ void clc_overrides_read(clc_overrides *o)
         o->coarse_xv = 0; /* 3, 5, 6, 7: not a width the kernel takes */
     env_pair("CLCONV_SEP_COARSEN", 64, 0, o->sep_coarsen);
     env_pair("CLCONV_SEP_TILE", 1024, 1, o->sep_tile);
+    o->sep_group_a = env_digit_or("CLCONV_SEP_GROUP_A", 8, 16, 32);
+    if (o->sep_group_a & (o->sep_group_a - 1))
+        o->sep_group_a = 0; /* 3, 5, 6, 7 */
     const char *lanes = getenv("CLCONV_SEP_LANES");
     o->sep_lanes = !lanes                  ? 0
                    : !strcmp(lanes, "1")  ? 1
@@ -121,8 +125,11 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_COARSEN=%d,%d",
                       n ? " " : "", o->sep_coarsen[0], o->sep_coarsen[1]);
     if (o->sep_tile[0] && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_TILE=%d,%d",
-                 n ? " " : "", o->sep_tile[0], o->sep_tile[1]);
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_TILE=%d,%d",
+                      n ? " " : "", o->sep_tile[0], o->sep_tile[1]);
+    if (o->sep_group_a && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_GROUP_A=%d",
+                 n ? " " : "", o->sep_group_a);
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the
