@@ -45,7 +45,11 @@ clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
  * choice use them). ms[CLCONV_METHOD_AUTO] is the least of the others;
  * separable is predicted as if the mask were separable. The model, per
  * output element n and mask width W in d dimensions:
- *   direct:    max(8 n / copy, 2 W^d n / (e fp32)), e = 0.25 (0.5 in 1D)
+ *   direct:    max(8 n / copy, 2 W^d n / (e fp32), k W^d 10 / clock),
+ *              e = 0.25 (0.5 in 1D), the last term on GPUs only: k
+ *              outputs per work-item of the default kernel, each work-
+ *              item's taps in turn at ~10 clocks a tap (a problem too
+ *              small to fill the GPU)
  *   separable: d passes of max(8 n / copy, 2 W n / (0.5 fp32))
  *   FFT:       L = padded elements; pad, multiply and crop move 36 L bytes,
  *              two transforms 2 * d * 8 L bytes and 2 * 2.5 L log2 L flops

@@ -25,6 +25,9 @@
 #          at its new default (32 x 4 in 2D) against the previous one
 #          ($CLCONV_SEP_TILE=128,128 $CLCONV_SEP_GROUP_A=1), two rounds
 #   septest on the GPU: every test_paths separable test ($TP seconds)
+#   model  direct against the FFT where the cost model's choice is close
+#          or under-filled: 3D 128^3 and 256^3 random W=5, 7, 9; 2D 256^2,
+#          512^2, 1024^2 random 15x15 and 31x31 (method direct, fft, auto)
 #   large  the large suite's separable rows and 3D direct (method auto)
 set -u
 . scripts/gpu-env.sh
@@ -133,6 +136,17 @@ for step in ${STEPS:-tests d3}; do
             build/test_paths >"$R/test_paths-separable-gpu.log" 2>&1
         el "test_paths separable* on the GPU: exit $?"
         grep -E "OK|PASSED|FAILED|LANES|ERROR" "$R/test_paths-separable-gpu.log" | head -12 ;;
+    model)
+        for p in "3 128x128x128 5" "3 128x128x128 7" "3 128x128x128 9" \
+                 "3 256x256x256 5" "3 256x256x256 7" "3 256x256x256 9" \
+                 "2 256x256 15" "2 256x256 31" "2 512x512 15" "2 512x512 31" \
+                 "2 1024x1024 15" "2 1024x1024 31" "2 4096x4096 31"; do
+            set -- $p
+            for m in direct fft auto; do
+                LT=60 large "model-${1}d-$2-w$3-$m" X=1 -- --dims $1 --size $2 \
+                    --mask $3 --method $m --reps 10
+            done
+        done 2>&1 | tee "$R/model.log"; el "model" ;;
     large)
         for p in "2 8192x8192 31" "2 8192x8192 101" "3 512x512x512 15"; do
             set -- $p

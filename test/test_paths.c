@@ -796,6 +796,34 @@ static void cost_model_picks_what_a_user_would(void **state)
     clconv_problem mid = shape(2, 2048, 2048, 1, 31, CLCONV_METHOD_AUTO);
     assert_int_equal(clconv_method_pick(&gpu, &h100, &mid, 0),
                      CLCONV_METHOD_FFT);
+    /* Problems too small to fill the GPU (item 50): each work-item's
+     * taps in turn bound the direct path. H100 (1980 MHz, 132 SMs): 256^2
+     * 31x31 direct 0.084 ms, the FFT 0.041; 15x15 0.026 against 0.040;
+     * 3D 128^3 W=7 0.078 against 0.105; 8192^2 unchanged (above). */
+    gpu.clock_mhz = 1980, gpu.compute_units = 132;
+    gpu.max_work_group_size = 1024;
+    gpu.max_work_item_sizes[0] = gpu.max_work_item_sizes[1] = 1024;
+    gpu.max_work_item_sizes[2] = 64;
+    gpu.constant_mem_bytes = 64 * 1024;
+    clconv_problem small = shape(2, 256, 256, 1, 31, CLCONV_METHOD_AUTO);
+    clconv_method_predict(&gpu, &h100, &small, ms);
+    print_message("256^2 31x31 predicted: direct %.4f ms, fft %.4f\n",
+                  ms[CLCONV_METHOD_DIRECT], ms[CLCONV_METHOD_FFT]);
+    assert_true(ms[CLCONV_METHOD_DIRECT] > 0.06 &&
+                ms[CLCONV_METHOD_DIRECT] < 0.11);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &small, 0),
+                     CLCONV_METHOD_FFT);
+    small.mask_width = 15;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &small, 0),
+                     CLCONV_METHOD_DIRECT);
+    clconv_problem cube = shape(3, 128, 128, 128, 7, CLCONV_METHOD_AUTO);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &cube, 0),
+                     CLCONV_METHOD_DIRECT);
+    p.mask_width = 21;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
+                     CLCONV_METHOD_DIRECT);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &mid, 0),
+                     CLCONV_METHOD_FFT);
 }
 
 int main(void)

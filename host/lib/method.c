@@ -73,6 +73,34 @@ static double max2(double a, double b)
     return a > b ? a : b;
 }
 
+/* A GPU's direct path on a problem too small to fill it: each work-item's
+ * taps run one after another (its outputs x taps, at about 10 clocks a
+ * tap where few warps share an SM), so that is its least time, in ms.
+ * Fitted to the H100 at 1980 MHz (bench/PERF.md item 50): 2D 256^2 and
+ * 512^2 random 31x31 took 0.084-0.088 ms at 16 outputs per work-item
+ * (15376 taps: 79 us after the launch, 10.2 clocks a tap), 15x15
+ * 0.026-0.027. 0 elsewhere (CPUs run a work-group's work-items as SIMD
+ * lanes, and the throughput term covers them). */
+#define GPU_CLOCKS_PER_TAP 10.0
+static double direct_item_ms(const clconv_device_info *dev,
+                             const clconv_problem *p, double taps)
+{
+    if (!dev || dev->kind != CLCONV_DEVICE_GPU || !dev->clock_mhz)
+        return 0;
+    clconv_problem q = *p;
+    clconv_pick_default(dev, &q);
+    clc_config c;
+    clc_config_resolve_batched(dev, NULL, &q, &c);
+    clc_geometry g;
+    clc_config_geometry(&c, &g);
+    const double items = (double)g.global[0] * (double)g.global[1] *
+                         (double)g.global[2];
+    if (items < 1)
+        return 0;
+    const double per_item = (double)clconv_problem_elements(p) / items;
+    return per_item * taps * GPU_CLOCKS_PER_TAP / (dev->clock_mhz * 1e3);
+}
+
 void clconv_method_predict(const clconv_device_info *dev,
                            const clconv_ceilings *c, const clconv_problem *p,
                            double ms[CLCONV_METHOD_COUNT])
@@ -89,7 +117,9 @@ void clconv_method_predict(const clconv_device_info *dev,
                                clconv_elem_size(p->out_dtype));
     const double eff = p->dims == 1 ? EFF_DIRECT_1D : EFF_DIRECT;
     ms[CLCONV_METHOD_DIRECT] =
-        max2(io * n / bw, 2 * taps * n / (eff * fl)) + launch;
+        max2(max2(io * n / bw, 2 * taps * n / (eff * fl)),
+             direct_item_ms(dev, p, taps)) +
+        launch;
     ms[CLCONV_METHOD_SEPARABLE] = 0;
     for (int a = 0; a < p->dims; ++a) { /* one pass per axis */
         const double w = clconv_problem_mask_axis(p, a);
