@@ -14,8 +14,10 @@
  * 3: the window, the outputs stored through a padded local staging row
  *    so a work-group stores TILE_WIDTH consecutive outputs per
  *    instruction (as the separable x pass on GPUs).
- * The tile is padded by one float per 32 so work-items reading COARSEN
- * apart hit distinct banks.
+ * The tile is padded so work-items reading COARSEN apart hit distinct
+ * banks: one float per 32 in march 1, in marches 2 and 3 as common.clh's
+ * CLC_PAD (one per COARSEN), each work-item reading its run at constant
+ * offsets.
  * SPANS > 1: a work-group computes SPANS consecutive spans of
  * TILE_WIDTH * COARSEN outputs, loading the next span's tile into
  * registers before it computes the current one, so those loads are in
@@ -36,7 +38,17 @@
 
 #define SPAN (TILE_WIDTH * COARSEN)
 #define TILE_LEN (SPAN + MASK_X - 1)
+#if MARCH == 1
+/* The queue keeps padding one float per 32, each read's index computed:
+ * with common.clh's CLC_PAD the H100 ran 2^26 W=55 0.383 ms against
+ * 0.274 and W=5 0.206 against 0.196 (W=17 0.205 against 0.238;
+ * bench/PERF.md item 51). */
+#define PAD(i) ((i) + (i) / 32)
+#define PAD_RUN(b, k) PAD((b) + (k))
+#else
 #define PAD(i) CLC_PAD(i)
+#define PAD_RUN(b, k) CLC_RUN(CLC_PAD(b), k)
+#endif
 /* Tile elements per work-item: a work-item loads t = lx + k * TILE_WIDTH. */
 #define TILE_PER ((TILE_LEN + TILE_WIDTH - 1) / TILE_WIDTH)
 
@@ -85,7 +97,7 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         clc_window_march(tile, b, M, acc COUNTERS_ARG);
 #if MARCH == 3
         for (int c = 0; c < COARSEN; ++c)
-            res[PAD(b + c)] = acc[c];
+            res[PAD_RUN(b, c)] = acc[c];
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int t = lx; t < SPAN; t += TILE_WIDTH)
             if (out0 + t < nx)
@@ -106,7 +118,7 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
             q[s] = 0.0f;
 #pragma unroll
         for (int k = 0; k < COARSEN + MASK_X - 1; ++k) {
-            const float v = READ_TILE(tile[PAD(b + k)]);
+            const float v = READ_TILE(tile[PAD_RUN(b, k)]);
             for (int s = 0; s < MASK_X; ++s)
                 q[s] += v * m[MASK_X - 1 - s];
             const int i = out0 + b + k - (MASK_X - 1);

@@ -141,7 +141,7 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     float acc[COARSEN];
     clc_window_march(tile, b, sep_mask, acc);
     for (int c = 0; c < COARSEN; ++c)
-        res[PAD(b + c)] = acc[c];
+        res[CLC_RUN(PAD(b), c)] = acc[c];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = lx; t < SPAN; t += TILE_WIDTH)
         STORE(row + x0 + t, x0 + t, res[PAD(t)]);
@@ -191,18 +191,40 @@ CLC_INLINE void sep_march(const __global float *in, __global float *out,
     }
 #else
     VEC win[COARSEN];
-    for (int c = 0; c < COARSEN; ++c)
-        win[c] = SEP_ROW(a0 - LEFT_X + c, edge);
+    if (!edge) {
+        /* A pointer walks down the rows: one add per row, where an index
+         * times the stride cost the H100 4.5 instructions per load
+         * (bench/PERF.md item 51). */
+        const bool ok = x < nx;
+        const __global float *p = in + base + (a0 - LEFT_X) * stride;
+        for (int c = 0; c < COARSEN; ++c, p += stride)
+            win[c] = ok ? *p : 0.0f;
 #if SEP_UNROLLED
 #pragma unroll
 #endif
-    for (int j = 0; j < MASK_X; ++j) {
-        const float m = sep_mask[j];
+        for (int j = 0; j < MASK_X; ++j, p += stride) {
+            const float m = sep_mask[j];
+            for (int c = 0; c < COARSEN; ++c)
+                acc[c] += win[c] * m;
+            for (int c = 0; c < COARSEN - 1; ++c)
+                win[c] = win[c + 1];
+            if (j < MASK_X - 1)
+                win[COARSEN - 1] = ok ? *p : 0.0f;
+        }
+    } else {
         for (int c = 0; c < COARSEN; ++c)
-            acc[c] += win[c] * m;
-        for (int c = 0; c < COARSEN - 1; ++c)
-            win[c] = win[c + 1];
-        win[COARSEN - 1] = SEP_ROW(a0 - LEFT_X + j + COARSEN, edge);
+            win[c] = SEP_ROW(a0 - LEFT_X + c, true);
+#if SEP_UNROLLED
+#pragma unroll
+#endif
+        for (int j = 0; j < MASK_X; ++j) {
+            const float m = sep_mask[j];
+            for (int c = 0; c < COARSEN; ++c)
+                acc[c] += win[c] * m;
+            for (int c = 0; c < COARSEN - 1; ++c)
+                win[c] = win[c + 1];
+            win[COARSEN - 1] = SEP_ROW(a0 - LEFT_X + j + COARSEN, true);
+        }
     }
 #endif
     for (int c = 0; c < COARSEN; ++c)

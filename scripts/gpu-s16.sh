@@ -28,6 +28,12 @@
 #   model  direct against the FFT where the cost model's choice is close
 #          or under-filled: 3D 128^3 and 256^3 random W=5, 7, 9; 2D 256^2,
 #          512^2, 1024^2 random 15x15 and 31x31 (method direct, fft, auto)
+#   pad    base (.cl-base/cl: local rows padded one float per 32, the y
+#          pass's rows indexed) against new (padded one per COARSEN, read at
+#          constant offsets; a pointer walking the y pass's rows): 1D 2^26
+#          random W=5, 9, 17, 55 direct, W=101 separable (the x pass); 2D
+#          8192^2 Gaussian W=31, W=101 and 3D 512^3 W=15 separable; two
+#          rounds ($PADP: other problems, "D_SIZE_W_METHOD_KIND ...")
 #   large  the large suite's separable rows and 3D direct (method auto)
 set -u
 . scripts/gpu-env.sh
@@ -46,7 +52,7 @@ large() {
 for step in ${STEPS:-tests d3}; do
     case $step in
     tests)
-        for f in 'direct_3d*' 'separable_passes_in*'; do
+        for f in ${TF:-'direct_3d*' 'separable_passes_in*'}; do
             CLCONV_DEVICE=gpu CLCONV_PATHS_FILTER="$f" timeout ${TP:-200} \
                 build/test_paths >"$R/test_paths-${f%\*}-gpu.log" 2>&1
             el "test_paths $f on the GPU: exit $?"
@@ -147,6 +153,20 @@ for step in ${STEPS:-tests d3}; do
                     --mask $3 --method $m --reps 10
             done
         done 2>&1 | tee "$R/model.log"; el "model" ;;
+    pad)
+        for r in 1 2; do
+            for p in ${PADP:-"1 67108864 5 direct random" "1 67108864 9 direct random" \
+                     "1 67108864 17 direct random" "1 67108864 55 direct random" \
+                     "1 67108864 101 separable random" "2 8192x8192 31 separable gaussian" \
+                     "2 8192x8192 101 separable gaussian" "3 512x512x512 15 separable gaussian"}; do
+                set -- ${p//_/ }
+                for k in base new; do
+                    e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+                    LT=40 large "pad-${1}d-w$3-$4-$k-r$r" $e -- --dims $1 --size $2 \
+                        --mask $3 --kind $5 --method $4 --reps 10
+                done
+            done
+        done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/pad.log"; el "pad" ;;
     large)
         for p in "2 8192x8192 31" "2 8192x8192 101" "3 512x512x512 15"; do
             set -- $p

@@ -74,6 +74,14 @@ clconv_status clc_cl_fail(const char *call, cl_int err, const char *file,
 clconv_status clc_device_info_read(cl_platform_id pid, cl_device_id did,
                                    clconv_device_info *d);
 
+/* Floats of a local row of n elements padded as cl/common.clh's CLC_PAD
+ * at COARSEN c (one float per c where c is even, none where odd), plus
+ * one. */
+static inline size_t clc_pad_len(size_t n, size_t c)
+{
+    return n + (c > 0 && c % 2 == 0 ? n / c : 0) + 1;
+}
+
 /* ---- variants.c and variant_*.c: the variant table ----
  * Each variant is one clc_variant (in its family's file): name, summary,
  * per dims its preferred tile, knobs with ranges and tuning grids, its

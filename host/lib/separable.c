@@ -66,15 +66,15 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
 }
 
 /* Bytes of local memory the x pass of g work-items takes: its tile, and
- * on GPUs (lanes 1) the staging row, each padded one float per 32 as
- * cl/sep_pass.cl's PAD. */
+ * on GPUs (lanes 1) the staging row, each padded as cl/sep_pass.cl's PAD
+ * (clc_pad_len). */
 static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
 {
     const size_t span = g * (size_t)coarsen * (size_t)lanes;
     const size_t tile = span + (size_t)w - 1;
-    size_t floats = lanes == 1 ? tile + tile / 32 + 1 : tile + 1;
+    size_t floats = lanes == 1 ? clc_pad_len(tile, (size_t)coarsen) : tile + 1;
     if (lanes == 1)
-        floats += span + span / 32 + 1;
+        floats += clc_pad_len(span, (size_t)coarsen);
     return (uint64_t)floats * sizeof(float);
 }
 

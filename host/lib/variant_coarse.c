@@ -149,9 +149,6 @@ static void coarse_defaults(const clconv_device_info *dev,
                                                  : 2;
 }
 
-/* Padded length of the 1D coarse tile (one float of padding per 32, so
- * work-items reading COARSEN apart hit different banks). */
-static size_t padded(size_t n) { return n + n / 32 + 1; }
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g)
 {
@@ -168,10 +165,13 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         const size_t spans = (size_t)(cf->knob[CLC_KNOB_SPANS] > 0
                                           ? cf->knob[CLC_KNOB_SPANS] : 1);
         g->global[0] = ceil_div(p->size[0], t * c * spans) * t;
-        g->local_floats =
-            padded(t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1);
+        /* padded as cl/conv1d_coarse.cl's PAD: one float per 32 in march
+         * 1, per COARSEN in the others (clc_pad_len) */
+        const size_t n = t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1;
+        g->local_floats = cf->knob[CLC_KNOB_MARCH] == 1 ? n + n / 32 + 1
+                                                         : clc_pad_len(n, c);
         if (cf->knob[CLC_KNOB_MARCH] == 3) /* the staging row */
-            g->local_floats += padded(t * c);
+            g->local_floats += clc_pad_len(t * c, c);
     } else if (p->dims == 2) {
         /* t x gy work-items, each c rows of xv columns. */
         const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
