@@ -400,6 +400,49 @@ static void separable_passes_in_the_other_form(void **state)
     clconv_session_destroy(other.s);
 }
 
+/* The GPUs' form of the passes (LANES 1, on any device) at odd and even
+ * outputs per work-item ($CLCONV_SEP_COARSEN=X,Y): the x pass's local
+ * rows are padded one float per COARSEN when it is even and not at all
+ * when odd (cl/common.clh CLC_PAD, read at CLC_RUN offsets; the host's
+ * size clc_pad_len), and the y and z passes' interior work-items walk a
+ * pointer (bench/PERF.md item 51). 2D 203 x 37 (several x work-groups,
+ * border and interior rows) and 3D 45 x 19 x 23, masks odd and even
+ * per axis, the modes, origins and convolution in turn. */
+static void separable_gpu_form_at_odd_and_even_outputs_per_work_item(
+    void **state)
+{
+    fixture *f = *state;
+    static const char *const coarsens[] = {"3,5", "6,2", "5,16", "16,7"};
+    static const sem_case forms[] = {{2, {203, 37, 1}, {13, 6, 1}, -1, 0},
+                                     {3, {45, 19, 23}, {8, 5, 7}, 1, 1}};
+    int turn = 0;
+    for (size_t k = 0; k < sizeof coarsens / sizeof *coarsens; ++k) {
+        setenv("CLCONV_SEP_LANES", "1", 1);
+        setenv("CLCONV_SEP_COARSEN", coarsens[k], 1);
+        clconv_session *s = NULL;
+        const clconv_status st = clconv_session_create(f->dev, &s);
+        unsetenv("CLCONV_SEP_LANES");
+        unsetenv("CLCONV_SEP_COARSEN");
+        assert_int_equal(st, CLCONV_OK);
+        print_message("separable passes, LANES 1, outputs per work-item %s\n",
+                      coarsens[k]);
+        for (size_t c = 0; c < sizeof forms / sizeof *forms; ++c, ++turn) {
+            clconv_problem p =
+                sem_problem(&forms[c], turn % (CLCONV_BORDER_COUNT + 1),
+                            CLCONV_METHOD_SEPARABLE);
+            const size_t n = clconv_problem_elements(&p);
+            const size_t nm = clconv_problem_mask_elements(&p);
+            float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
+            assert_non_null(in && mask);
+            clconv_fill_random(in, n, 70 + (uint64_t)turn);
+            clconv_fill_separable(&p, mask, 90 + (uint64_t)turn);
+            check_path(s, &p, in, mask);
+            free(in), free(mask);
+        }
+        clconv_session_destroy(s);
+    }
+}
+
 /* p on s, its data from seed, verified against the double reference; a
  * failure names what (the kernel form), p's mask, outputs per work-item,
  * mode, origin and convolution, and the seed. */
@@ -834,6 +877,8 @@ int main(void)
         cmocka_unit_test(separable_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(fft_path_takes_every_mode_shape_origin_and_flip),
         cmocka_unit_test(separable_passes_in_the_other_form),
+        cmocka_unit_test(
+            separable_gpu_form_at_odd_and_even_outputs_per_work_item),
         cmocka_unit_test(fft_of_8192_squared_is_right),
         cmocka_unit_test(fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs),
         cmocka_unit_test(fft_path_runs_batches_and_masks_over_some_axes),
