@@ -85,7 +85,8 @@ static double max2(double a, double b)
 static double direct_item_ms(const clconv_device_info *dev,
                              const clconv_problem *p, double taps)
 {
-    if (!dev || dev->kind != CLCONV_DEVICE_GPU || !dev->clock_mhz)
+    if (!dev || dev->kind != CLCONV_DEVICE_GPU || !dev->clock_mhz ||
+        p->dims < 1 || p->dims > 3)
         return 0;
     clconv_problem q = *p;
     clconv_pick_default(dev, &q);
