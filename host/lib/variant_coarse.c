@@ -149,7 +149,6 @@ static void coarse_defaults(const clconv_device_info *dev,
                                                  : 2;
 }
 
-
 static void coarse_geometry(const clc_config *cf, clc_geometry *g)
 {
     const clconv_problem *p = &cf->p;
