@@ -583,6 +583,24 @@ static void direct_vector_march_peeled_in_every_mode(void **state)
     clconv_session_destroy(s);
 }
 
+/* The filter of turn `turn` of the direct tests that take the modes,
+ * origins and convolution in turn (p's dims and mask sizes set): border
+ * mode turn % 6, the sixth constant with cval 1.5; origins at the left
+ * end, the right end or centred on every axis; convolution every fourth
+ * turn. */
+static void filter_of_turn(clconv_problem *p, int turn)
+{
+    const int mode = turn % (CLCONV_BORDER_COUNT + 1);
+    p->border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
+                                           : CLCONV_BORDER_CONSTANT;
+    p->cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
+    for (int a = 0; a < p->dims; ++a)
+        p->origin[a] = turn % 3 == 0   ? -(p->mask_size[a] / 2)
+                       : turn % 3 == 1 ? (p->mask_size[a] - 1) / 2
+                                       : 0;
+    p->flip = turn % 4 == 3;
+}
+
 /* The 2D coarse kernel with the mask read in place (MARCH 2, the
  * default beyond 21x21; bench/PERF.md item 47), forced on whatever
  * device runs it: masks square, even, anisotropic and wider than the
@@ -603,7 +621,6 @@ static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
     for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi)
         for (size_t ci = 0; ci < sizeof coarsens / sizeof *coarsens;
              ++ci, ++turn) {
-            const int mode = turn % (CLCONV_BORDER_COUNT + 1);
             clconv_problem p;
             memset(&p, 0, sizeof p);
             p.dims = 2;
@@ -612,14 +629,7 @@ static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
             p.mask_width = clconv_problem_mask_max(&p);
             p.strategy = CLCONV_COARSE;
             p.coarsen = coarsens[ci];
-            p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
-                                                  : CLCONV_BORDER_CONSTANT;
-            p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
-            for (int a = 0; a < 2; ++a)
-                p.origin[a] = turn % 3 == 0   ? -(p.mask_size[a] / 2)
-                              : turn % 3 == 1 ? (p.mask_size[a] - 1) / 2
-                                              : 0;
-            p.flip = turn % 4 == 3;
+            filter_of_turn(&p, turn);
             verified_or_fail(s, &p, 950 + (uint64_t)turn,
                              "2D coarse, mask in place");
         }
@@ -646,7 +656,6 @@ static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
         unsetenv("CLCONV_COARSE_ROWS");
         assert_int_equal(st, CLCONV_OK);
         for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi, ++turn) {
-            const int mode = turn % (CLCONV_BORDER_COUNT + 1);
             clconv_problem p;
             memset(&p, 0, sizeof p);
             p.dims = 3;
@@ -656,14 +665,7 @@ static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
             p.mask_width = clconv_problem_mask_max(&p);
             p.strategy = CLCONV_COARSE;
             p.coarsen = turn % 2 ? 3 : 0;
-            p.border = mode < CLCONV_BORDER_COUNT ? (clconv_border)mode
-                                                  : CLCONV_BORDER_CONSTANT;
-            p.cval = mode < CLCONV_BORDER_COUNT ? 0.0 : 1.5;
-            for (int a = 0; a < 3; ++a)
-                p.origin[a] = turn % 3 == 0   ? -(p.mask_size[a] / 2)
-                              : turn % 3 == 1 ? (p.mask_size[a] - 1) / 2
-                                              : 0;
-            p.flip = turn % 4 == 3;
+            filter_of_turn(&p, turn);
             char what[64];
             snprintf(what, sizeof what, "3D coarse, %s rows", rows[ri]);
             verified_or_fail(s, &p, 1200 + (uint64_t)turn, what);
