@@ -7,7 +7,10 @@
 # logs), el (a line with the seconds since), the GPU and CPU in R, and R
 # as $OUT/results.tar.gz whenever the script exits (finish); gpu_build
 # builds the CLI and the named test programs (a failed build ends the
-# call with its log's tail) and lists the devices.
+# call with its log's tail) and lists the devices. gpu_large tag [env...]
+# -- args...: one `clconv bench --suite large` row set on $DEV (default
+# gpu) under the env settings, its output in $R/tag.txt and a line with
+# its exit status and last timed row ($LT: the seconds it may take).
 mkdir -p /tmp/v
 echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
 cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
@@ -35,4 +38,13 @@ gpu_build() {
         || { tail -30 "$R/build.log"; exit 1; }
     build/clconv devices | tee "$R/devices.txt"
     el "built"
+}
+gpu_large() {
+    local tag=$1; shift
+    local envs=()
+    while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+    shift
+    env "${envs[@]}" timeout ${LT:-60} build/clconv bench --suite large \
+        --device ${DEV:-gpu} --seed 1 "$@" >"$R/$tag.txt" 2>&1
+    echo "$tag ${envs[*]}: exit $? $(grep -v warning "$R/$tag.txt" | grep ' ms\|ms ' | tail -1)"
 }

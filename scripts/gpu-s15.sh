@@ -37,16 +37,6 @@ set -u
 . scripts/gpu-env.sh
 gpu_call_begin
 gpu_build build/test_paths
-# large tag [env...] -- args...: one bench --suite large row set
-large() {
-    local tag=$1; shift
-    local envs=()
-    while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-    shift
-    env "${envs[@]}" timeout ${LT:-60} build/clconv bench --suite large \
-        --device ${DEV:-gpu} --seed 1 "$@" >"$R/$tag.txt" 2>&1
-    echo "$tag ${envs[*]}: exit $? $(grep -v warning "$R/$tag.txt" | grep ' ms\|ms ' | tail -1)"
-}
 for step in ${STEPS:-tests absep}; do
     case $step in
     tests)
@@ -60,7 +50,7 @@ for step in ${STEPS:-tests absep}; do
                 set -- $p
                 for g in 128,1 default; do
                     e=CLCONV_SEP_GROUP=$g; [ $g = default ] && e=X=1
-                    large "absep-${1}d-w$3-g$g-r$r" $e -- --dims $1 --size $2 \
+                    gpu_large "absep-${1}d-w$3-g$g-r$r" $e -- --dims $1 --size $2 \
                         --mask $3 --kind gaussian --method separable --reps 10
                 done
             done
@@ -68,7 +58,7 @@ for step in ${STEPS:-tests absep}; do
     sweep)
         for g in ${GRPS:-32,4 32,8 32,16 64,4 64,8}; do
             for c in ${YC:-8 16 32}; do
-                LT=40 large "sweep-w101-g$g-c$c" CLCONV_SEP_GROUP=$g \
+                LT=40 gpu_large "sweep-w101-g$g-c$c" CLCONV_SEP_GROUP=$g \
                     CLCONV_SEP_COARSEN=16,$c -- --dims 2 --size 8192x8192 \
                     --mask 101 --kind gaussian --method separable --reps 10
             done
@@ -81,7 +71,7 @@ for step in ${STEPS:-tests absep}; do
                     set -- $p $v
                     u=CLCONV_SEP_UNROLL=$5; [ $5 = x ] && u=X=1
                     c=CLCONV_SEP_COARSEN=${6:-x}; [ -z "${6:-}" ] && c=Y=1
-                    LT=40 large "unroll-${1}d-w$3-g$4-u$5-c${6:-d}-r$r" \
+                    LT=40 gpu_large "unroll-${1}d-w$3-g$4-u$5-c${6:-d}-r$r" \
                         CLCONV_SEP_GROUP=$4 $u $c -- --dims $1 --size $2 --mask $3 \
                         --kind gaussian --method separable --reps 10
                 done
@@ -92,7 +82,7 @@ for step in ${STEPS:-tests absep}; do
             for p in "2 8192x8192 101" "2 8192x8192 31" "3 512x512x512 15"; do
                 set -- $p
                 for t in 256,128 64,128 128,128 512,128 256,32 256,64 256,256; do
-                    LT=40 large "tile-${1}d-w$3-t$t-r$r" CLCONV_SEP_TILE=$t -- \
+                    LT=40 gpu_large "tile-${1}d-w$3-t$t-r$r" CLCONV_SEP_TILE=$t -- \
                         --dims $1 --size $2 --mask $3 --kind gaussian \
                         --method separable --reps 10
                 done
@@ -104,23 +94,23 @@ for step in ${STEPS:-tests absep}; do
                      "101 128 32" "101 64 8" "101 128 8" "31 64 8" "31 128 8" \
                      "31 64 16" "31 128 16" "31 256 8"; do
                 set -- $v
-                LT=40 large "xsweep-w$1-t$2-c$3-r$r" CLCONV_SEP_TILE=$2,128 \
+                LT=40 gpu_large "xsweep-w$1-t$2-c$3-r$r" CLCONV_SEP_TILE=$2,128 \
                     CLCONV_SEP_COARSEN=$3,16 -- --dims 2 --size 8192x8192 --mask $1 \
                     --kind gaussian --method separable --reps 10
             done
             for t in 128 256; do
-                LT=40 large "xsweep-1d-w1001-t$t-r$r" CLCONV_SEP_TILE=$t,128 -- \
+                LT=40 gpu_large "xsweep-1d-w1001-t$t-r$r" CLCONV_SEP_TILE=$t,128 -- \
                     --dims 1 --size 67108864 --mask 1001 --method separable --reps 10
             done
         done 2>&1 | tee "$R/xsweep.log"; el "xsweep" ;;
     cpusep)
         for r in 1 2; do
             for w in 31 101; do
-                DEV=cpu LT=100 large "cpusep-w$w-base-r$r" \
+                DEV=cpu LT=100 gpu_large "cpusep-w$w-base-r$r" \
                     CLCONV_KERNEL_DIR=$PWD/.cl-base/cl CLCONV_SEP_COARSEN=4,2 -- \
                     --dims 2 --size 8192x8192 --mask $w --kind gaussian \
                     --method separable --reps 5
-                DEV=cpu LT=100 large "cpusep-w$w-new-r$r" X=1 -- --dims 2 \
+                DEV=cpu LT=100 gpu_large "cpusep-w$w-new-r$r" X=1 -- --dims 2 \
                     --size 8192x8192 --mask $w --kind gaussian --method separable --reps 5
             done
         done 2>&1 | tee "$R/cpusep.log"
@@ -137,30 +127,30 @@ for step in ${STEPS:-tests absep}; do
                 grep -i 'W=31 ' "$R/peers-cpu31-$r.txt"
                 continue
             fi
-            DEV=cpu LT=100 large "cpu31-base-r$r" CLCONV_KERNEL_DIR=$PWD/.cl-base/cl \
+            DEV=cpu LT=100 gpu_large "cpu31-base-r$r" CLCONV_KERNEL_DIR=$PWD/.cl-base/cl \
                 CLCONV_SEP_COARSEN=4,2 -- --dims 2 --size 8192x8192 --mask 31 \
                 --kind gaussian --method separable --reps 5
             for c in 8 4 16; do
-                DEV=cpu LT=100 large "cpu31-c$c-r$r" CLCONV_SEP_COARSEN=4,$c -- \
+                DEV=cpu LT=100 gpu_large "cpu31-c$c-r$r" CLCONV_SEP_COARSEN=4,$c -- \
                     --dims 2 --size 8192x8192 --mask 31 --kind gaussian \
                     --method separable --reps 5
             done
         done 2>&1 | tee "$R/cpu31.log"; el "cpu31" ;;
     direct)
         for w in 21 25 31 45 63; do
-            LT=90 large "direct-2d-w$w" X=1 -- --dims 2 --size 8192x8192 --mask $w \
+            LT=90 gpu_large "direct-2d-w$w" X=1 -- --dims 2 --size 8192x8192 --mask $w \
                 --kind random --method direct --reps 5
         done 2>&1 | tee "$R/direct.log"
         for s in 256 1024 2048; do
             for m in direct fft; do
-                large "small-$s-$m" X=1 -- --dims 2 --size ${s}x$s --mask 31 \
+                gpu_large "small-$s-$m" X=1 -- --dims 2 --size ${s}x$s --mask 31 \
                     --kind random --method $m --reps 10
             done
         done 2>&1 | tee -a "$R/direct.log"; el "direct" ;;
     large)
         for p in "2 8192x8192 31" "2 8192x8192 101" "3 512x512x512 15"; do
             set -- $p
-            LT=90 large "large-${1}d-w$3" X=1 -- --dims $1 --size $2 --mask $3 \
+            LT=90 gpu_large "large-${1}d-w$3" X=1 -- --dims $1 --size $2 --mask $3 \
                 --kind gaussian --method auto --reps 10 --json
         done 2>&1 | tee "$R/large.log"; el "large" ;;
     esac

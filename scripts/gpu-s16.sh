@@ -16,7 +16,8 @@
 #          alone), two rounds
 #   ahead  2D 8192^2 Gaussian W=101 and W=31, 3D 512^3 W=15: the y and z
 #          passes' rows loaded ahead ($CLCONV_SEP_AHEAD 0, 2, 4, 8, 16),
-#          two rounds
+#          two rounds; the knob was reverted: it needs
+#          bench/results/2026-11-26-h100-s16/sep-ahead.diff applied
 #   spans  1D 2^26 random W=101 direct (coarse, the window with staged
 #          stores: the separable x pass's march) at 1, 2, 4, 8 spans per
 #          work-group, the next span's tile prefetched ($CLCONV_COARSE_SPANS),
@@ -39,16 +40,6 @@ set -u
 . scripts/gpu-env.sh
 gpu_call_begin
 gpu_build build/test_paths
-# large tag [env...] -- args...: one bench --suite large row set
-large() {
-    local tag=$1; shift
-    local envs=()
-    while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-    shift
-    env "${envs[@]}" timeout ${LT:-60} build/clconv bench --suite large \
-        --device ${DEV:-gpu} --seed 1 "$@" >"$R/$tag.txt" 2>&1
-    echo "$tag ${envs[*]}: exit $? $(grep -v warning "$R/$tag.txt" | grep ' ms\|ms ' | tail -1)"
-}
 for step in ${STEPS:-tests d3}; do
     case $step in
     tests)
@@ -62,15 +53,15 @@ for step in ${STEPS:-tests d3}; do
         for r in 1 2; do
             for p in "256x256x256 5" "256x256x256 7" "256x256x256 9" "512x512x512 5"; do
                 set -- $p
-                LT=90 large "d3-w$2-$1-base-r$r" CLCONV_KERNEL_DIR=$PWD/.cl-base/cl -- \
+                LT=90 gpu_large "d3-w$2-$1-base-r$r" CLCONV_KERNEL_DIR=$PWD/.cl-base/cl -- \
                     --dims 3 --size $1 --mask $2 --method direct --reps 10
-                LT=90 large "d3-w$2-$1-new-r$r" X=1 -- \
+                LT=90 gpu_large "d3-w$2-$1-new-r$r" X=1 -- \
                     --dims 3 --size $1 --mask $2 --method direct --reps 10
             done
         done 2>&1 | tee "$R/d3.log"
         for w in 7 9; do
             for rows in 1 2 3; do
-                LT=90 large "d3-w$w-rows$rows" CLCONV_COARSE_ROWS=$rows -- \
+                LT=90 gpu_large "d3-w$w-rows$rows" CLCONV_COARSE_ROWS=$rows -- \
                     --dims 3 --size 256x256x256 --mask $w --method direct --reps 10
             done
         done 2>&1 | tee -a "$R/d3.log"; el "d3" ;;
@@ -95,14 +86,14 @@ for step in ${STEPS:-tests d3}; do
                 for t in 128 32; do
                     for ga in 1 2 4 8 16; do
                         [ $t = 128 ] && [ $ga = 16 ] && continue
-                        LT=40 large "sepga-${1}d-w$3-t$t-ga$ga-r$r" \
+                        LT=40 gpu_large "sepga-${1}d-w$3-t$t-ga$ga-r$r" \
                             CLCONV_SEP_TILE=128,$t CLCONV_SEP_GROUP_A=$ga -- \
                             --dims $1 --size $2 --mask $3 --kind gaussian \
                             --method separable --reps 10
                     done
                 done
             done
-            LT=40 large "sepga-1d-w101-r$r" X=1 -- --dims 1 --size 67108864 \
+            LT=40 gpu_large "sepga-1d-w101-r$r" X=1 -- --dims 1 --size 67108864 \
                 --mask 101 --method separable --reps 10
         done 2>&1 | tee "$R/sepga.log"; el "sepga" ;;
     ahead)
@@ -110,7 +101,7 @@ for step in ${STEPS:-tests d3}; do
             for p in "2 8192x8192 101" "2 8192x8192 31" "3 512x512x512 15"; do
                 set -- $p
                 for a in 0 2 4 8 16; do
-                    LT=40 large "ahead-${1}d-w$3-a$a-r$r" CLCONV_SEP_AHEAD=$a -- \
+                    LT=40 gpu_large "ahead-${1}d-w$3-a$a-r$r" CLCONV_SEP_AHEAD=$a -- \
                         --dims $1 --size $2 --mask $3 --kind gaussian \
                         --method separable --reps 10
                 done
@@ -119,21 +110,21 @@ for step in ${STEPS:-tests d3}; do
     spans)
         for r in 1 2; do
             for sp in 1 2 4 8; do
-                LT=40 large "spans-w101-s$sp-r$r" CLCONV_COARSE_MARCH=3 \
+                LT=40 gpu_large "spans-w101-s$sp-r$r" CLCONV_COARSE_MARCH=3 \
                     CLCONV_COARSE_SPANS=$sp -- --dims 1 --size 67108864 --mask 101 \
                     --method direct --reps 10
             done
-            LT=40 large "spans-w101-sep-r$r" X=1 -- --dims 1 --size 67108864 \
+            LT=40 gpu_large "spans-w101-sep-r$r" X=1 -- --dims 1 --size 67108864 \
                 --mask 101 --method separable --reps 10
         done 2>&1 | tee "$R/spans.log"; el "spans" ;;
     yga)
         for r in 1 2; do
             for p in "2 8192x8192 31" "2 8192x8192 101" "3 512x512x512 15"; do
                 set -- $p
-                LT=40 large "yga-${1}d-w$3-prev-r$r" CLCONV_SEP_TILE=128,128 \
+                LT=40 gpu_large "yga-${1}d-w$3-prev-r$r" CLCONV_SEP_TILE=128,128 \
                     CLCONV_SEP_GROUP_A=1 -- --dims $1 --size $2 --mask $3 \
                     --kind gaussian --method separable --reps 10
-                LT=40 large "yga-${1}d-w$3-new-r$r" X=1 -- --dims $1 --size $2 \
+                LT=40 gpu_large "yga-${1}d-w$3-new-r$r" X=1 -- --dims $1 --size $2 \
                     --mask $3 --kind gaussian --method separable --reps 10
             done
         done 2>&1 | tee "$R/yga.log"; el "yga" ;;
@@ -149,7 +140,7 @@ for step in ${STEPS:-tests d3}; do
                  "2 1024x1024 15" "2 1024x1024 31" "2 4096x4096 31"; do
             set -- $p
             for m in direct fft auto; do
-                LT=60 large "model-${1}d-$2-w$3-$m" X=1 -- --dims $1 --size $2 \
+                LT=60 gpu_large "model-${1}d-$2-w$3-$m" X=1 -- --dims $1 --size $2 \
                     --mask $3 --method $m --reps 10
             done
         done 2>&1 | tee "$R/model.log"; el "model" ;;
@@ -162,7 +153,7 @@ for step in ${STEPS:-tests d3}; do
                 set -- ${p//_/ }
                 for k in base new; do
                     e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
-                    LT=40 large "pad-${1}d-w$3-$4-$k-r$r" $e -- --dims $1 --size $2 \
+                    LT=40 gpu_large "pad-${1}d-w$3-$4-$k-r$r" $e -- --dims $1 --size $2 \
                         --mask $3 --kind $5 --method $4 --reps 10
                 done
             done
@@ -170,7 +161,7 @@ for step in ${STEPS:-tests d3}; do
     large)
         for p in "2 8192x8192 31" "2 8192x8192 101" "3 512x512x512 15"; do
             set -- $p
-            LT=90 large "large-${1}d-w$3" X=1 -- --dims $1 --size $2 --mask $3 \
+            LT=90 gpu_large "large-${1}d-w$3" X=1 -- --dims $1 --size $2 --mask $3 \
                 --kind gaussian --method auto --reps 10 --json
         done 2>&1 | tee "$R/large.log"; el "large" ;;
     esac
