@@ -1,8 +1,11 @@
 #!/bin/bash
 # GPU machine: Nsight Compute's view of the separable passes of 2D 8192^2
-# Gaussian W=101 (scripts/ncu_sep.py: the PTX of clconv's program cache
-# launched through cupy, which ncu sees), and whether ncu sees clconv's
-# own OpenCL launches. Reports under $OUT/r.
+# Gaussian W=101 (scripts/ncu_kernels.py: the PTX of clconv's program
+# cache launched through cupy, which ncu sees), and whether ncu sees
+# clconv's own OpenCL launches. Reports under $OUT/r. (Session 16 ran it
+# through an earlier script that left the PTX's global offset undefined:
+# its instruction mix held, its memory figures did not; bench/PERF.md
+# item 52.)
 set -u
 . scripts/gpu-env.sh
 gpu_call_begin
@@ -13,7 +16,7 @@ timeout 60 build/clconv bench --suite large --dims 2 --size 8192x8192 --mask 101
 ls $XDG_CACHE_HOME/clconv/programs | tee "$R/cache.txt"
 NCU=/usr/local/cuda/bin/ncu
 timeout 200 $NCU --set full -k regex:sep_pass -c 6 -o "$R/sep" -f \
-    python3 scripts/ncu_sep.py $XDG_CACHE_HOME 8192 8192 >"$R/ncu-run.log" 2>&1
+    python3 scripts/ncu_kernels.py $XDG_CACHE_HOME 8192 8192 >"$R/ncu-run.log" 2>&1
 el "ncu: exit $?"; tail -5 "$R/ncu-run.log"
 $NCU --import "$R/sep.ncu-rep" --page details >"$R/sep-details.txt" 2>&1
 grep -E "axis|Duration|Compute \(SM\) Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Achieved Occupancy|Registers Per|Issue Slots Busy|Executed Ipc|SM Busy|Stall|Warp Cycles Per Issued|Eligible" "$R/sep-details.txt" | head -60
