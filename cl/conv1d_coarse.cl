@@ -43,14 +43,62 @@
  * with common.clh's CLC_PAD the H100 ran 2^26 W=55 0.383 ms against
  * 0.274 and W=5 0.206 against 0.196 (W=17 0.205 against 0.238;
  * bench/PERF.md item 51). */
-#define PAD(i) ((i) + (i) / 32)
+#define PAD(i) ((i) + (int)((uint)(i) / 32))
 #define PAD_RUN(b, k) PAD((b) + (k))
+#define PAD_STEP(plx, lx, k) CLC_PAD_STEP(PAD, 32, plx, lx, k)
 #else
 #define PAD(i) CLC_PAD(i)
 #define PAD_RUN(b, k) CLC_RUN(CLC_PAD(b), k)
+#define PAD_STEP(plx, lx, k) CLC_PAD_STEP(CLC_PAD, CLC_PAD_PERIOD, plx, lx, k)
 #endif
 /* Tile elements per work-item: a work-item loads t = lx + k * TILE_WIDTH. */
 #define TILE_PER ((TILE_LEN + TILE_WIDTH - 1) / TILE_WIDTH)
+#define TILE_HAS(k) ((k) < TILE_PER - 1 || lx + (k) * TILE_WIDTH < TILE_LEN)
+
+/* Work-item lx's share of a tile from input index g0: elements g0 + lx +
+ * k * TILE_WIDTH, k < TILE_PER (those below TILE_LEN), into v. Where the
+ * whole tile lies inside the input, plain loads at immediate offsets from
+ * one address; otherwise the border mode's values. */
+static inline void tile_share(const __global IN_T *N, const int g0,
+                              const int nx, const int lx,
+                              float v[TILE_PER] COUNTERS_PARAM)
+{
+    if (g0 >= 0 && g0 + TILE_LEN <= nx) {
+#pragma unroll
+        for (int k = 0; k < TILE_PER; ++k)
+            if (TILE_HAS(k))
+                v[k] = LOAD_N(g0 + lx + k * TILE_WIDTH);
+    } else {
+#pragma unroll
+        for (int k = 0; k < TILE_PER; ++k)
+            if (TILE_HAS(k))
+                v[k] = clc_load3(N, g0 + lx + k * TILE_WIDTH, 0, 0, nx, 1, 1
+                                 COUNTERS_ARG);
+    }
+}
+
+/* A work-item's COARSEN consecutive outputs o from index i0: on float32
+ * output, where they lie inside the output and P + i0 is 16-byte aligned,
+ * as float4 stores (each of a warp's store instructions then fills half
+ * of every 32-byte sector it touches, against an eighth with one float
+ * per work-item at COARSEN 8: bench/PERF.md item 52); otherwise one by
+ * one. */
+static inline void store_run(__global OUT_T *P, const int i0, const int nx,
+                             const float *o)
+{
+#if CLCONV_OUT_DTYPE == CLCONV_DTYPE_F32 && COARSEN % 4 == 0
+    if (i0 + COARSEN <= nx && ((ulong)(P + i0) & 15) == 0) {
+#pragma unroll
+        for (int c = 0; c < COARSEN; c += 4)
+            *(__global float4 *)(P + i0 + c) =
+                (float4)(o[c], o[c + 1], o[c + 2], o[c + 3]);
+        return;
+    }
+#endif
+    for (int c = 0; c < COARSEN; ++c)
+        if (i0 + c < nx)
+            CLC_ST(P, i0 + c, o[c]);
+}
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
 void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
@@ -65,28 +113,28 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int lx = get_local_id(0);
     const int first = get_group_id(0) * SPAN * SPANS;
     const int b = lx * COARSEN; /* first output, relative to out0 */
-    for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
-        tile[PAD(t)] = clc_load3(N, first - LEFT_X + t, 0, 0, nx, 1, 1
-                                 COUNTERS_ARG);
-#if SPANS > 1
+    const int plx = PAD(lx); /* lx's first tile element, padded */
     float next[TILE_PER];
+    tile_share(N, first - LEFT_X, nx, lx, next COUNTERS_ARG);
+#pragma unroll
+    for (int k = 0; k < TILE_PER; ++k)
+        if (TILE_HAS(k))
+            tile[PAD_STEP(plx, lx, k)] = next[k];
+#if SPANS > 1
     for (int sp = 0; sp < SPANS; ++sp) {
         const int out0 = first + sp * SPAN;
         if (out0 >= nx) /* the same for the whole work-group */
             break;
         if (sp > 0) {
             barrier(CLK_LOCAL_MEM_FENCE); /* the previous span is read */
+#pragma unroll
             for (int k = 0; k < TILE_PER; ++k)
-                if (lx + k * TILE_WIDTH < TILE_LEN)
-                    tile[PAD(lx + k * TILE_WIDTH)] = next[k];
+                if (TILE_HAS(k))
+                    tile[PAD_STEP(plx, lx, k)] = next[k];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (sp + 1 < SPANS)
-            for (int k = 0; k < TILE_PER; ++k)
-                if (lx + k * TILE_WIDTH < TILE_LEN)
-                    next[k] = clc_load3(N, out0 + SPAN - LEFT_X + lx +
-                                               k * TILE_WIDTH,
-                                        0, 0, nx, 1, 1 COUNTERS_ARG);
+            tile_share(N, out0 + SPAN - LEFT_X, nx, lx, next COUNTERS_ARG);
 #else
     {
         const int out0 = first;
@@ -103,17 +151,13 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
             if (out0 + t < nx)
                 CLC_ST(P, out0 + t, res[PAD(t)]);
 #else
-        for (int c = 0; c < COARSEN; ++c) {
-            const int i = out0 + b + c;
-            if (i < nx)
-                CLC_ST(P, i, acc[c]);
-        }
+        store_run(P, out0 + b, nx, acc);
 #endif
 #else
         float m[MASK_X];
         for (int j = 0; j < MASK_X; ++j)
             m[j] = M[j];
-        float q[MASK_X];
+        float q[MASK_X], o[COARSEN];
         for (int s = 0; s < MASK_X; ++s)
             q[s] = 0.0f;
 #pragma unroll
@@ -121,13 +165,13 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
             const float v = READ_TILE(tile[PAD_RUN(b, k)]);
             for (int s = 0; s < MASK_X; ++s)
                 q[s] += v * m[MASK_X - 1 - s];
-            const int i = out0 + b + k - (MASK_X - 1);
-            if (k >= MASK_X - 1 && i < nx)
-                CLC_ST(P, i, q[0]);
+            if (k >= MASK_X - 1)
+                o[k - (MASK_X - 1)] = q[0];
             for (int s = 0; s < MASK_X - 1; ++s)
                 q[s] = q[s + 1];
             q[MASK_X - 1] = 0.0f;
         }
+        store_run(P, out0 + b, nx, o);
 #endif
     }
     BATCH_END

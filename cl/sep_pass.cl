@@ -101,6 +101,9 @@ static inline void store16(__global float *out, int i, int x, int nx,
 #define TILE_LEN (SPAN + MASK_X - 1)
 #if LANES == 1
 #define PAD(i) CLC_PAD(i)
+#define PAD_STEP(plx, lx, k) CLC_PAD_STEP(CLC_PAD, CLC_PAD_PERIOD, plx, lx, k)
+/* Tile elements per work-item: lx + k * TILE_WIDTH, k < TILE_PER. */
+#define TILE_PER ((TILE_LEN + TILE_WIDTH - 1) / TILE_WIDTH)
 #else
 #define PAD(i) (i)
 #endif
@@ -113,11 +116,22 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     const int lx = get_local_id(0);
     const int row = (get_global_id(2) * ny + get_global_id(1)) * nx;
     const int x0 = get_group_id(0) * SPAN;
-    /* Only work-groups whose span reaches past a row end fold indices. */
-    if (x0 - LEFT_X >= 0 && x0 - LEFT_X + TILE_LEN <= nx)
+    /* Only work-groups whose span reaches past a row end fold indices;
+     * the others' loads and local stores are immediate offsets from one
+     * address each (the walk unrolled, CLC_PAD_STEP). */
+    if (x0 - LEFT_X >= 0 && x0 - LEFT_X + TILE_LEN <= nx) {
+#if LANES == 1
+        const __global float *src = in + row + x0 - LEFT_X + lx;
+        const int plx = PAD(lx);
+#pragma unroll
+        for (int k = 0; k < TILE_PER; ++k)
+            if (k < TILE_PER - 1 || lx + k * TILE_WIDTH < TILE_LEN)
+                tile[PAD_STEP(plx, lx, k)] = src[k * TILE_WIDTH];
+#else
         for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
-            tile[PAD(t)] = in[row + x0 - LEFT_X + t];
-    else
+            tile[t] = in[row + x0 - LEFT_X + t];
+#endif
+    } else
         for (int t = lx; t < TILE_LEN; t += TILE_WIDTH) {
             const int g = x0 - LEFT_X + t;
             tile[PAD(t)] =
@@ -143,8 +157,18 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
     for (int c = 0; c < COARSEN; ++c)
         res[CLC_RUN(PAD(b), c)] = acc[c];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lx; t < SPAN; t += TILE_WIDTH)
-        STORE(row + x0 + t, x0 + t, res[PAD(t)]);
+    /* The span's COARSEN stores per work-item, as the tile's loads. */
+    __global float *dst = out + row + x0 + lx;
+    const int plx = PAD(lx);
+    if (x0 + SPAN <= nx) {
+#pragma unroll
+        for (int k = 0; k < COARSEN; ++k)
+            dst[k * TILE_WIDTH] = res[PAD_STEP(plx, lx, k)];
+    } else {
+        for (int k = 0; k < COARSEN; ++k)
+            if (x0 + lx + k * TILE_WIDTH < nx)
+                dst[k * TILE_WIDTH] = res[PAD_STEP(plx, lx, k)];
+    }
 #endif
 }
 #else
@@ -194,11 +218,13 @@ CLC_INLINE void sep_march(const __global float *in, __global float *out,
     if (!edge) {
         /* A pointer walks down the rows: one add per row, where an index
          * times the stride cost the H100 4.5 instructions per load
-         * (bench/PERF.md item 51). */
-        const bool ok = x < nx;
-        const __global float *p = in + base + (a0 - LEFT_X) * stride;
+         * (bench/PERF.md item 51). A work-item past the row's end reads
+         * the last column (its outputs are not stored), so no load is
+         * predicated and no register zeroed for it (item 52). */
+        const __global float *p =
+            in + base + (min(x, nx - 1) - x) + (a0 - LEFT_X) * stride;
         for (int c = 0; c < COARSEN; ++c, p += stride)
-            win[c] = ok ? *p : 0.0f;
+            win[c] = *p;
 #if SEP_UNROLLED
 #pragma unroll
 #endif
@@ -209,7 +235,7 @@ CLC_INLINE void sep_march(const __global float *in, __global float *out,
             for (int c = 0; c < COARSEN - 1; ++c)
                 win[c] = win[c + 1];
             if (j < MASK_X - 1)
-                win[COARSEN - 1] = ok ? *p : 0.0f;
+                win[COARSEN - 1] = *p;
         }
     } else {
         for (int c = 0; c < COARSEN; ++c)

@@ -481,12 +481,24 @@ static void direct_1d_coarse_marches_in_every_mode(void **state)
     fixture *f = *state;
     /* march, spans per work-group ($CLCONV_COARSE_SPANS: 3, the next
      * span's tile prefetched), masks */
+    /* tile, coarsen: 0 the defaults; 48 (march 1) and 6 with 32 (march
+     * 3) walk the tile with the padded index recomputed per element (the
+     * padding's period does not divide the tile: CLC_PAD_STEP); batch:
+     * that many members stacked, each row's outputs then at offsets not
+     * 16-byte aligned (store_run's one-by-one path) */
     static const struct {
         const char *march, *spans;
         int masks[4];
-    } runs[] = {{"1", NULL, {4, 55, 0, 0}},    {"2", NULL, {4, 55, 601, 611}},
-                {"3", NULL, {4, 55, 601, 611}}, {"1", "3", {4, 0, 0, 0}},
-                {"3", "3", {4, 611, 0, 0}}};
+        int tile, coarsen, batch;
+    } runs[] = {{"1", NULL, {4, 55, 0, 0}, 0, 0, 1},
+                {"2", NULL, {4, 55, 601, 611}, 0, 0, 1},
+                {"3", NULL, {4, 55, 601, 611}, 0, 0, 1},
+                {"1", "3", {4, 0, 0, 0}, 0, 0, 1},
+                {"3", "3", {4, 611, 0, 0}, 0, 0, 1},
+                {"1", NULL, {9, 0, 0, 0}, 48, 8, 1},
+                {"3", "2", {5, 0, 0, 0}, 32, 6, 1},
+                {"1", NULL, {7, 0, 0, 0}, 0, 8, 3},
+                {"2", NULL, {6, 0, 0, 0}, 0, 4, 3}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
         const int march = runs[r].march[0] - '0';
         setenv("CLCONV_COARSE_MARCH", runs[r].march, 1);
@@ -516,11 +528,18 @@ static void direct_1d_coarse_marches_in_every_mode(void **state)
                 p.origin[0] = mode % 3 == 0 ? -(w / 2)
                               : mode % 3 == 1 ? (w - 1) / 2 : 0;
                 p.flip = mode % 2;
+                p.tile = runs[r].tile;
+                p.coarsen = runs[r].coarsen;
+                assert_int_equal(
+                    clconv_problem_stack(&p, (size_t)runs[r].batch),
+                    CLCONV_OK);
                 const uint64_t seed =
                     500 + (uint64_t)(r * 1000 + (size_t)w * 10 + (size_t)mode);
-                char what[64];
-                snprintf(what, sizeof what, "1D coarse march %d spans %s",
-                         march, runs[r].spans ? runs[r].spans : "1");
+                char what[96];
+                snprintf(what, sizeof what,
+                         "1D coarse march %d spans %s tile %d batch %d", march,
+                         runs[r].spans ? runs[r].spans : "1", runs[r].tile,
+                         runs[r].batch);
                 verified_or_fail(s, &p, seed, what);
             }
         }

@@ -79,22 +79,26 @@ static uint64_t x_pass_local(size_t g, int coarsen, int lanes, int w)
 }
 
 /* Work-items along x of a pass: tile (the caller's choice, 0 none) or on
- * GPUs 128 in the y and z passes, in the x pass 128 where its taps are
- * unrolled (w x coarsen <= 4096, as cl/common.clh's CLC_WINDOW_UNROLLED)
- * and 256 where they go in rolled blocks; 64 on CPUs. Shrunk to
- * the row (a power of two at least nx / coarsen), the device's limits
- * and, for the x pass, its local memory. H100 (bench/PERF.md item 45):
- * 2D 8192^2 W=101 0.796-0.802 ms at 128 against 0.834-0.840 at 256, W=31
- * 0.473-0.475 against 0.480-0.482; 1D 2^26 W=1001 (rolled) 3.364-3.370
- * at 128 against 3.282-3.290. */
+ * GPUs 128 in the y and z passes; in the x pass 256 where its taps go in
+ * rolled blocks (w x coarsen > 4096, cl/common.clh's
+ * CLC_WINDOW_UNROLLED), else 32 where each work-item computes 16 or more
+ * outputs and 64 below; 64 on CPUs. Shrunk to the row (a power of two
+ * at least nx / coarsen), the device's limits and, for the x pass, its
+ * local memory. H100 (bench/PERF.md items 45, 52): 1D 2^26 W=1001
+ * (rolled) 3.282-3.290 ms at 256 against 3.364-3.370 at 128; 2D 8192^2
+ * W=101 (16 outputs) 0.579-0.584 at 32, 0.594-0.595 at 64, 0.614 at
+ * 128; W=31 (8 outputs) 0.373-0.375 at 64 or 128, 0.378-0.381 at 32,
+ * and its 1D row 0.187 at 64 against 0.191-0.192. */
 static size_t pass_group(const clconv_device_info *dev, size_t nx, int axis,
                          int coarsen, int lanes, int w, int tile)
 {
     const int rolled = w * coarsen > 4096;
     size_t g = tile ? (size_t)tile
                : dev->kind != CLCONV_DEVICE_GPU ? 64
-               : axis == 0 && rolled            ? 256
-                                                : 128;
+               : axis != 0                      ? 128
+               : rolled                         ? 256
+               : coarsen >= 16                  ? 32
+                                                : 64;
     const size_t per = (size_t)lanes * (axis == 0 ? (size_t)coarsen : 1);
     const size_t need = (nx + per - 1) / per;
     while (g > 1 && g / 2 >= need)
