@@ -17,7 +17,7 @@
  *      the input rows, each row's slots and taps unrolled: code and
  *      registers no longer grow with COARSEN x MASK_X x MASK_Y, for the
  *      large masks whose private copy and unrolled march do not fit.
- * XV (default 1) is the number of consecutive columns per work-item: with
+ * XV is the number of consecutive columns per work-item (1 by default): with
  * XV = 2, 4, 8 or 16 each input row is read as one aligned XV-element vector
  * plus the mask's halo columns, and the XV outputs are stored as one
  * vector, so narrow elements (u8: one byte each) move in 4- or 8-byte
@@ -39,14 +39,7 @@
 #endif
 
 #ifndef XV
-#define XV 1
-#endif
-#if XV != 1 && XV != 2 && XV != 4 && XV != 8 && XV != 16
-#error "XV must be 1, 2, 4, 8 or 16"
-#endif
-#if XV == 1 /* the input columns interior work-groups need either side */
-#define XV_HALO_L LEFT_X
-#define XV_HALO_R RIGHT_X
+#error "build with -D XV=<consecutive columns per work-item: 1, 2, 4, 8 or 16>"
 #endif
 
 #define MARCH_ROWS (COARSEN + MASK_Y - 1)

@@ -1,6 +1,6 @@
 /* 3D coarse (z-marching, "2.5D"): a TILE_WIDTH x GROUP_Y work-group covers
  * an x-y patch; each work-item computes COARSEN consecutive planes of ROWS
- * adjacent (x, y) columns. It marches through the input planes
+ * adjacent rows of XV adjacent columns. It marches through the input planes
  * z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z once, loading each plane's in-plane
  * neighbours (through the cache) and adding them into a queue of MASK_Z
  * accumulators per row: slot s holds output plane p-RIGHT_Z+s, which input
@@ -16,6 +16,14 @@
 #endif
 #ifndef ROWS
 #error "build with -D ROWS=<adjacent y rows per work-item>"
+#endif
+/* XV: consecutive columns per work-item, each input row read as an
+ * XV-wide window (common.clh's clc_row_window: aligned vectors in
+ * interior work-groups of rows a multiple of XV long) and the outputs
+ * stored as one vector, as in 2D coarse (bench/PERF.md items 31, 33, 35,
+ * 53). */
+#ifndef XV
+#error "build with -D XV=<consecutive columns per work-item: 1, 2, 4, 8 or 16>"
 #endif
 
 #define MARCH_PLANES (COARSEN + MASK_Z - 1)
@@ -54,7 +62,7 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
                                        const int k, const bool fold,
                                        const bool checked, const int *cols,
                                        const int *rows,
-                                       float q[ROWS][MASK_Z] COUNTERS_PARAM)
+                                       float q[ROWS][MASK_Z][XV] COUNTERS_PARAM)
 {
     const int p = z0 - LEFT_Z + k;
     const int pat = checked ? clc_index(p, nz) : p;
@@ -64,8 +72,12 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
         const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
         const bool row_ok = !checked || (plane_ok && gy >= 0);
         const int row = (pat * ny + gy) * nx;
-        float v[MASK_X];
+        float v[XW];
+#if XV == 1
         clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
+#else
+        clc_row_window(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
+#endif
         /* Input row r meets mask row jy = r - o of output row o. */
 #pragma unroll
         for (int o = 0; o < ROWS; ++o) {
@@ -78,10 +90,13 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
                 if (fold && (k + s < MASK_Z - 1 || k + s >= MARCH_PLANES))
                     continue;
 #pragma unroll
-                for (int jx = 0; jx < MASK_X; ++jx)
-                    q[o][s] += v[jx] *
-                               m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X +
-                                 jx];
+                for (int jx = 0; jx < MASK_X; ++jx) {
+                    const float c =
+                        m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X + jx];
+#pragma unroll
+                    for (int i = 0; i < XV; ++i)
+                        q[o][s][i] += v[i + jx] * c;
+                }
             }
         }
     }
@@ -89,11 +104,22 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
 #pragma unroll
     for (int o = 0; o < ROWS; ++o) {
         const int y = y0 + o;
+#if XV == 1
         if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny && x < nx)))
-            CLC_ST(P, (z * ny + y) * nx + x, q[o][0]);
-        for (int s = 0; s < MASK_Z - 1; ++s)
-            q[o][s] = q[o][s + 1];
-        q[o][MASK_Z - 1] = 0.0f;
+            CLC_ST(P, (z * ny + y) * nx + x, q[o][0][0]);
+#else
+        if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny)))
+            clc_store_columns(P, (z * ny + y) * nx, x, nx, checked, q[o][0]);
+#endif
+#pragma unroll
+        for (int s = 0; s < MASK_Z - 1; ++s) {
+#pragma unroll
+            for (int i = 0; i < XV; ++i)
+                q[o][s][i] = q[o][s + 1][i];
+        }
+#pragma unroll
+        for (int i = 0; i < XV; ++i)
+            q[o][MASK_Z - 1][i] = 0.0f;
     }
 }
 
@@ -105,9 +131,9 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
  * no slot it then throws away (at mask 5 and 16 planes, 20% of the
  * FMAs; bench/PERF.md item 34). Otherwise the whole march is rolled and
  * computes every slot. */
-#if COARSEN * MASK3 * ROWS <= 2048
+#if COARSEN * MASK3 * ROWS * XV <= 2048
 #define MARCH_UNROLLED 1
-#elif 2 * (MASK_Z - 1) * MASK3 * ROWS <= 4096
+#elif 2 * (MASK_Z - 1) * MASK3 * ROWS * XV <= 4096
 #define MARCH_PEELED 1
 #endif
 #define PEEL_END (COARSEN > MASK_Z - 1 ? COARSEN : MASK_Z - 1)
@@ -119,15 +145,21 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
                                        const int z0,
                                        const bool checked COUNTERS_PARAM)
 {
-    /* q[o][s]: output row y0+o, slot s holds output plane p-R+s. */
-    float q[ROWS][MASK_Z];
+    /* q[o][s][i]: output row y0+o, column x+i; slot s holds output plane
+     * p-R+s. */
+    float q[ROWS][MASK_Z][XV];
     for (int o = 0; o < ROWS; ++o)
         for (int s = 0; s < MASK_Z; ++s)
-            q[o][s] = 0.0f;
+            for (int i = 0; i < XV; ++i)
+                q[o][s][i] = 0.0f;
     /* Border work-groups: the folded columns and rows, once. */
-    int cols[MASK_X], rows[IN_ROWS];
+    int cols[XW], rows[IN_ROWS];
     if (checked) {
+#if XV == 1
         clc_tap_cols(x, nx, cols);
+#else
+        clc_window_cols(x, nx, cols);
+#endif
         for (int r = 0; r < IN_ROWS; ++r)
             rows[r] = clc_index(y0 - LEFT_Y + r, ny);
     }
@@ -171,12 +203,14 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 #else
     __constant float *m = M;
 #endif
-    const int ox = get_group_id(0) * TILE_WIDTH;
+    const int ox = get_group_id(0) * TILE_WIDTH * XV;
     const int oy = get_group_id(1) * GROUP_Y * ROWS;
     const int z0 = get_group_id(2) * COARSEN;
-    const int x = ox + get_local_id(0), y0 = oy + get_local_id(1) * ROWS;
+    const int x = ox + get_local_id(0) * XV,
+              y0 = oy + get_local_id(1) * ROWS;
     const bool interior =
-        ox >= LEFT_X && ox + TILE_WIDTH + RIGHT_X <= nx && oy >= LEFT_Y &&
+        ox >= XV_HALO_L && ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
+        (XV == 1 || nx % XV == 0) && oy >= LEFT_Y &&
         oy + GROUP_Y * ROWS + RIGHT_Y <= ny && z0 >= LEFT_Z &&
         z0 + COARSEN + RIGHT_Z <= nz;
     if (interior)

@@ -63,7 +63,8 @@ def geometry(name, d, shape):
     if name == "conv3d_coarse":
         nx, ny, nz = shape
         gy, rows = int(d["GROUP_Y"]), int(d["ROWS"])
-        return ((cdiv(nx, tile), cdiv(ny, gy * rows), cdiv(nz, c)),
+        xv = int(d.get("XV", 1))
+        return ((cdiv(nx, tile * xv), cdiv(ny, gy * rows), cdiv(nz, c)),
                 (tile, gy, 1), [nx, ny, nz])
     if name == "conv2d_coarse":
         nx, ny = shape[:2]

@@ -693,6 +693,52 @@ static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
     }
 }
 
+/* The 3D coarse kernel with XV columns per work-item ($CLCONV_COARSE_XV:
+ * each input row an XV-wide window, from aligned vectors in interior
+ * work-groups, the outputs stored as one vector; GPUs' default at masks
+ * 4-5 is 2 columns of 3 rows: bench/PERF.md item 53) at 2 and 4 columns,
+ * 1-3 rows, the default planes per work-item and 3, masks odd and even
+ * per axis (5^3, 4x5x3, 5x3x4, 3x3x5), on 132 x 29 x 37 (interior and
+ * border work-groups in every axis; rows a multiple of 4) and 70 x 20 x
+ * 24 (not a multiple of 4: every work-group checked at 4 columns), the
+ * modes, origins and convolution taken in turn. */
+static void direct_3d_coarse_columns_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    static const int masks[][3] = {{5, 5, 5}, {4, 5, 3}, {5, 3, 4}, {3, 3, 5}};
+    static const char *const forms[][2] = {
+        {"2", "3"}, {"2", "1"}, {"4", "2"}, {"2", "2"}};
+    static const size_t sizes[][3] = {{132, 29, 37}, {70, 20, 24}};
+    int turn = 0;
+    for (size_t fi = 0; fi < sizeof forms / sizeof *forms; ++fi) {
+        setenv("CLCONV_COARSE_XV", forms[fi][0], 1);
+        setenv("CLCONV_COARSE_ROWS", forms[fi][1], 1);
+        clconv_session *s = NULL;
+        clconv_status st = clconv_session_create(f->dev, &s);
+        unsetenv("CLCONV_COARSE_XV");
+        unsetenv("CLCONV_COARSE_ROWS");
+        assert_int_equal(st, CLCONV_OK);
+        for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi, ++turn) {
+            clconv_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims = 3;
+            for (int a = 0; a < 3; ++a) {
+                p.size[a] = sizes[turn % 2][a];
+                p.mask_size[a] = masks[mi][a];
+            }
+            p.mask_width = clconv_problem_mask_max(&p);
+            p.strategy = CLCONV_COARSE;
+            p.coarsen = turn % 3 == 2 ? 3 : 0;
+            filter_of_turn(&p, turn);
+            char what[64];
+            snprintf(what, sizeof what, "3D coarse, %s columns of %s rows",
+                     forms[fi][0], forms[fi][1]);
+            verified_or_fail(s, &p, 1300 + (uint64_t)turn, what);
+        }
+        clconv_session_destroy(s);
+    }
+}
+
 /* Auto takes the separable path in every mode where the model says so
  * (a 63x63 mask in mode reflect, an even anisotropic one convolved), and
  * the FFT for a large mask that is not separable, in any mode. */
@@ -912,6 +958,7 @@ int main(void)
         cmocka_unit_test(direct_vector_march_peeled_in_every_mode),
         cmocka_unit_test(direct_2d_coarse_mask_in_place_in_every_mode),
         cmocka_unit_test(direct_3d_coarse_wide_masks_in_every_mode),
+        cmocka_unit_test(direct_3d_coarse_columns_in_every_mode),
     };
     /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
      * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */

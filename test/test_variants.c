@@ -146,14 +146,19 @@ static void default_tiles_fit_small_devices(void **state)
                                  clconv_strategy_name(p.strategy), dims,
                                  masks[m], d, clconv_last_error());
                 /* A GPU's float32 2D coarse at masks 7-9 takes 4 columns
-                 * per work-item and its own tile (item 33); otherwise the
-                 * device-free default is the big device's. */
+                 * per work-item and its own tile (item 33), its 3D coarse
+                 * at masks 3-5 2 columns in 16 x 4 work-items (item 53);
+                 * otherwise the device-free default is the big device's. */
                 const int columns = s == CLCONV_COARSE && dims == 2 &&
                                     masks[m] >= 7 && masks[m] <= 9;
+                const int columns3 = s == CLCONV_COARSE && dims == 3 &&
+                                     masks[m] >= 3 && masks[m] <= 5;
                 assert_int_equal(clconv_default_tile_for(&big, &p),
-                                 columns ? 32
-                                         : clconv_default_tile(p.strategy,
-                                                               dims, masks[m]));
+                                 columns    ? 32
+                                 : columns3 ? 16
+                                            : clconv_default_tile(p.strategy,
+                                                                  dims,
+                                                                  masks[m]));
             }
 }
 
@@ -307,10 +312,29 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=1"));
     assert_non_null(strstr(d, "-D COARSEN=16")); /* one column's rows */
+    /* 3D: on a GPU 2 columns of 3 rows at masks 3-5 in 16 x 4
+     * work-items where 2 divides the row, else one column (2 rows from
+     * mask 4); one column on a CPU (bench/PERF.md item 53). */
     assert_int_equal(clconv_problem_defines(&gpu, &c3, d, sizeof d),
                      CLCONV_OK);
     assert_null(strstr(d, "MARCH"));
-    assert_null(strstr(d, "XV"));
+    assert_non_null(strstr(d, "-D XV=2"));
+    assert_non_null(strstr(d, "-D ROWS=3"));
+    assert_non_null(strstr(d, "-D TILE_WIDTH=16"));
+    assert_int_equal(clconv_problem_defines(&pocl, &c3, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=1"));
+    clconv_problem c3w = shape(3, 7, CLCONV_COARSE), c3o = c3;
+    c3o.size[0] = 63;
+    assert_int_equal(clconv_problem_defines(&gpu, &c3w, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=1"));
+    assert_non_null(strstr(d, "-D ROWS=2"));
+    assert_int_equal(clconv_problem_defines(&gpu, &c3o, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D XV=1"));
+    assert_non_null(strstr(d, "-D ROWS=2"));
+    assert_non_null(strstr(d, "-D TILE_WIDTH=32"));
     /* 1D coarse: on a GPU the queue up to 64 taps, beyond the window with
      * staged stores at 16 outputs a work-item; on a CPU the window
      * (bench/PERF.md item 39). */

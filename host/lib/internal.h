@@ -104,7 +104,7 @@ enum {
     CLC_KNOB_VEC_BLOCKS, /* vector 2D/3D: floatv blocks side by side */
     CLC_KNOB_VEC_WIDTH,  /* vector 2D/3D: floats per block, 8 or 16 */
     CLC_KNOB_MARCH,      /* 2D coarse: 1 unrolled, private mask; 2 rolled */
-    CLC_KNOB_XV,         /* 2D coarse: consecutive columns per work-item */
+    CLC_KNOB_XV,         /* 2D/3D coarse: consecutive columns per work-item */
     CLC_KNOB_SPANS,      /* 1D coarse: spans per work-group, prefetched */
     CLC_KNOB_VEC_PEEL,   /* vector 2D/3D: 1 the march's ends peeled */
     CLC_KNOB_COUNT,
@@ -145,7 +145,7 @@ typedef struct clc_overrides {
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 to 3 (2D: 1 or 2) */
     int coarse_spans;  /* $CLCONV_COARSE_SPANS, 1..8, 16, 32 (1D) */
-    int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D coarse) */
+    int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D/3D coarse) */
     int sep_lanes;     /* $CLCONV_SEP_LANES, 1 (GPUs' form) or 16 (CPUs') */
     int sep_coarsen[2]; /* $CLCONV_SEP_COARSEN=X,Y, each 1..64 */
     int sep_tile[2];    /* $CLCONV_SEP_TILE=X,Y: powers of two, 1..1024 */

@@ -64,6 +64,21 @@ static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
     return xv;
 }
 
+/* 3D on GPUs at masks 3 to 5: 2 columns per work-item (3 rows of them,
+ * 16 x 4 work-items), where 2 divides the row length; one elsewhere. H100
+ * (bench/PERF.md item 53): 512^3 W=5 0.869 ms against 1.009 with one
+ * column of 2 rows (32 x 4); 512x512x256 W=5 0.468 against 0.531, 0.476
+ * at 32 x 4, 0.575 with 2 rows; 512^3 W=3 0.485 against 0.495; 256^3 W=7
+ * 0.44-0.51 against 0.40. */
+static int xv3_default(const clconv_device_info *dev, const clconv_problem *p)
+{
+    const int w = clconv_problem_mask_max(p);
+    if (!dev || dev->kind != CLCONV_DEVICE_GPU || w < 3 || w > 5 ||
+        p->size[0] % 2)
+        return 1;
+    return 2;
+}
+
 /* 2D with XV >= 4 columns per work-item: a work-group 256 columns wide
  * (64 work-items at 4, 32 at 8: the H100's best for u8 at mask 3 in the
  * item 31 sweep), 32 work-items for 4-byte elements (128 columns, 8
@@ -78,6 +93,8 @@ static int coarse_preferred_tile(const clc_config *c)
         return 256;
     if (c->p.dims == 2 && xv >= 4)
         return wide_columns(&c->p, xv) ? 32 : 256 / xv;
+    if (c->p.dims == 3 && xv == 2)
+        return 16;
     return clc_variant_coarse.dims[c->p.dims - 1].tile;
 }
 
@@ -133,6 +150,9 @@ static void coarse_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_SPANS] = ov && ov->coarse_spans ? ov->coarse_spans
                             : spans1d_default(dev, w, k[CLC_KNOB_MARCH]);
     }
+    if (dims == 3)
+        k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
+                                             : xv3_default(dev, &c->p);
     const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 31 ? 4 : w <= 64 ? 8 : 16)
@@ -144,9 +164,9 @@ static void coarse_defaults(const clconv_device_info *dev,
     else if (!k[CLC_KNOB_GROUP_Y])
         k[CLC_KNOB_GROUP_Y] = wide ? 8 : dims == 2 && w >= 7 ? 2 : 4;
     if (dims == 3)
-        k[CLC_KNOB_ROWS] = ov && ov->coarse_rows ? ov->coarse_rows
-                           : w <= 3              ? 3
-                                                 : 2;
+        k[CLC_KNOB_ROWS] = ov && ov->coarse_rows       ? ov->coarse_rows
+                           : w <= 3 || k[CLC_KNOB_XV] == 2 ? 3
+                                                           : 2;
 }
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g)
@@ -179,10 +199,13 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * c) * gy;
     } else {
-        /* t x gy work-items, each marching c planes of `rows` rows. */
+        /* t x gy work-items, each marching c planes of `rows` rows of xv
+         * columns. */
         const size_t rows = (size_t)cf->knob[CLC_KNOB_ROWS];
+        const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
+                                       ? cf->knob[CLC_KNOB_XV] : 1);
         g->local[1] = gy;
-        g->global[0] = ceil_div(p->size[0], t) * t;
+        g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * rows) * gy;
         g->global[2] = ceil_div(p->size[2], c);
     }
@@ -211,6 +234,7 @@ const clc_variant clc_variant_coarse = {
         {.tile = 32,
          .tiles = CLC_INTS(16, 32, 64),
          .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),
-                  [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}}}},
+                  [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}},
+                  [CLC_KNOB_XV] = {"XV", 1, 16, {0, 0}}}},
     },
     1, coarse_defaults, coarse_geometry, coarse_preferred_tile};
