@@ -655,6 +655,45 @@ static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
     clconv_session_destroy(s);
 }
 
+/* One session on dev with $CLCONV_COARSE_XV=xv and $CLCONV_COARSE_ROWS=rows
+ * (NULL: the default): each 3D mask of masks through the coarse kernel,
+ * verified, on sizes[turn % ns], 3 planes per work-item at odd turns (the
+ * default at even ones), the turn's mode, origins and convolution
+ * (filter_of_turn); turn counts on across calls. */
+static void coarse_3d_turns(const clconv_device_info *dev, const char *xv,
+                            const char *rows, const int (*masks)[3],
+                            size_t nm, const size_t (*sizes)[3], size_t ns,
+                            uint64_t seed, int *turn)
+{
+    if (xv)
+        setenv("CLCONV_COARSE_XV", xv, 1);
+    if (rows)
+        setenv("CLCONV_COARSE_ROWS", rows, 1);
+    clconv_session *s = NULL;
+    clconv_status st = clconv_session_create(dev, &s);
+    unsetenv("CLCONV_COARSE_XV");
+    unsetenv("CLCONV_COARSE_ROWS");
+    assert_int_equal(st, CLCONV_OK);
+    for (size_t mi = 0; mi < nm; ++mi, ++*turn) {
+        clconv_problem p;
+        memset(&p, 0, sizeof p);
+        p.dims = 3;
+        for (int a = 0; a < 3; ++a) {
+            p.size[a] = sizes[(size_t)*turn % ns][a];
+            p.mask_size[a] = masks[mi][a];
+        }
+        p.mask_width = clconv_problem_mask_max(&p);
+        p.strategy = CLCONV_COARSE;
+        p.coarsen = *turn % 2 ? 3 : 0;
+        filter_of_turn(&p, *turn);
+        char what[80];
+        snprintf(what, sizeof what, "3D coarse, %s columns of %s rows",
+                 xv ? xv : "default", rows ? rows : "default");
+        verified_or_fail(s, &p, seed + (uint64_t)*turn, what);
+    }
+    clconv_session_destroy(s);
+}
+
 /* The 3D coarse kernel at masks beyond 5^3 (read from __constant, the
  * march rolled or peeled, its plane's loops unrolled so that the queue
  * stays in registers: bench/PERF.md item 48): cubes and anisotropic,
@@ -666,37 +705,18 @@ static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
 {
     fixture *f = *state;
     static const int masks[][3] = {{7, 7, 7}, {9, 5, 7}, {8, 6, 4}, {3, 9, 5}};
+    static const size_t size[][3] = {{70, 45, 40}};
     static const char *const rows[] = {"1", "2", "3"};
     int turn = 0;
-    for (size_t ri = 0; ri < sizeof rows / sizeof *rows; ++ri) {
-        setenv("CLCONV_COARSE_ROWS", rows[ri], 1);
-        clconv_session *s = NULL;
-        clconv_status st = clconv_session_create(f->dev, &s);
-        unsetenv("CLCONV_COARSE_ROWS");
-        assert_int_equal(st, CLCONV_OK);
-        for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi, ++turn) {
-            clconv_problem p;
-            memset(&p, 0, sizeof p);
-            p.dims = 3;
-            p.size[0] = 70, p.size[1] = 45, p.size[2] = 40;
-            for (int a = 0; a < 3; ++a)
-                p.mask_size[a] = masks[mi][a];
-            p.mask_width = clconv_problem_mask_max(&p);
-            p.strategy = CLCONV_COARSE;
-            p.coarsen = turn % 2 ? 3 : 0;
-            filter_of_turn(&p, turn);
-            char what[64];
-            snprintf(what, sizeof what, "3D coarse, %s rows", rows[ri]);
-            verified_or_fail(s, &p, 1200 + (uint64_t)turn, what);
-        }
-        clconv_session_destroy(s);
-    }
+    for (size_t ri = 0; ri < sizeof rows / sizeof *rows; ++ri)
+        coarse_3d_turns(f->dev, NULL, rows[ri], masks, 4, size, 1, 1200,
+                        &turn);
 }
 
 /* The 3D coarse kernel with XV columns per work-item ($CLCONV_COARSE_XV:
  * each input row an XV-wide window, from aligned vectors in interior
  * work-groups, the outputs stored as one vector; GPUs' default at masks
- * 4-5 is 2 columns of 3 rows: bench/PERF.md item 53) at 2 and 4 columns,
+ * 3-5 is 2 columns of 3 rows: bench/PERF.md item 53) at 2 and 4 columns,
  * 1-3 rows, the default planes per work-item and 3, masks odd and even
  * per axis (5^3, 4x5x3, 5x3x4, 3x3x5), on 132 x 29 x 37 (interior and
  * border work-groups in every axis; rows a multiple of 4) and 70 x 20 x
@@ -710,33 +730,9 @@ static void direct_3d_coarse_columns_in_every_mode(void **state)
         {"2", "3"}, {"2", "1"}, {"4", "2"}, {"2", "2"}};
     static const size_t sizes[][3] = {{132, 29, 37}, {70, 20, 24}};
     int turn = 0;
-    for (size_t fi = 0; fi < sizeof forms / sizeof *forms; ++fi) {
-        setenv("CLCONV_COARSE_XV", forms[fi][0], 1);
-        setenv("CLCONV_COARSE_ROWS", forms[fi][1], 1);
-        clconv_session *s = NULL;
-        clconv_status st = clconv_session_create(f->dev, &s);
-        unsetenv("CLCONV_COARSE_XV");
-        unsetenv("CLCONV_COARSE_ROWS");
-        assert_int_equal(st, CLCONV_OK);
-        for (size_t mi = 0; mi < sizeof masks / sizeof *masks; ++mi, ++turn) {
-            clconv_problem p;
-            memset(&p, 0, sizeof p);
-            p.dims = 3;
-            for (int a = 0; a < 3; ++a) {
-                p.size[a] = sizes[turn % 2][a];
-                p.mask_size[a] = masks[mi][a];
-            }
-            p.mask_width = clconv_problem_mask_max(&p);
-            p.strategy = CLCONV_COARSE;
-            p.coarsen = turn % 3 == 2 ? 3 : 0;
-            filter_of_turn(&p, turn);
-            char what[64];
-            snprintf(what, sizeof what, "3D coarse, %s columns of %s rows",
-                     forms[fi][0], forms[fi][1]);
-            verified_or_fail(s, &p, 1300 + (uint64_t)turn, what);
-        }
-        clconv_session_destroy(s);
-    }
+    for (size_t fi = 0; fi < sizeof forms / sizeof *forms; ++fi)
+        coarse_3d_turns(f->dev, forms[fi][0], forms[fi][1], masks, 4, sizes,
+                        2, 1300, &turn);
 }
 
 /* Auto takes the separable path in every mode where the model says so
