@@ -56,6 +56,22 @@ __constant float sep_mask[MASK_X] = {SEP_MASK_VALUES};
  * y and z passes, which ran 10% slower. */
 #define SEP_UNROLLED (CLC_WINDOW_UNROLLED && (LANES == 1 || AXIS == 0))
 
+/* CPUs' x pass (LANES 16): SEP_XB adjacent float16 output blocks computed
+ * together, sharing their loads: 2 beyond 64 taps (16-core Xeon, 2D
+ * 8192^2 Gaussian W=101: 70.2-70.7 ms against 77-97; at W=31 2 and 4
+ * blocks were slower, 33-41 ms against 25-32; bench/PERF.md item 54),
+ * else 1. -D SEP_XB=N (dividing COARSEN) sets it. */
+#ifndef SEP_XB
+#if MASK_X > 64 && COARSEN % 2 == 0
+#define SEP_XB 2
+#else
+#define SEP_XB 1
+#endif
+#endif
+#if COARSEN % SEP_XB != 0
+#error "SEP_XB must divide COARSEN"
+#endif
+
 #if LANES == 16
 /* LANES 16 (CPUs): each work-item computes float16 blocks of consecutive
  * x outputs with explicit vector loads and stores, as the vector strategy
@@ -139,15 +155,26 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if LANES == 16
-    for (int c = 0; c < COARSEN; ++c) {
-        const int o = (c * TILE_WIDTH + lx) * LANES;
-        VEC acc = 0.0f;
+    /* SEP_XB adjacent float16 blocks at a time share their loads: input
+     * vector o + j serves block b's tap j - 16 b, so W + 16 (XB - 1)
+     * loads feed XB W FMAs (one load per FMA with XB 1). */
+    for (int c0 = 0; c0 < COARSEN; c0 += SEP_XB) {
+        const int o = (lx * COARSEN + c0) * LANES;
+        VEC acc[SEP_XB];
+        for (int b = 0; b < SEP_XB; ++b)
+            acc[b] = 0.0f;
 #if SEP_UNROLLED
 #pragma unroll
 #endif
-        for (int j = 0; j < MASK_X; ++j)
-            acc += vload16(0, tile + o + j) * sep_mask[j];
-        STORE(row + x0 + o, x0 + o, acc);
+        for (int j = 0; j < MASK_X + 16 * (SEP_XB - 1); ++j) {
+            const VEC v = vload16(0, tile + o + j);
+#pragma unroll
+            for (int b = 0; b < SEP_XB; ++b)
+                if (j - 16 * b >= 0 && j - 16 * b < MASK_X)
+                    acc[b] += v * sep_mask[j - 16 * b];
+        }
+        for (int b = 0; b < SEP_XB; ++b)
+            STORE(row + x0 + o + 16 * b, x0 + o + 16 * b, acc[b]);
     }
 #else
     __local float res[PAD(SPAN) + 1];

@@ -400,6 +400,57 @@ static void separable_passes_in_the_other_form(void **state)
     clconv_session_destroy(other.s);
 }
 
+/* Each of forms on s through the separable path, verified against the
+ * reference and the direct path (check_path), the mode, origins and
+ * convolution of the turn; data from seed + turn, a separable mask from
+ * seed + 20 + turn; turn counts on across calls. */
+static void separable_turns(clconv_session *s, const sem_case *forms,
+                            size_t n_forms, uint64_t seed, int *turn)
+{
+    for (size_t c = 0; c < n_forms; ++c, ++*turn) {
+        clconv_problem p =
+            sem_problem(&forms[c], *turn % (CLCONV_BORDER_COUNT + 1),
+                        CLCONV_METHOD_SEPARABLE);
+        const size_t n = clconv_problem_elements(&p);
+        const size_t nm = clconv_problem_mask_elements(&p);
+        float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
+        assert_non_null(in && mask);
+        clconv_fill_random(in, n, seed + (uint64_t)*turn);
+        clconv_fill_separable(&p, mask, seed + 20 + (uint64_t)*turn);
+        check_path(s, &p, in, mask);
+        free(in), free(mask);
+    }
+}
+
+/* The CPUs' x pass (LANES 16, on any device) with 1, 2 and 4 adjacent
+ * float16 output blocks sharing their loads (-D SEP_XB through
+ * $CLCONV_BUILD_OPTIONS; the default is 2 beyond 64 taps: bench/PERF.md
+ * item 54): 1D rows of 9000 (interior and border work-groups) at W=101
+ * and 31, 2D 5000 x 3 at 30 x 1 (even), the modes, origins and
+ * convolution in turn. */
+static void separable_cpu_x_pass_blocks_share_loads(void **state)
+{
+    fixture *f = *state;
+    static const char *const xbs[] = {"-D SEP_XB=1", "-D SEP_XB=2",
+                                      "-D SEP_XB=4"};
+    static const sem_case forms[] = {{1, {9000, 1, 1}, {101, 1, 1}, 0, 0},
+                                     {1, {9000, 1, 1}, {31, 1, 1}, 1, 1},
+                                     {2, {5000, 3, 1}, {30, 1, 1}, -1, 0}};
+    int turn = 0;
+    for (size_t k = 0; k < sizeof xbs / sizeof *xbs; ++k) {
+        setenv("CLCONV_SEP_LANES", "16", 1);
+        setenv("CLCONV_BUILD_OPTIONS", xbs[k], 1);
+        clconv_session *s = NULL;
+        const clconv_status st = clconv_session_create(f->dev, &s);
+        unsetenv("CLCONV_SEP_LANES");
+        assert_int_equal(st, CLCONV_OK);
+        print_message("separable passes, LANES 16, %s\n", xbs[k]);
+        separable_turns(s, forms, sizeof forms / sizeof *forms, 170, &turn);
+        unsetenv("CLCONV_BUILD_OPTIONS");
+        clconv_session_destroy(s);
+    }
+}
+
 /* The GPUs' form of the passes (LANES 1, on any device) at odd and even
  * outputs per work-item ($CLCONV_SEP_COARSEN=X,Y): the x pass's local
  * rows are padded one float per COARSEN when it is even and not at all
@@ -426,19 +477,7 @@ static void separable_gpu_form_at_odd_and_even_outputs_per_work_item(
         assert_int_equal(st, CLCONV_OK);
         print_message("separable passes, LANES 1, outputs per work-item %s\n",
                       coarsens[k]);
-        for (size_t c = 0; c < sizeof forms / sizeof *forms; ++c, ++turn) {
-            clconv_problem p =
-                sem_problem(&forms[c], turn % (CLCONV_BORDER_COUNT + 1),
-                            CLCONV_METHOD_SEPARABLE);
-            const size_t n = clconv_problem_elements(&p);
-            const size_t nm = clconv_problem_mask_elements(&p);
-            float *in = malloc(n * sizeof *in), *mask = malloc(nm * 4);
-            assert_non_null(in && mask);
-            clconv_fill_random(in, n, 70 + (uint64_t)turn);
-            clconv_fill_separable(&p, mask, 90 + (uint64_t)turn);
-            check_path(s, &p, in, mask);
-            free(in), free(mask);
-        }
+        separable_turns(s, forms, sizeof forms / sizeof *forms, 70, &turn);
         clconv_session_destroy(s);
     }
 }
@@ -942,6 +981,7 @@ int main(void)
         cmocka_unit_test(separable_passes_in_the_other_form),
         cmocka_unit_test(
             separable_gpu_form_at_odd_and_even_outputs_per_work_item),
+        cmocka_unit_test(separable_cpu_x_pass_blocks_share_loads),
         cmocka_unit_test(fft_of_8192_squared_is_right),
         cmocka_unit_test(fft_too_wide_for_a_cpu_is_unsupported_and_auto_runs),
         cmocka_unit_test(fft_path_runs_batches_and_masks_over_some_axes),
