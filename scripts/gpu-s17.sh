@@ -50,6 +50,10 @@
 #          work-item's planes by a run-time test; both knobs were
 #          reverted: the step needs
 #          bench/results/2026-11-26-h100-s17/peel-knobs.diff applied
+#   regs   NVIDIA's register cap (-cl-nv-maxrregcount through
+#          $CLCONV_BUILD_OPTIONS: none, 64, 48, 40) on 2D 8192^2 W=3 u8 -> u8
+#          (`bench`'s standard suite), 3D 512^3 W=5, 1D 2^26 W=55, 2D
+#          8192^2 W=9 direct and 2D W=101 separable, two rounds
 #   final  the large suite's seven problems at their defaults (method
 #          auto), JSON
 #   tests  on the GPU: test_paths' tests named by $TF ($TP seconds each)
@@ -213,6 +217,22 @@ sy101 2 8192x8192 101 separable gaussian AXIS=1}"
                     --dims 3 --size 512x512x512 --mask 5 --method direct --reps 10
             done
         done 2>&1 | tee "$R/peel.log"; el "peel" ;;
+    regs)
+        for r in 1 2; do
+            for cap in none 64 48 40; do
+                o=; [ $cap != none ] && o=-cl-nv-maxrregcount=$cap
+                CLCONV_BUILD_OPTIONS="$o" timeout 60 build/clconv bench --dims 2 --size 8192x8192 \
+                    --mask 3 --dtype u8 --out-dtype same --device gpu --seed 1 --reps 10 \
+                    >"$R/regs-u8-$cap-r$r.txt" 2>&1
+                echo "regs u8 W=3 cap $cap: $(grep ' W=3 ' "$R/regs-u8-$cap-r$r.txt" | tail -1)"
+                for p in "3:512x512x512:5:direct:random" "1:67108864:55:direct:random" \
+                         "2:8192x8192:9:direct:random" "2:8192x8192:101:separable:gaussian"; do
+                    IFS=: read -r d sz w m k <<<"$p"
+                    LT=90 gpu_large "regs-${d}d-w$w-$cap-r$r" "CLCONV_BUILD_OPTIONS=$o" -- \
+                        --dims $d --size $sz --mask $w --kind $k --method $m --reps 10
+                done
+            done
+        done 2>&1 | tee "$R/regs.log"; el "regs" ;;
     final)
         for p in "2:8192x8192:31:gaussian" "2:8192x8192:101:gaussian" "2:8192x8192:31:random" \
                  "2:8192x8192:63:random" "3:512x512x512:15:gaussian" "3:512x512x512:15:random" \
