@@ -54,6 +54,12 @@
 #          $CLCONV_BUILD_OPTIONS: none, 64, 48, 40) on 2D 8192^2 W=3 u8 -> u8
 #          (`bench`'s standard suite), 3D 512^3 W=5, 1D 2^26 W=55, 2D
 #          8192^2 W=9 direct and 2D W=101 separable, two rounds
+#   card   whatever card the call got: 2D 8192^2 W=3 u8 -> u8 and f32
+#          (`bench`'s standard suite) and the bench rows of 1D W=55, 2D W=9
+#          and 3D W=5 direct, 2D W=101 separable, two rounds
+#   u8sw   2D 8192^2 W=3 u8 -> u8 through `run`: columns (XV 8, 16) x
+#          tile (16, 32) x rows per work-item (4, 8, 16) x work-group
+#          height (4, 8), one run each
 #   final  the large suite's seven problems at their defaults (method
 #          auto), JSON
 #   tests  on the GPU: test_paths' tests named by $TF ($TP seconds each)
@@ -233,6 +239,27 @@ sy101 2 8192x8192 101 separable gaussian AXIS=1}"
                 done
             done
         done 2>&1 | tee "$R/regs.log"; el "regs" ;;
+    card)
+        for r in 1 2; do
+            for d in u8 f32; do
+                timeout 60 build/clconv bench --dims 2 --size 8192x8192 --mask 3 --dtype $d \
+                    --out-dtype same --device gpu --seed 1 --reps 10 >"$R/card-w3-$d-r$r.txt" 2>&1
+                echo "card W=3 $d: $(grep ' W=3 ' "$R/card-w3-$d-r$r.txt" | tail -1)"
+            done
+            for p in "1:67108864:55:direct:random" "2:8192x8192:9:direct:random" \
+                     "3:512x512x512:5:direct:random" "2:8192x8192:101:separable:gaussian"; do
+                IFS=: read -r d sz w m k <<<"$p"
+                LT=90 gpu_large "card-${d}d-w$w-r$r" X=1 -- --dims $d --size $sz --mask $w \
+                    --kind $k --method $m --reps 10
+            done
+        done 2>&1 | tee "$R/card.log"; el "card" ;;
+    u8sw)
+        for xv in 8 16; do for t in 16 32; do for c in 4 8 16; do for g in 4 8; do
+            echo "u8 xv $xv tile $t coarsen $c group_y $g:" $(CLCONV_COARSE_XV=$xv timeout 40 \
+                build/clconv run --dims 2 --size 8192x8192 --mask 3 --dtype u8 --out-dtype same \
+                --strategy coarse --tile $t --coarsen $c --group-y $g --device gpu --seed 1 \
+                --reps 20 2>&1 | grep -E "coarse|rror" | tail -1 | grep -o "ok.*ms\|FAIL.*\|rror.*")
+        done; done; done; done 2>&1 | tee "$R/u8sw.log"; el "u8sw" ;;
     final)
         for p in "2:8192x8192:31:gaussian" "2:8192x8192:101:gaussian" "2:8192x8192:31:random" \
                  "2:8192x8192:63:random" "3:512x512x512:15:gaussian" "3:512x512x512:15:random" \
