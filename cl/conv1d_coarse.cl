@@ -147,9 +147,11 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         for (int c = 0; c < COARSEN; ++c)
             res[PAD_RUN(b, c)] = acc[c];
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int t = lx; t < SPAN; t += TILE_WIDTH)
-            if (out0 + t < nx)
-                CLC_ST(P, out0 + t, res[PAD(t)]);
+#pragma unroll
+        for (int k = 0; k < COARSEN; ++k) /* SPAN = COARSEN tile widths */
+            if (out0 + lx + k * TILE_WIDTH < nx)
+                CLC_ST(P, out0 + lx + k * TILE_WIDTH,
+                       res[PAD_STEP(plx, lx, k)]);
 #else
         store_run(P, out0 + b, nx, acc);
 #endif

@@ -18,7 +18,8 @@
  * the mask is immediates, or for wide masks in rolled blocks), and the
  * outputs go back through a local staging row so the stores are
  * coalesced (bench/PERF.md item 37). On CPUs (LANES 16) each work-item
- * computes float16 blocks TILE_WIDTH blocks apart.
+ * computes COARSEN adjacent float16 blocks, SEP_XB of them at a time
+ * from shared loads (item 54).
  * AXIS 1 and 2: one work-item per x column (LANES 1) or float16 of
  * columns (LANES 16), reads coalesced along x, each computing COARSEN
  * consecutive outputs along the axis, no local memory, no barrier. On
