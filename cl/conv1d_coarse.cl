@@ -51,27 +51,24 @@
 #define PAD_RUN(b, k) CLC_RUN(CLC_PAD(b), k)
 #define PAD_STEP(plx, lx, k) CLC_PAD_STEP(CLC_PAD, CLC_PAD_PERIOD, plx, lx, k)
 #endif
-/* Tile elements per work-item: a work-item loads t = lx + k * TILE_WIDTH. */
-#define TILE_PER ((TILE_LEN + TILE_WIDTH - 1) / TILE_WIDTH)
-#define TILE_HAS(k) ((k) < TILE_PER - 1 || lx + (k) * TILE_WIDTH < TILE_LEN)
 
 /* Work-item lx's share of a tile from input index g0: elements g0 + lx +
- * k * TILE_WIDTH, k < TILE_PER (those below TILE_LEN), into v. Where the
- * whole tile lies inside the input, plain loads at immediate offsets from
- * one address; otherwise the border mode's values. */
+ * k * TILE_WIDTH (common.clh's CLC_TILE_PER, CLC_TILE_HAS), into v. Where
+ * the whole tile lies inside the input, plain loads at immediate offsets
+ * from one address; otherwise the border mode's values. */
 static inline void tile_share(const __global IN_T *N, const int g0,
                               const int nx, const int lx,
-                              float v[TILE_PER] COUNTERS_PARAM)
+                              float v[CLC_TILE_PER] COUNTERS_PARAM)
 {
     if (g0 >= 0 && g0 + TILE_LEN <= nx) {
 #pragma unroll
-        for (int k = 0; k < TILE_PER; ++k)
-            if (TILE_HAS(k))
+        for (int k = 0; k < CLC_TILE_PER; ++k)
+            if (CLC_TILE_HAS(lx, k))
                 v[k] = LOAD_N(g0 + lx + k * TILE_WIDTH);
     } else {
 #pragma unroll
-        for (int k = 0; k < TILE_PER; ++k)
-            if (TILE_HAS(k))
+        for (int k = 0; k < CLC_TILE_PER; ++k)
+            if (CLC_TILE_HAS(lx, k))
                 v[k] = clc_load3(N, g0 + lx + k * TILE_WIDTH, 0, 0, nx, 1, 1
                                  COUNTERS_ARG);
     }
@@ -114,11 +111,11 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int first = get_group_id(0) * SPAN * SPANS;
     const int b = lx * COARSEN; /* first output, relative to out0 */
     const int plx = PAD(lx); /* lx's first tile element, padded */
-    float next[TILE_PER];
+    float next[CLC_TILE_PER];
     tile_share(N, first - LEFT_X, nx, lx, next COUNTERS_ARG);
 #pragma unroll
-    for (int k = 0; k < TILE_PER; ++k)
-        if (TILE_HAS(k))
+    for (int k = 0; k < CLC_TILE_PER; ++k)
+        if (CLC_TILE_HAS(lx, k))
             tile[PAD_STEP(plx, lx, k)] = next[k];
 #if SPANS > 1
     for (int sp = 0; sp < SPANS; ++sp) {
@@ -128,8 +125,8 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         if (sp > 0) {
             barrier(CLK_LOCAL_MEM_FENCE); /* the previous span is read */
 #pragma unroll
-            for (int k = 0; k < TILE_PER; ++k)
-                if (TILE_HAS(k))
+            for (int k = 0; k < CLC_TILE_PER; ++k)
+                if (CLC_TILE_HAS(lx, k))
                     tile[PAD_STEP(plx, lx, k)] = next[k];
         }
         barrier(CLK_LOCAL_MEM_FENCE);

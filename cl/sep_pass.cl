@@ -119,8 +119,6 @@ static inline void store16(__global float *out, int i, int x, int nx,
 #if LANES == 1
 #define PAD(i) CLC_PAD(i)
 #define PAD_STEP(plx, lx, k) CLC_PAD_STEP(CLC_PAD, CLC_PAD_PERIOD, plx, lx, k)
-/* Tile elements per work-item: lx + k * TILE_WIDTH, k < TILE_PER. */
-#define TILE_PER ((TILE_LEN + TILE_WIDTH - 1) / TILE_WIDTH)
 #else
 #define PAD(i) (i)
 #endif
@@ -141,8 +139,8 @@ void sep_pass(const __global float *restrict in, __global float *restrict out,
         const __global float *src = in + row + x0 - LEFT_X + lx;
         const int plx = PAD(lx);
 #pragma unroll
-        for (int k = 0; k < TILE_PER; ++k)
-            if (k < TILE_PER - 1 || lx + k * TILE_WIDTH < TILE_LEN)
+        for (int k = 0; k < CLC_TILE_PER; ++k)
+            if (CLC_TILE_HAS(lx, k))
                 tile[PAD_STEP(plx, lx, k)] = src[k * TILE_WIDTH];
 #else
         for (int t = lx; t < TILE_LEN; t += TILE_WIDTH)
