@@ -40,8 +40,13 @@ static int wide_columns(const clconv_problem *p, int xv)
 /* Float32 input at masks 7 to 9 takes 4 columns too (with 4 rows per
  * work-item, 8 work-items high; H100 at 8192^2 W=9: 0.238 ms against
  * 0.308 with one column; the halo then comes from the neighbouring
- * vectors, bench/PERF.md item 33). Either way at most as many columns as
- * divide the row length (the largest power of two). */
+ * vectors, bench/PERF.md item 33). 3D on GPUs at masks 3 to 5 takes 2
+ * columns (3 rows of them, 16 x 4 work-items; bench/PERF.md item 53:
+ * 512^3 W=5 0.869 ms against 1.009 with one column of 2 rows, 32 x 4;
+ * 512x512x256 W=5 0.468 against 0.531, 0.476 at 32 x 4, 0.575 with 2
+ * rows; 512^3 W=3 0.485 against 0.495; 256^3 W=7 0.44-0.51 against
+ * 0.40). Either way at most as many columns as divide the row length
+ * (the largest power of two). */
 static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
 {
     const int w = clconv_problem_mask_max(p);
@@ -50,7 +55,9 @@ static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
     if (!dev || dev->kind == CLCONV_DEVICE_CPU)
         return 1;
     int xv;
-    if (in >= 4) {
+    if (p->dims == 3) {
+        xv = dev->kind == CLCONV_DEVICE_GPU && w >= 3 && w <= 5 ? 2 : 1;
+    } else if (in >= 4) {
         xv = in == 4 && w >= 7 && w <= 9 ? 4 : 1;
     } else {
         xv = w <= 3 ? 8 : w <= 5 ? 4 : 1;
@@ -62,21 +69,6 @@ static int xv_default(const clconv_device_info *dev, const clconv_problem *p)
     while (xv > 1 && p->size[0] % (size_t)xv)
         xv /= 2;
     return xv;
-}
-
-/* 3D on GPUs at masks 3 to 5: 2 columns per work-item (3 rows of them,
- * 16 x 4 work-items), where 2 divides the row length; one elsewhere. H100
- * (bench/PERF.md item 53): 512^3 W=5 0.869 ms against 1.009 with one
- * column of 2 rows (32 x 4); 512x512x256 W=5 0.468 against 0.531, 0.476
- * at 32 x 4, 0.575 with 2 rows; 512^3 W=3 0.485 against 0.495; 256^3 W=7
- * 0.44-0.51 against 0.40. */
-static int xv3_default(const clconv_device_info *dev, const clconv_problem *p)
-{
-    const int w = clconv_problem_mask_max(p);
-    if (!dev || dev->kind != CLCONV_DEVICE_GPU || w < 3 || w > 5 ||
-        p->size[0] % 2)
-        return 1;
-    return 2;
 }
 
 /* 2D with XV >= 4 columns per work-item: a work-group 256 columns wide
@@ -141,8 +133,6 @@ static void coarse_defaults(const clconv_device_info *dev,
                 ? ov->coarse_march
             : clconv_problem_mask_elements(&c->p) > 441 ? 2
                                                         : 1;
-        k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
-                         : xv_default(dev, &c->p);
     }
     if (dims == 1) {
         k[CLC_KNOB_MARCH] = ov && ov->coarse_march ? ov->coarse_march
@@ -150,9 +140,9 @@ static void coarse_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_SPANS] = ov && ov->coarse_spans ? ov->coarse_spans
                             : spans1d_default(dev, w, k[CLC_KNOB_MARCH]);
     }
-    if (dims == 3)
+    if (dims >= 2)
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
-                                             : xv3_default(dev, &c->p);
+                                             : xv_default(dev, &c->p);
     const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
     if (!k[CLC_KNOB_COARSEN])
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 31 ? 4 : w <= 64 ? 8 : 16)
@@ -174,6 +164,9 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
     const clconv_problem *p = &cf->p;
     const size_t t = (size_t)p->tile, c = (size_t)cf->knob[CLC_KNOB_COARSEN];
     const size_t gy = (size_t)cf->knob[CLC_KNOB_GROUP_Y];
+    /* columns per work-item (2D, 3D; 1D has none) */
+    const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
+                                   ? cf->knob[CLC_KNOB_XV] : 1);
     g->local[0] = t;
     g->local[1] = g->local[2] = 1;
     g->global[1] = g->global[2] = 1;
@@ -193,8 +186,6 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
             g->local_floats += clc_pad_len(t * c, c);
     } else if (p->dims == 2) {
         /* t x gy work-items, each c rows of xv columns. */
-        const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
-                                       ? cf->knob[CLC_KNOB_XV] : 1);
         g->local[1] = gy;
         g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * c) * gy;
@@ -202,8 +193,6 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         /* t x gy work-items, each marching c planes of `rows` rows of xv
          * columns. */
         const size_t rows = (size_t)cf->knob[CLC_KNOB_ROWS];
-        const size_t xv = (size_t)(cf->knob[CLC_KNOB_XV] > 0
-                                       ? cf->knob[CLC_KNOB_XV] : 1);
         g->local[1] = gy;
         g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * rows) * gy;
