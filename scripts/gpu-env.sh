@@ -11,6 +11,10 @@
 # -- args...: one `clconv bench --suite large` row set on $DEV (default
 # gpu) under the env settings, its output in $R/tag.txt and a line with
 # its exit status and last timed row ($LT: the seconds it may take).
+# gpu_ab tag problem...: base (.cl-base/cl, the kernels of the commit
+# before) against new (the tree's) on each "D_SIZE_W_METHOD_KIND"
+# problem, two rounds interleaved, as gpu_large rows
+# tag-Dd-wW-METHOD-{base,new}-rR; the lines also in $R/tag.log.
 mkdir -p /tmp/v
 echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
 cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
@@ -47,4 +51,19 @@ gpu_large() {
     env "${envs[@]}" timeout ${LT:-60} build/clconv bench --suite large \
         --device ${DEV:-gpu} --seed 1 "$@" >"$R/$tag.txt" 2>&1
     echo "$tag ${envs[*]}: exit $? $(grep -v warning "$R/$tag.txt" | grep ' ms\|ms ' | tail -1)"
+}
+gpu_ab() {
+    local tag=$1 probs r p k e d sz w m kind
+    shift
+    probs=("$@")
+    for r in 1 2; do
+        for p in "${probs[@]}"; do
+            read -r d sz w m kind <<<"${p//_/ }"
+            for k in base new; do
+                e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+                gpu_large "$tag-${d}d-w$w-$m-$k-r$r" $e -- --dims $d --size $sz \
+                    --mask $w --kind $kind --method $m --reps 10
+            done
+        done
+    done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/$tag.log"
 }

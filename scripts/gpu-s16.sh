@@ -34,7 +34,8 @@
 #          constant offsets; a pointer walking the y pass's rows): 1D 2^26
 #          random W=5, 9, 17, 55 direct, W=101 separable (the x pass); 2D
 #          8192^2 Gaussian W=31, W=101 and 3D 512^3 W=15 separable; two
-#          rounds ($PADP: other problems, "D_SIZE_W_METHOD_KIND ...")
+#          rounds ($PADP: other problems, "D_SIZE_W_METHOD_KIND ...";
+#          scripts/gpu-env.sh gpu_ab)
 #   large  the large suite's separable rows and 3D direct (method auto)
 set -u
 . scripts/gpu-env.sh
@@ -145,19 +146,11 @@ for step in ${STEPS:-tests d3}; do
             done
         done 2>&1 | tee "$R/model.log"; el "model" ;;
     pad)
-        for r in 1 2; do
-            for p in ${PADP:-"1 67108864 5 direct random" "1 67108864 9 direct random" \
-                     "1 67108864 17 direct random" "1 67108864 55 direct random" \
-                     "1 67108864 101 separable random" "2 8192x8192 31 separable gaussian" \
-                     "2 8192x8192 101 separable gaussian" "3 512x512x512 15 separable gaussian"}; do
-                set -- ${p//_/ }
-                for k in base new; do
-                    e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
-                    LT=40 gpu_large "pad-${1}d-w$3-$4-$k-r$r" $e -- --dims $1 --size $2 \
-                        --mask $3 --kind $5 --method $4 --reps 10
-                done
-            done
-        done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/pad.log"; el "pad" ;;
+        LT=40 gpu_ab pad ${PADP:-1_67108864_5_direct_random 1_67108864_9_direct_random \
+            1_67108864_17_direct_random 1_67108864_55_direct_random \
+            1_67108864_101_separable_random 2_8192x8192_31_separable_gaussian \
+            2_8192x8192_101_separable_gaussian 3_512x512x512_15_separable_gaussian}
+        el "pad" ;;
     large)
         for p in "2 8192x8192 31" "2 8192x8192 101" "3 512x512x512 15"; do
             set -- $p

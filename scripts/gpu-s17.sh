@@ -97,19 +97,11 @@ sy101 2 8192x8192 101 separable gaussian AXIS=1}"
             head -14 "$R/$1-mix.txt"
         done ;;
     ab)
-        for r in 1 2; do
-            for p in ${ABP:-"1_67108864_5_direct_random" "1_67108864_9_direct_random" \
-                     "1_67108864_17_direct_random" "1_67108864_55_direct_random" \
-                     "1_67108864_101_separable_random" "2_8192x8192_31_separable_gaussian" \
-                     "2_8192x8192_101_separable_gaussian" "3_512x512x512_15_separable_gaussian"}; do
-                set -- ${p//_/ }
-                for k in base new; do
-                    e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
-                    LT=60 gpu_large "ab-${1}d-w$3-$4-$k-r$r" $e -- --dims $1 --size $2 \
-                        --mask $3 --kind $5 --method $4 --reps 10
-                done
-            done
-        done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/ab.log"; el "ab" ;;
+        LT=60 gpu_ab ab ${ABP:-1_67108864_5_direct_random 1_67108864_9_direct_random \
+            1_67108864_17_direct_random 1_67108864_55_direct_random \
+            1_67108864_101_separable_random 2_8192x8192_31_separable_gaussian \
+            2_8192x8192_101_separable_gaussian 3_512x512x512_15_separable_gaussian}
+        el "ab" ;;
     sweep)
         for r in 1 2; do
             for e in CLCONV_SEP_COARSEN=16,16 CLCONV_SEP_COARSEN=32,16 \
