@@ -150,6 +150,8 @@ typedef struct clc_overrides {
     int sep_coarsen[2]; /* $CLCONV_SEP_COARSEN=X,Y, each 1..64 */
     int sep_tile[2];    /* $CLCONV_SEP_TILE=X,Y: powers of two, 1..1024 */
     int sep_group_a;    /* $CLCONV_SEP_GROUP_A: 1, 2, 4, 8, 16 or 32 */
+    int sep_fuse;       /* $CLCONV_SEP_FUSE: 0 unset, 1 (=0) off, 2 (=1) on */
+    int sep_fuse_geom[3]; /* $CLCONV_SEP_FUSE_GEOM=XB,ROWS,CHUNK */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 
@@ -540,6 +542,9 @@ typedef struct clc_sep clc_sep;
 clconv_status clc_sep_create(clconv_session *s, const clconv_problem *p,
                              const float *mask, clc_sep **out);
 void clc_sep_destroy(clc_sep *sp);
+/* Whether the separable path runs p's x and y passes as one kernel on
+ * dev by default (cl/sep_xy.cl: CPUs, y masks up to 128 taps). */
+int clc_sep_fuses(const clconv_device_info *dev, const clconv_problem *p);
 /* Enqueue the passes from in to out after the wait list; first and last
  * (may be NULL) get the first and last pass's events. */
 clconv_status clc_sep_launch(clc_sep *sp, cl_mem in, cl_mem out,

@@ -123,7 +123,14 @@ void clconv_method_predict(const clconv_device_info *dev,
         launch;
     ms[CLCONV_METHOD_SEPARABLE] = 0;
     for (int a = 0; a < p->dims; ++a) { /* one pass per axis */
-        const double w = clconv_problem_mask_axis(p, a);
+        double w = clconv_problem_mask_axis(p, a);
+        if (a == 0 && clc_sep_fuses(dev, p)) {
+            /* x and y in one pass, the x pass of a chunk's first W_y - 1
+             * rows done twice (chunks of 256 rows) */
+            const double wy = clconv_problem_mask_axis(p, 1);
+            w = w * (1 + (wy - 1) / 256) + wy;
+            ++a;
+        }
         ms[CLCONV_METHOD_SEPARABLE] +=
             max2(8 * n / bw, 2 * w * n / (EFF_SEPARABLE * fl)) + launch;
     }

@@ -116,6 +116,35 @@ static size_t round_up(size_t v, size_t m)
     return (v + m - 1) / m * m;
 }
 
+/* The passes' form: 16 (float16 blocks along x) on CPUs, 1 on GPUs, or
+ * $CLCONV_SEP_LANES. */
+static int pass_lanes(const clc_sep *sp)
+{
+    const int ov = sp->s->overrides.sep_lanes;
+    return ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
+}
+
+/* Pass k's kernel: the program stem (cl/<stem>.cl, kernel <stem>) built
+ * with opts (freed here), its size arguments (nx, ny, nz) set. */
+static clconv_status pass_kernel(clc_sep *sp, int k, const char *stem,
+                                 char *opts)
+{
+    cl_program prog = NULL;
+    clconv_status st = clc_program_get(sp->s, stem, opts, 1, &prog);
+    free(opts);
+    if (st != CLCONV_OK)
+        return st;
+    cl_int err;
+    sp->pass[k] = clCreateKernel(prog, stem, &err);
+    if (err != CL_SUCCESS)
+        return clc_cl_fail("clCreateKernel", err, __FILE__, __LINE__);
+    for (cl_uint a = 2; a < 5; ++a) {
+        cl_int v = (cl_int)sp->p.size[a - 2];
+        CLC_CHECK(clSetKernelArg(sp->pass[k], a, sizeof v, &v));
+    }
+    return CLCONV_OK;
+}
+
 /* Pass k: the 1D mask f along axis, each output's window starting left
  * inputs before it, ghost the value beyond the data in constant mode;
  * built with the defines of that 1D problem (clc_filter_defines), so
@@ -136,8 +165,7 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
      * $CLCONV_SEP_COARSEN=X,Y the outputs per work-item of the x pass and
      * of the y and z passes, $CLCONV_SEP_TILE=X,Y their work-items across
      * x (for measuring). */
-    const int ov = sp->s->overrides.sep_lanes;
-    const int lanes = ov ? ov : sp->s->dev.kind != CLCONV_DEVICE_GPU ? 16 : 1;
+    const int lanes = pass_lanes(sp);
     const int *oc = sp->s->overrides.sep_coarsen;
     const int w = clconv_problem_mask_axis(p, axis);
     const int coarsen = oc[axis ? 1 : 0] ? oc[axis ? 1 : 0]
@@ -182,16 +210,9 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
     n += clc_filter_defines(&q, opts + n, len - n);
     n += (size_t)snprintf(opts + n, len - n, " -D SEP_MASK_VALUES=");
     clc_format_floats(opts + n, len - n, f, (size_t)q.mask_width);
-    cl_program prog = NULL;
-    clconv_status st = clc_program_get(sp->s, "sep_pass", opts, 1, &prog);
-    free(opts);
+    const clconv_status st = pass_kernel(sp, k, "sep_pass", opts);
     if (st != CLCONV_OK)
         return st;
-    cl_int err;
-    sp->pass[k] = clCreateKernel(prog, "sep_pass", &err);
-    if (err != CL_SUCCESS)
-        return clc_cl_fail("clCreateKernel(sep_pass)", err, __FILE__,
-                           __LINE__);
     size_t *lo = sp->local[k], *gl = sp->global[k];
     lo[0] = g, lo[1] = ga, lo[2] = 1;
     const size_t lx = (p->size[0] + (size_t)lanes - 1) / (size_t)lanes;
@@ -204,10 +225,96 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
             (p->size[axis] + (size_t)coarsen - 1) / (size_t)coarsen, ga);
         gl[2] = axis == 1 ? p->size[2] : p->size[1];
     }
-    for (cl_uint a = 2; a < 5; ++a) {
-        cl_int v = (cl_int)p->size[a - 2];
-        CLC_CHECK(clSetKernelArg(sp->pass[k], a, sizeof v, &v));
+    return CLCONV_OK;
+}
+
+/* CPUs' x and y passes in one (cl/sep_xy.cl) by default: where the
+ * device is not a GPU, the problem has a y axis and its y mask is at most
+ * SEP_FUSE_MAX_Y taps (each work-item keeps SEP_ROWS + W - 1 filtered
+ * rows of its columns in private memory). bench/PERF.md item 56. */
+#define SEP_FUSE_MAX_Y 128
+int clc_sep_fuses(const clconv_device_info *dev, const clconv_problem *p)
+{
+    return p->dims >= 2 && (!dev || dev->kind != CLCONV_DEVICE_GPU) &&
+           clconv_problem_mask_axis(p, 1) <= SEP_FUSE_MAX_Y;
+}
+
+/* This plan's choice: the default where the passes take the CPUs' form
+ * (LANES 16), else as $CLCONV_SEP_FUSE says (on any device and form). */
+static int fused_xy(const clc_sep *sp, int lanes)
+{
+    const int o = sp->s->overrides.sep_fuse;
+    if (sp->p.dims < 2)
+        return 0;
+    if (o)
+        return o == 2;
+    return lanes == 16 && clc_sep_fuses(&sp->s->dev, &sp->p);
+}
+
+/* The fused pass k: fx along x (left_x inputs before each output, ghost
+ * gx beyond a row), fy along y (left_y, gy a filtered row beyond the
+ * plane). Each work-item takes XB float16 blocks of x (4) and CHUNK rows
+ * (256, fewer where the problem would leave compute units without four
+ * work-groups each), ROWS (8) output rows at a time; work-groups of 4
+ * work-items across x. */
+static clconv_status make_fused(clc_sep *sp, int k, const float *fx,
+                                const float *fy, int left_x, int left_y,
+                                double gx, double gy)
+{
+    const clconv_problem *p = &sp->p;
+    const int *og = sp->s->overrides.sep_fuse_geom;
+    const int xb = og[0] ? og[0] : 4, rows = og[1] ? og[1] : 8;
+    const size_t cols = (p->size[0] + 16 * (size_t)xb - 1) / (16 * (size_t)xb);
+    size_t g = 4;
+    while (g > 1 && (g / 2 >= cols || g > sp->s->dev.max_work_group_size ||
+                     g > sp->s->dev.max_work_item_sizes[0]))
+        g /= 2;
+    int chunk = og[2];
+    if (!chunk) {
+        const size_t cu = sp->s->dev.compute_units ? sp->s->dev.compute_units : 1;
+        const size_t groups = (cols + g - 1) / g * p->size[2];
+        chunk = 256;
+        while (chunk > rows &&
+               groups * ((p->size[1] + (size_t)chunk - 1) / (size_t)chunk) <
+                   4 * cu)
+            chunk /= 2;
+        chunk = chunk < rows ? rows : chunk / rows * rows;
     }
+    clconv_problem q;
+    memset(&q, 0, sizeof q);
+    q.dims = 2;
+    const int wx = clconv_problem_mask_axis(p, 0);
+    const int wy = clconv_problem_mask_axis(p, 1);
+    q.mask_width = wx;
+    q.mask_size[0] = wx, q.mask_size[1] = wy, q.mask_size[2] = 1;
+    q.origin[0] = left_x - wx / 2;
+    q.origin[1] = left_y - wy / 2;
+    q.border = p->border;
+    q.cval = gx;
+    q.tile = (int)g;
+    const size_t len = 500 + (size_t)(wx + wy) * 24;
+    char *opts = malloc(len);
+    if (!opts)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    const float gyf = (float)gy;
+    size_t n = (size_t)snprintf(opts, len, "-D SEP_XB=%d -D SEP_ROWS=%d "
+                                "-D SEP_CHUNK=%d -D SEP_Y_GHOST=",
+                                xb, rows, chunk);
+    n += clc_format_floats(opts + n, len - n, &gyf, 1);
+    opts[n++] = ' ';
+    n += clc_filter_defines(&q, opts + n, len - n);
+    n += (size_t)snprintf(opts + n, len - n, " -D SEP_MASK_VALUES=");
+    n += clc_format_floats(opts + n, len - n, fx, (size_t)wx);
+    n += (size_t)snprintf(opts + n, len - n, " -D SEP_Y_MASK_VALUES=");
+    clc_format_floats(opts + n, len - n, fy, (size_t)wy);
+    const clconv_status st = pass_kernel(sp, k, "sep_xy", opts);
+    if (st != CLCONV_OK)
+        return st;
+    size_t *lo = sp->local[k], *gl = sp->global[k];
+    lo[0] = g, lo[1] = 1, lo[2] = 1;
+    gl[0] = round_up(cols, g);
+    gl[1] = (p->size[1] + (size_t)chunk - 1) / (size_t)chunk;
+    gl[2] = p->size[2];
     return CLCONV_OK;
 }
 
@@ -220,25 +327,38 @@ static clconv_status make_pass(clc_sep *sp, int k, int axis, const float *f,
 static clconv_status make_passes(clc_sep *sp, float *f)
 {
     const clconv_problem *p = &sp->p;
-    double ghost = p->border == CLCONV_BORDER_CONSTANT ? (float)p->cval : 0;
-    clconv_status st = CLCONV_OK;
-    for (int a = 0, off = 0; a < p->dims && st == CLCONV_OK; ++a) {
+    float *fa[3];
+    int skip[3] = {0, 0, 0};
+    double ghost[3]; /* what pass a reads beyond the data */
+    ghost[0] = p->border == CLCONV_BORDER_CONSTANT ? (float)p->cval : 0;
+    for (int a = 0, off = 0; a < p->dims; ++a) {
         const int w = clconv_problem_mask_axis(p, a);
-        float *fa = f + off;
+        fa[a] = f + off;
         off += w;
         for (int j = 0; p->flip && j < w / 2; ++j) {
-            const float t = fa[j];
-            fa[j] = fa[w - 1 - j], fa[w - 1 - j] = t;
+            const float t = fa[a][j];
+            fa[a][j] = fa[a][w - 1 - j], fa[a][w - 1 - j] = t;
         }
-        if (a > 0 && w == 1 && fa[0] == 1.0f)
-            continue;
-        st = make_pass(sp, sp->npass++, a, fa, clconv_problem_left(p, a),
-                       ghost);
+        skip[a] = a > 0 && w == 1 && fa[a][0] == 1.0f;
         double sum = 0.0;
         for (int j = 0; j < w; ++j)
-            sum += fa[j];
-        ghost = (float)(ghost * sum);
+            sum += fa[a][j];
+        if (a + 1 < 3)
+            ghost[a + 1] = skip[a] ? ghost[a] : (float)(ghost[a] * sum);
     }
+    clconv_status st = CLCONV_OK;
+    int a = 0;
+    if (p->dims >= 2 && !skip[1] &&
+        fused_xy(sp, pass_lanes(sp))) {
+        st = make_fused(sp, sp->npass++, fa[0], fa[1],
+                        clconv_problem_left(p, 0), clconv_problem_left(p, 1),
+                        ghost[0], ghost[1]);
+        a = 2;
+    }
+    for (; a < p->dims && st == CLCONV_OK; ++a)
+        if (!skip[a])
+            st = make_pass(sp, sp->npass++, a, fa[a],
+                           clconv_problem_left(p, a), ghost[a]);
     return st;
 }
 

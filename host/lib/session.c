@@ -49,6 +49,22 @@ static void env_pair(const char *name, int max, int pow2, int out[2])
     out[0] = a, out[1] = b;
 }
 
+/* $name as "XB,ROWS,CHUNK" (the fused separable pass's float16 blocks
+ * per work-item, 1..8, rows computed together, 1..32, and rows per
+ * work-item, a multiple of ROWS up to 4096) into out; anything else
+ * leaves all three 0. */
+static void env_triple(const char *name, int out[3])
+{
+    const char *v = getenv(name);
+    int a = 0, b = 0, c = 0, used = 0;
+    out[0] = out[1] = out[2] = 0;
+    if (!v || sscanf(v, "%d,%d,%d%n", &a, &b, &c, &used) != 3 ||
+        v[used] != '\0' || a < 1 || a > 8 || b < 1 || b > 32 || c < b ||
+        c > 4096 || c % b)
+        return;
+    out[0] = a, out[1] = b, out[2] = c;
+}
+
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23),
  * $CLCONV_VECTOR_PEEL (0 or 1, item 41) and
@@ -84,6 +100,12 @@ void clc_overrides_read(clc_overrides *o)
     o->sep_group_a = env_digit_or("CLCONV_SEP_GROUP_A", 8, 16, 32);
     if (o->sep_group_a & (o->sep_group_a - 1))
         o->sep_group_a = 0; /* 3, 5, 6, 7 */
+    const char *fuse = getenv("CLCONV_SEP_FUSE");
+    o->sep_fuse = !fuse                 ? 0
+                  : !strcmp(fuse, "0") ? 1
+                  : !strcmp(fuse, "1") ? 2
+                                        : 0;
+    env_triple("CLCONV_SEP_FUSE_GEOM", o->sep_fuse_geom);
     const char *lanes = getenv("CLCONV_SEP_LANES");
     o->sep_lanes = !lanes                  ? 0
                    : !strcmp(lanes, "1")  ? 1
@@ -128,8 +150,15 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_TILE=%d,%d",
                       n ? " " : "", o->sep_tile[0], o->sep_tile[1]);
     if (o->sep_group_a && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_GROUP_A=%d",
-                 n ? " " : "", o->sep_group_a);
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_GROUP_A=%d",
+                      n ? " " : "", o->sep_group_a);
+    if (o->sep_fuse && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_FUSE=%d",
+                      n ? " " : "", o->sep_fuse - 1);
+    if (o->sep_fuse_geom[0] && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_FUSE_GEOM=%d,%d,%d",
+                 n ? " " : "", o->sep_fuse_geom[0], o->sep_fuse_geom[1],
+                 o->sep_fuse_geom[2]);
 }
 
 /* The -cl-std a program for this device is built with: CL1.2 wherever the
