@@ -15,6 +15,11 @@
 # before) against new (the tree's) on each "D_SIZE_W_METHOD_KIND"
 # problem, two rounds interleaved, as gpu_large rows
 # tag-Dd-wW-METHOD-{base,new}-rR; the lines also in $R/tag.log.
+# gpu_peers tag peers word: bench/peers_large.py's 2D large problems with
+# the named peers on the CPU ($PR reps, default 5; $PT seconds, 200),
+# JSON and log in $R/peers-tag.*, the rows naming word shown.
+# gpu_tests filter...: test_paths on the GPU, one run per cmocka filter
+# ($TP: the seconds each may take), its log in $R.
 mkdir -p /tmp/v
 echo libnvidia-opencl.so.1 > /tmp/v/nvidia.icd
 cp /etc/OpenCL/vendors/pocl.icd /tmp/v/ 2>/dev/null
@@ -66,4 +71,19 @@ gpu_ab() {
             done
         done
     done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/$tag.log"
+}
+gpu_tests() {
+    local f
+    for f in "$@"; do
+        CLCONV_DEVICE=gpu CLCONV_PATHS_FILTER="$f" timeout ${TP:-200} \
+            build/test_paths >"$R/test_paths-${f%\*}-gpu.log" 2>&1
+        el "test_paths $f on the GPU: exit $?"
+        grep -E "PASSED|FAILED|ERROR|fail" "$R/test_paths-${f%\*}-gpu.log" | head -8
+    done
+}
+gpu_peers() {
+    timeout ${PT:-200} python3 bench/peers_large.py --suite large --dims 2 \
+        --peers "$2" --seed 1 --reps ${PR:-5} --max-s 3 \
+        --json "$R/peers-$1.json" 2>"$R/peers-$1.txt"
+    el "$2 peers: exit $?"; grep -i "$3" "$R/peers-$1.txt" | tail -4
 }

@@ -201,10 +201,7 @@ sy101 2 8192x8192 101 separable gaussian AXIS=1}"
                 done
             done
         done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/cpuxb.log"
-        timeout 200 python3 bench/peers_large.py --suite large --dims 2 \
-            --peers cv2-sep --seed 1 --reps 5 --max-s 3 \
-            --json "$R/peers-cpuxb.json" 2>"$R/peers-cpuxb.txt"
-        el "cpu sep peers: exit $?"; grep -i 'gaussian' "$R/peers-cpuxb.txt" | tail -4 ;;
+        gpu_peers cpuxb cv2-sep gaussian ;;
     peel)
         for r in 1 2; do
             for c in ${PEELC:-"3:4096" "3:8192" "2:4096" "2:0"}; do
@@ -261,11 +258,6 @@ sy101 2 8192x8192 101 separable gaussian AXIS=1}"
                 --kind $k --method auto --reps 10 --json
         done 2>&1 | tee "$R/final.log"; el "final" ;;
     tests)
-        for f in ${TF:-'direct_1d*' 'separable_gpu_form*'}; do
-            CLCONV_DEVICE=gpu CLCONV_PATHS_FILTER="$f" timeout ${TP:-200} \
-                build/test_paths >"$R/test_paths-${f%\*}-gpu.log" 2>&1
-            el "test_paths $f on the GPU: exit $?"
-            grep -E "PASSED|FAILED|ERROR|fail" "$R/test_paths-${f%\*}-gpu.log" | head -8
-        done ;;
+        gpu_tests ${TF:-'direct_1d*' 'separable_gpu_form*'} ;;
     esac
 done
