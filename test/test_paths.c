@@ -490,7 +490,8 @@ static void separable_gpu_form_at_odd_and_even_outputs_per_work_item(
  * rows computed together and rows per work-item
  * ($CLCONV_SEP_FUSE_GEOM=XB,ROWS,CHUNK: one work-item per row and block;
  * chunks of 9 rows in steps of 3, the last one cut short; 2 blocks of 5
- * rows; the defaults; 8 blocks past the row's end), and the CPUs' two
+ * rows, also with the x pass row by row (-D SEP_XPAR=0, the order beyond
+ * 512 taps x rows); 8 blocks past the row's end), and the CPUs' two
  * passes unfused ($CLCONV_SEP_FUSE=0, LANES 16). 2D 203 x 37 (several
  * column blocks, interior and edge ones at 1 and 2 blocks), a mask wider
  * than the data, a plane shorter than the mask, 3D (the fused pass, then
@@ -499,8 +500,9 @@ static void separable_gpu_form_at_odd_and_even_outputs_per_work_item(
 static void separable_cpu_fused_xy_pass(void **state)
 {
     fixture *f = *state;
-    static const char *const geoms[] = {"1,1,1", "1,3,9", "2,5,5", "",
-                                        "8,2,16", "off"};
+    static const char *const geoms[][2] = {
+        {"1,1,1", ""},    {"1,3,9", ""}, {"2,5,5", ""},
+        {"2,5,5", "-D SEP_XPAR=0"}, {"8,2,16", ""}, {"off", ""}};
     static const sem_case forms[] = {{2, {203, 37, 1}, {13, 6, 1}, -1, 0},
                                      {2, {5, 3, 1}, {7, 6, 1}, 1, 1},
                                      {2, {150, 2, 1}, {4, 9, 1}, 2, 0},
@@ -508,21 +510,23 @@ static void separable_cpu_fused_xy_pass(void **state)
                                      {3, {37, 29, 4}, {5, 9, 1}, 0, 0}};
     int turn = 0;
     for (size_t k = 0; k < sizeof geoms / sizeof *geoms; ++k) {
-        const int off = !strcmp(geoms[k], "off");
+        const int off = !strcmp(geoms[k][0], "off");
         setenv("CLCONV_SEP_FUSE", off ? "0" : "1", 1);
         setenv("CLCONV_SEP_LANES", "16", 1);
-        if (*geoms[k] && !off)
-            setenv("CLCONV_SEP_FUSE_GEOM", geoms[k], 1);
+        if (!off)
+            setenv("CLCONV_SEP_FUSE_GEOM", geoms[k][0], 1);
+        setenv("CLCONV_BUILD_OPTIONS", geoms[k][1], 1);
         clconv_session *s = NULL;
         const clconv_status st = clconv_session_create(f->dev, &s);
         unsetenv("CLCONV_SEP_FUSE");
         unsetenv("CLCONV_SEP_LANES");
         unsetenv("CLCONV_SEP_FUSE_GEOM");
         assert_int_equal(st, CLCONV_OK);
-        print_message("separable, LANES 16, x and y %s%s\n",
+        print_message("separable, LANES 16, x and y %s%s %s\n",
                       off ? "in two passes" : "fused, geometry ",
-                      off ? "" : *geoms[k] ? geoms[k] : "default");
+                      off ? "" : geoms[k][0], geoms[k][1]);
         separable_turns(s, forms, sizeof forms / sizeof *forms, 230, &turn);
+        unsetenv("CLCONV_BUILD_OPTIONS");
         clconv_session_destroy(s);
     }
 }

@@ -253,17 +253,21 @@ static int fused_xy(const clc_sep *sp, int lanes)
 
 /* The fused pass k: fx along x (left_x inputs before each output, ghost
  * gx beyond a row), fy along y (left_y, gy a filtered row beyond the
- * plane). Each work-item takes XB float16 blocks of x (4) and CHUNK rows
+ * plane). Each work-item takes XB float16 blocks of x (8) and CHUNK rows
  * (256, fewer where the problem would leave compute units without four
- * work-groups each), ROWS (8) output rows at a time; work-groups of 4
- * work-items across x. */
+ * work-groups each), ROWS output rows at a time (8; 16 where the x pass
+ * goes row by row, beyond 64 x taps); work-groups of 4 work-items across
+ * x. 16-core Xeon, 2D 8192^2 Gaussian (bench/PERF.md item 56): W=31
+ * 20.1-24.8 ms at 8 blocks of 8 rows, 23.0-23.8 at 4 blocks; W=101
+ * 42.8-45.0 at 8 blocks of 16 rows, 47.6-56.6 at 8 rows. */
 static clconv_status make_fused(clc_sep *sp, int k, const float *fx,
                                 const float *fy, int left_x, int left_y,
                                 double gx, double gy)
 {
     const clconv_problem *p = &sp->p;
     const int *og = sp->s->overrides.sep_fuse_geom;
-    const int xb = og[0] ? og[0] : 4, rows = og[1] ? og[1] : 8;
+    const int xb = og[0] ? og[0] : 8;
+    const int rows = og[1] ? og[1] : clconv_problem_mask_axis(p, 0) > 64 ? 16 : 8;
     const size_t cols = (p->size[0] + 16 * (size_t)xb - 1) / (16 * (size_t)xb);
     size_t g = 4;
     while (g > 1 && (g / 2 >= cols || g > sp->s->dev.max_work_group_size ||
