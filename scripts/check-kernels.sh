@@ -92,10 +92,20 @@ filter_cases='1:37:4:4:--mode,reflect,--origin,1
 3:7x6x5:3x2x4:2:--dtype,i16,--out-dtype,f32,--mode,nearest
 2:13x11:5:4:--method,separable,--dtype,u8,--mode,reflect
 2:13x11:5x2:4:--method,fft,--dtype,i16,--mode,mirror'
+# The CPUs' fused separable pass (cl/sep_xy.cl; Oclgrind's device is a
+# GPU, so forced with $CLCONV_SEP_FUSE=1), geom:dims:size:mask:tile:flags,
+# geom its $CLCONV_SEP_FUSE_GEOM (blocks,rows,chunk; - the defaults, every
+# block at a row's end here): interior blocks, chunks cut short, modes, a
+# cval, origins, convolution, 3D and a stack of planes.
+fused_cases='-:2:13x11:5:4:--method,separable
+1,3,6:2:37x9:7x4:4:--method,separable,--mode,wrap,--origin,-3/1,--convolve
+2,2,4:3:7x6x5:3x2x4:2:--method,separable,--mode,constant,--cval,0.5
+1,4,4:3:40x7x3:3x5x1:2:--method,separable,--mode,mirror'
 if [ "${CHECK_KERNELS_QUICK:-0}" = 1 ]; then
     cases='1:37:4'
     masks='3'
     filter_cases='2:13x11:5x2:4:--mode,mirror,--convolve'
+    fused_cases=
 fi
 
 failed=0
@@ -173,6 +183,16 @@ $c
 EOF_CASE
         # shellcheck disable=SC2046 # the flags split on purpose
         run_case "$pass" "$dims" "$size" "$mask" "$tile" $(echo "$flags" | tr , ' ' | tr / ,)
+    done
+    for c in $fused_cases; do
+        IFS=: read -r geom dims size mask tile flags <<EOF_CASE
+$c
+EOF_CASE
+        [ "$geom" = - ] && geom=
+        export CLCONV_SEP_FUSE=1 CLCONV_SEP_FUSE_GEOM="$geom"
+        # shellcheck disable=SC2046 # the flags split on purpose
+        run_case "$pass" "$dims" "$size" "$mask" "$tile" $(echo "$flags" | tr , ' ' | tr / ,)
+        unset CLCONV_SEP_FUSE CLCONV_SEP_FUSE_GEOM
     done
 done
 echo "check-kernels: $count runs of every strategy under Oclgrind, $failed failed"
