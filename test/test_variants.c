@@ -370,8 +370,8 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
 }
 
 /* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH, $CLCONV_COARSE_XV,
- * $CLCONV_VECTOR_PEEL, $CLCONV_SEP_COARSEN, $CLCONV_SEP_TILE and
- * $CLCONV_SEP_GROUP_A are read
+ * $CLCONV_VECTOR_PEEL, $CLCONV_SEP_COARSEN, $CLCONV_SEP_TILE,
+ * $CLCONV_SEP_GROUP_A, $CLCONV_SEP_FUSE and $CLCONV_SEP_FUSE_GEOM are read
  * when a session is made, and reported (a value out of range is
  * ignored);
  * the session builds for the device's OpenCL C version. */
@@ -389,6 +389,8 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_SEP_COARSEN", "16,8", 1);
     setenv("CLCONV_SEP_TILE", "64,256", 1);
     setenv("CLCONV_SEP_GROUP_A", "16", 1);
+    setenv("CLCONV_SEP_FUSE", "0", 1);
+    setenv("CLCONV_SEP_FUSE_GEOM", "8,3,255", 1);
     clconv_session *s = NULL;
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_ROWS");
@@ -396,7 +398,8 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
                         "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_PEEL=0 "
                         "CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8 "
                         "CLCONV_SEP_COARSEN=16,8 CLCONV_SEP_TILE=64,256 "
-                        "CLCONV_SEP_GROUP_A=16");
+                        "CLCONV_SEP_GROUP_A=16 CLCONV_SEP_FUSE=0 "
+                        "CLCONV_SEP_FUSE_GEOM=8,3,255");
     clconv_session_destroy(s);
     setenv("CLCONV_COARSE_MARCH", "4", 1);
     setenv("CLCONV_COARSE_XV", "3", 1);
@@ -404,18 +407,23 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_SEP_COARSEN", "0,8", 1);
     setenv("CLCONV_SEP_TILE", "96,128", 1); /* not a power of two */
     setenv("CLCONV_SEP_GROUP_A", "3", 1);     /* not a power of two */
+    setenv("CLCONV_SEP_FUSE", "2", 1);
+    setenv("CLCONV_SEP_FUSE_GEOM", "8,5,256", 1); /* 256 rows not in 5s */
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_MARCH");
     unsetenv("CLCONV_COARSE_XV");
     unsetenv("CLCONV_VECTOR_PEEL");
     unsetenv("CLCONV_SEP_COARSEN");
+    unsetenv("CLCONV_SEP_FUSE");
     assert_string_equal(clconv_session_overrides(s), "");
     clconv_session_destroy(s);
     setenv("CLCONV_SEP_TILE", "128,2048", 1); /* beyond 1024 */
     setenv("CLCONV_SEP_GROUP_A", "64", 1);    /* beyond 32 */
+    setenv("CLCONV_SEP_FUSE_GEOM", "9,8,256", 1); /* beyond 8 blocks */
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_SEP_TILE");
     unsetenv("CLCONV_SEP_GROUP_A");
+    unsetenv("CLCONV_SEP_FUSE_GEOM");
     assert_string_equal(clconv_session_overrides(s), "");
     assert_true(strncmp(clconv_session_cl_std(s), "-cl-std=CL1.", 12) == 0 ||
                 *clconv_session_cl_std(s) == '\0');
