@@ -68,18 +68,22 @@ clconv_status clc_problem_fits(const clconv_device_info *d,
                         "buffer of %llu bytes",
                         (unsigned long long)mbytes,
                         (unsigned long long)d->constant_mem_bytes);
-    const uint64_t dbytes = (uint64_t)clconv_problem_elements(p) *
-                            c->batch * sizeof(float);
+    /* The input and output buffers in their own element types (a uint8
+     * slab of 513 x 2^21 elements is 1 GiB each, not 4). */
+    const uint64_t n = (uint64_t)clconv_problem_elements(p) * c->batch;
+    const uint64_t ibytes = n * clconv_elem_size(p->in_dtype);
+    const uint64_t obytes = n * clconv_elem_size(p->out_dtype);
+    const uint64_t dbytes = ibytes > obytes ? ibytes : obytes;
     if (dbytes > d->max_alloc_bytes)
         return clc_fail(CLCONV_EUNSUPPORTED,
                         "a buffer of %llu bytes exceeds the device's maximum "
                         "allocation of %llu bytes",
                         (unsigned long long)dbytes,
                         (unsigned long long)d->max_alloc_bytes);
-    if (2 * dbytes + mbytes > d->global_mem_bytes)
+    if (ibytes + obytes + mbytes > d->global_mem_bytes)
         return clc_fail(CLCONV_EUNSUPPORTED,
                         "input and output need %llu bytes, the device has %llu",
-                        (unsigned long long)(2 * dbytes + mbytes),
+                        (unsigned long long)(ibytes + obytes + mbytes),
                         (unsigned long long)d->global_mem_bytes);
     return CLCONV_OK;
 }
