@@ -87,22 +87,9 @@ static inline float16 load16(const __global float *in, int i, int x, int nx)
     return vload16(0, a);
 }
 
-static inline void store16(__global float *out, int i, int x, int nx,
-                           float16 v)
-{
-    if (x + 16 <= nx) {
-        vstore16(v, 0, out + i);
-        return;
-    }
-    float a[16];
-    vstore16(v, 0, a);
-    for (int k = 0; k < 16; ++k)
-        if (x + k < nx)
-            out[i + k] = a[k];
-}
 #define VEC float16
 #define LOAD(i, x) load16(in, (i), (x), nx)
-#define STORE(i, x, v) store16(out, (i), (x), nx, (v))
+#define STORE(i, x, v) clc_store16(out + (i), (x), nx, (v))
 #else
 #define VEC float
 #define LOAD(i, x) ((x) < nx ? in[(i)] : 0.0f)

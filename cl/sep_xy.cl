@@ -124,19 +124,6 @@ CLC_INLINE void sep_xrows(const __global float *plane, const int r0,
 #endif
 }
 
-static inline void sep_store16(__global float *out, const int x,
-                               const int nx, const float16 v)
-{
-    if (x + 16 <= nx) {
-        vstore16(v, 0, out);
-        return;
-    }
-    float a[16];
-    vstore16(v, 0, a);
-    for (int k = 0; k < 16 && x + k < nx; ++k)
-        out[k] = a[k];
-}
-
 #define SEP_WIN (SEP_ROWS + MASK_Y - 1)
 
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, 1, 1)))
@@ -176,7 +163,7 @@ void sep_xy(const __global float *restrict in, __global float *restrict out,
 #pragma unroll
             for (int c = 0; c < SEP_ROWS; ++c)
                 if (a + c < a1)
-                    sep_store16(dst + (size_t)(a + c) * (size_t)nx + x +
+                    clc_store16(dst + (size_t)(a + c) * (size_t)nx + x +
                                     16 * b,
                                 x + 16 * b, nx, acc[c]);
         }
