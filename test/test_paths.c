@@ -1018,6 +1018,20 @@ static void cost_model_picks_what_a_user_would(void **state)
                      CLCONV_METHOD_DIRECT);
     assert_int_equal(clconv_method_pick(&gpu, &h100, &mid, 0),
                      CLCONV_METHOD_FFT);
+    /* A y axis one tap wide is no pass of the plan (its factor is 1), so
+     * not a fused x+y pass on a CPU either: 8192^2 with a 31x1 mask
+     * costs what 2^26 elements with a 1D mask of 31 do (one x pass;
+     * ceilings where the taps, not the bytes, decide). */
+    const clconv_ceilings xeon = {100.0, 1000.0};
+    clconv_problem row = shape(2, 8192, 8192, 1, 31, CLCONV_METHOD_AUTO);
+    row.mask_size[0] = 31, row.mask_size[1] = 1;
+    clconv_problem line = shape(1, (size_t)1 << 26, 1, 1, 31,
+                                CLCONV_METHOD_AUTO);
+    double ms_line[CLCONV_METHOD_COUNT];
+    clconv_method_predict(&cpu, &xeon, &row, ms);
+    clconv_method_predict(&cpu, &xeon, &line, ms_line);
+    assert_true(ms[CLCONV_METHOD_SEPARABLE] ==
+                ms_line[CLCONV_METHOD_SEPARABLE]);
 }
 
 int main(void)

@@ -124,7 +124,12 @@ void clconv_method_predict(const clconv_device_info *dev,
     ms[CLCONV_METHOD_SEPARABLE] = 0;
     for (int a = 0; a < p->dims; ++a) { /* one pass per axis */
         double w = clconv_problem_mask_axis(p, a);
-        if (a == 0 && clc_sep_fuses(dev, p)) {
+        /* a y or z axis of one tap is no pass (the plan's factor there
+         * is 1: separable.c's make_passes), nor fused with x */
+        if (a > 0 && w == 1)
+            continue;
+        if (a == 0 && clconv_problem_mask_axis(p, 1) > 1 &&
+            clc_sep_fuses(dev, p)) {
             /* x and y in one pass, the x pass of a chunk's first W_y - 1
              * rows done twice (chunks of 256 rows) */
             const double wy = clconv_problem_mask_axis(p, 1);
