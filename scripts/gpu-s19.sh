@@ -1,0 +1,74 @@
+#!/bin/bash
+# Session 19's calls on the GPU machine (each under 10 minutes): a build,
+# then the steps named in $STEPS, logs under $OUT/r, returned as one
+# tarball:
+#   cpu3d   the 16-core CPU (PoCL): 3D 512^3 direct `vector` through
+#           `clconv run` (every element verified), two rounds
+#           interleaved, at W=5 float16 blocks x planes per work-item
+#           ($CLCONV_VECTOR_BLOCKS, --coarsen) 2x8 (the default), 2x16,
+#           1x8, 1x16, 1x32; W=3 2x8, 2x16, 1x16; W=7 1x8 (the default),
+#           1x16; then bench rows (% of the floor) at the defaults for
+#           W=5 and W=3, two rounds
+#   yg      the 16-core CPU: 3D 512^3 `vector` bench rows at the default
+#           against the work-group along y (one x block, TILE_WIDTH
+#           consecutive rows: -D VEC_YGROUP=1 and HACK_YG=1, an
+#           experiment), W=5 three rounds, W=3 two, interleaved; then
+#           `clconv run` W=5 along y at tiles 8 and 32
+#   cpubench bench rows of 3D 512^3 W=3, 5, 7 `vector` at the defaults,
+#           two rounds, and 2D 8192^2 W=9
+set -u
+cd "$(dirname "$0")/.."
+. scripts/gpu-env.sh
+gpu_call_begin
+gpu_build
+# cpu_run tag blocks planes mask: one `clconv run` row on the CPU.
+cpu_run() {
+    CLCONV_VECTOR_BLOCKS=$2 timeout 120 build/clconv run --device cpu \
+        --dims 3 --size 512 --mask $4 --strategy vector --coarsen $3 \
+        --seed 1 --reps 7 >"$R/$1.txt" 2>&1
+    echo "$1: exit $? $(grep ' ms' "$R/$1.txt" | grep -o 'max_err.*' | tail -1)"
+}
+cpu_bench() {
+    timeout 200 build/clconv bench --device cpu --dims $1 --size $2 \
+        --mask $3 --strategy vector --tiles default --seed 1 --quiet \
+        --json "$R/$4.json" >"$R/$4.txt" 2>&1
+    echo "$4: exit $? $(tail -1 "$R/$4.txt")"
+}
+for step in ${STEPS:-cpu3d}; do
+    case $step in
+    cpu3d)
+        for r in 1 2; do
+            for c in "5 2 8" "5 2 16" "5 1 8" "5 1 16" "5 1 32" \
+                "3 2 8" "3 2 16" "3 1 16" "7 1 8" "7 1 16"; do
+                set -- $c
+                cpu_run "cpu3d-w$1-b$2-c$3-r$r" $2 $3 $1
+            done
+            for w in 5 3; do
+                cpu_bench 3 512x512x512 $w "cpu3d-bench-w$w-r$r"
+            done
+        done 2>&1 | tee "$R/cpu3d.log" ;;
+    yg)
+        for r in 1 2 3; do
+            for w in 5 3; do
+                [ $r = 3 ] && [ $w = 3 ] && continue
+                cpu_bench 3 512x512x512 $w "yg-w$w-base-r$r"
+                HACK_YG=1 CLCONV_BUILD_OPTIONS="-D VEC_YGROUP=1" \
+                    cpu_bench 3 512x512x512 $w "yg-w$w-yg-r$r"
+            done
+        done 2>&1 | tee "$R/yg.log"
+        for t in 8 32; do
+            HACK_YG=1 CLCONV_BUILD_OPTIONS="-D VEC_YGROUP=1" timeout 120 \
+                build/clconv run --device cpu --dims 3 --size 512 --mask 5 \
+                --strategy vector --tile $t --seed 1 --reps 7 \
+                >"$R/yg-run-t$t.txt" 2>&1
+            echo "yg-run-t$t: exit $? $(grep ' ms' "$R/yg-run-t$t.txt" | grep -o 'max_err.*' | tail -1)"
+        done 2>&1 | tee -a "$R/yg.log" ;;
+    cpubench)
+        for r in 1 2; do
+            for w in 3 5 7; do
+                cpu_bench 3 512x512x512 $w "cpubench-3d-w$w-r$r"
+            done
+            cpu_bench 2 8192x8192 9 "cpubench-2d-w9-r$r"
+        done 2>&1 | tee "$R/cpubench.log" ;;
+    esac
+done
