@@ -14,13 +14,14 @@
 #           consecutive rows: -D VEC_YGROUP=1 and HACK_YG=1, an
 #           experiment), W=5 three rounds, W=3 two, interleaved; then
 #           `clconv run` W=5 along y at tiles 8 and 32
+#   tests   test_paths on the GPU ($TF: the filters, $TP: seconds each)
 #   cpubench bench rows of 3D 512^3 W=3, 5, 7 `vector` at the defaults,
 #           two rounds, and 2D 8192^2 W=9
 set -u
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_call_begin
-gpu_build
+gpu_build build/test_paths
 # cpu_run tag blocks planes mask: one `clconv run` row on the CPU.
 cpu_run() {
     CLCONV_VECTOR_BLOCKS=$2 timeout 120 build/clconv run --device cpu \
@@ -63,6 +64,8 @@ for step in ${STEPS:-cpu3d}; do
                 >"$R/yg-run-t$t.txt" 2>&1
             echo "yg-run-t$t: exit $? $(grep ' ms' "$R/yg-run-t$t.txt" | grep -o 'max_err.*' | tail -1)"
         done 2>&1 | tee -a "$R/yg.log" ;;
+    tests)
+        gpu_tests ${TF:-'separable_cpu_fused*' 'separable_cpu_x_pass*'} ;;
     cpubench)
         for r in 1 2; do
             for w in 3 5 7; do
