@@ -15,6 +15,9 @@
 #           experiment), W=5 three rounds, W=3 two, interleaved; then
 #           `clconv run` W=5 along y at tiles 8 and 32
 #   tests   test_paths on the GPU ($TF: the filters, $TP: seconds each)
+#   gpubench the GPU's direct targets as bench rows (`coarse`, default
+#           tile, two rounds): 1D 2^26 W=55, 2D 8192^2 W=9, 3D 512^3 W=5,
+#           2D 8192^2 W=3 u8 -> u8
 #   cpubench bench rows of 3D 512^3 W=3, 5, 7 `vector` at the defaults,
 #           two rounds, and 2D 8192^2 W=9
 set -u
@@ -66,6 +69,19 @@ for step in ${STEPS:-cpu3d}; do
         done 2>&1 | tee -a "$R/yg.log" ;;
     tests)
         gpu_tests ${TF:-'separable_cpu_fused*' 'separable_cpu_x_pass*'} ;;
+    gpubench)
+        for r in 1 2; do
+            for p in "1 67108864 55 f32" "2 8192x8192 9 f32" \
+                "3 512x512x512 5 f32" "2 8192x8192 3 u8"; do
+                set -- $p
+                timeout 200 build/clconv bench --device gpu --dims $1 \
+                    --size $2 --mask $3 --dtype $4 --strategy coarse \
+                    --tiles default --seed 1 --quiet \
+                    --json "$R/gpubench-${1}d-w$3-$4-r$r.json" \
+                    >"$R/gpubench-${1}d-w$3-$4-r$r.txt" 2>&1
+                echo "gpubench ${1}D W=$3 $4 r$r: exit $? $(tail -1 "$R/gpubench-${1}d-w$3-$4-r$r.txt")"
+            done
+        done 2>&1 | tee "$R/gpubench.log" ;;
     cpubench)
         for r in 1 2; do
             for w in 3 5 7; do
