@@ -71,6 +71,25 @@ else
     echo "FAIL bench JSON/CSV"; fails=$((fails + 1))
 fi
 
+# A problem's entry says what its rows ran: a u8 -> u8 problem with a 5x1
+# mask moves 2 bytes per element and does 2 x 5 FLOPs (not float32's 8
+# bytes and a 5x5 mask's 50).
+check "bench of a u8 problem with a 5x1 mask" 0 "$CLI" bench --dims 2 \
+    --size 67x45 --mask 5x1 --dtype u8 --strategy vector --tiles default \
+    --device 0:0 --seed 3 --json "$tmp/u.json"
+if "$PY" - "$tmp/u.json" <<'PYEOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+p = doc["problems"][0]
+n = 67 * 45
+assert p["elements"] == n and p["bytes"] == 2 * n, p
+assert p["flops"] == 2 * 5 * n and p["intensity"] == 5, p
+assert p["dtype"] == "u8" and p["out_dtype"] == "u8", p
+r = doc["rows"][0]
+assert r["dtype"] == "u8" and r["mask_size"] == [5, 1], r
+PYEOF
+then echo "ok   bench JSON: the problem in its rows' types and mask"; else echo "FAIL bench JSON: the problem's bytes, flops or types"; fails=$((fails + 1)); fi
+
 # The large-mask suite on one custom problem in a border mode: every method
 # verified at sampled outputs (the reference follows the mode), rows name
 # the mode; a custom problem without --mask is a usage error.

@@ -91,17 +91,28 @@ static void json_device(FILE *f, size_t i, const clconv_bench_device *d)
     fputs("}", f);
 }
 
-static void json_problem(FILE *f, size_t i, const clconv_bench_problem *b)
+/* Problem i as its rows ran it: the first row's problem (its per-axis
+ * mask and element types: --mask WxH, --dtype), else the suite's shape
+ * (float32, a square or cubic mask). */
+static void json_problem(FILE *f, size_t i, const clconv_bench_report *r)
 {
+    const clconv_bench_problem *b = &r->problems[i];
     clconv_problem p;
     clconv_bench_shape(b, &p);
+    for (size_t k = 0; k < r->nrows; ++k)
+        if (r->rows[k].problem == i) {
+            p = r->rows[k].p;
+            break;
+        }
     clconv_bench_metrics m;
     clconv_bench_metrics_of(&p, 0.0, NULL, &m);
     fprintf(f, "    {\"index\": %zu, \"dims\": %d, \"size\": [%zu, %zu, %zu], "
                "\"mask\": %d, \"elements\": %zu, \"bytes\": %.0f, "
-               "\"flops\": %.0f, \"intensity\": %.6g}",
+               "\"flops\": %.0f, \"intensity\": %.6g, \"dtype\": \"%s\", "
+               "\"out_dtype\": \"%s\"}",
             i, b->dims, b->size[0], b->size[1], b->size[2], b->mask_width,
-            clconv_problem_elements(&p), m.bytes, m.flops, m.intensity);
+            clconv_problem_elements(&p), m.bytes, m.flops, m.intensity,
+            clconv_elem_name(p.in_dtype), clconv_elem_name(p.out_dtype));
 }
 
 static void json_row(FILE *f, const clconv_bench_row *w)
@@ -170,7 +181,7 @@ clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f)
     }
     fputs("  ],\n  \"problems\": [\n", f);
     for (size_t i = 0; i < r->nproblems; ++i) {
-        json_problem(f, i, &r->problems[i]);
+        json_problem(f, i, r);
         fputs(i + 1 < r->nproblems ? ",\n" : "\n", f);
     }
     fputs("  ],\n  \"rows\": [\n", f);
