@@ -1,6 +1,7 @@
 /* Element types at their edges (issue 17 item 4): integer outputs round
  * ties to even and saturate at both ends of their range on every strategy
- * and device, exactly as OpenCV's saturate_cast; f16 converted on the host
+ * and device, in 1D and 2D (the coarse kernel's vector loads and stores
+ * too), exactly as OpenCV's saturate_cast; f16 converted on the host
  * (a device without cl_khr_fp16, forced with $CLCONV_FP16=0) gives the
  * device path's bits; the typed host-to-host call in slabs equals one
  * launch; the float entry points refuse typed problems with the reason. */
@@ -46,27 +47,48 @@ static double saturate(double x, double lo, double hi)
     return r < lo ? lo : r > hi ? hi : r;
 }
 
-/* 1D data of type t (values v[i]), mask {0, m, 0}: every output is
- * v[i] * m rounded and saturated, on every strategy. */
-static void check_edges(clconv_session *s, clconv_elem t, const double *v,
-                        size_t n, double m, double lo, double hi)
+/* 2D edges: a grid of EDGE_NX x EDGE_NY, wide and tall enough for the
+ * coarse kernel's interior work-groups at any columns per work-item (its
+ * vector loads and stores), element (x, y) the value v[(x + 37 y) % n]. */
+enum { EDGE_NX = 1024, EDGE_NY = 40 };
+
+/* Data of type t (values v[i]; 1D, or 2D as above) and a mask whose
+ * centre is m and every other tap 0 (3 or 3x3): every output is its input
+ * times m, rounded and saturated, on every strategy (2D: coarse and
+ * vector, whose loads and stores convert whole vectors). */
+static void check_edges(clconv_session *s, int dims, clconv_elem t,
+                        const double *v, size_t nv, double m, double lo,
+                        double hi)
 {
-    const float mask[3] = {0.0f, (float)m, 0.0f};
+    float mask[9] = {0.0f};
+    mask[dims == 1 ? 1 : 4] = (float)m;
+    const size_t n = dims == 1 ? nv : (size_t)EDGE_NX * EDGE_NY;
     const size_t size = clconv_elem_size(t);
     unsigned char *in = calloc(n, size), *out = calloc(n, size);
+    double *x = malloc(n * sizeof *x);
     assert_non_null(in);
     assert_non_null(out);
+    assert_non_null(x);
     for (size_t i = 0; i < n; ++i) {
+        x[i] = dims == 1 ? v[i] : v[(i % EDGE_NX + 37 * (i / EDGE_NX)) % nv];
         if (t == CLCONV_ELEM_U8)
-            in[i] = (unsigned char)v[i];
+            in[i] = (unsigned char)x[i];
         else if (t == CLCONV_ELEM_U16)
-            ((uint16_t *)in)[i] = (uint16_t)v[i];
+            ((uint16_t *)in)[i] = (uint16_t)x[i];
         else
-            ((int16_t *)in)[i] = (int16_t)v[i];
+            ((int16_t *)in)[i] = (int16_t)x[i];
     }
     for (int st = 0; st < CLCONV_STRATEGY_COUNT; ++st) {
-        clconv_problem p = support_problem(1, n, 1, 1, 3, 0, st);
+        /* 2D: the kernels that convert whole vectors */
+        if (dims == 2 && st != CLCONV_COARSE && st != CLCONV_VECTOR)
+            continue;
+        clconv_problem p =
+            dims == 1 ? support_problem(1, n, 1, 1, 3, 0, st)
+                      : support_problem(2, EDGE_NX, EDGE_NY, 1, 3, 0, st);
         p.tile = st == CLCONV_NAIVE ? 16 : 0; /* naive itself, not default */
+        p.method = CLCONV_METHOD_DIRECT; /* the mask is separable */
+        if (dims == 2 && st == CLCONV_COARSE) /* interior work-groups */
+            p.coarsen = 2, p.group_y = 2;
         p.in_dtype = p.out_dtype = t;
         memset(out, 0xa5, n * size);
         assert_int_equal(clconv_convolve_typed(s, &p, in, mask, out, NULL),
@@ -76,15 +98,16 @@ static void check_edges(clconv_session *s, clconv_elem t, const double *v,
                                : t == CLCONV_ELEM_U16
                                    ? ((uint16_t *)out)[i]
                                    : ((int16_t *)out)[i];
-            const double want = saturate(v[i] * (double)mask[1], lo, hi);
+            const double want = saturate(x[i] * m, lo, hi);
             if (got != want)
-                fail_msg("%s %s x %g: element %zu (%g) got %g, want %g",
-                         clconv_strategy_name(st), clconv_elem_name(t), m, i,
-                         v[i], got, want);
+                fail_msg("%dD %s %s x %g: element %zu (%g) got %g, want %g",
+                         dims, clconv_strategy_name(st), clconv_elem_name(t),
+                         m, i, x[i], got, want);
         }
     }
     free(in);
     free(out);
+    free(x);
 }
 
 static void integer_outputs_round_ties_to_even_and_saturate(void **state)
@@ -99,15 +122,32 @@ static void integer_outputs_round_ties_to_even_and_saturate(void **state)
                  : i < 200 ? -50 + (i - 100)
                            : 32767 - (i - 200);
     static const double scales[] = {0.5, 1.5, 2.0, -1.0, -0.5};
+    /* 2D also at 4 and 16 columns per work-item of the coarse kernel
+     * ($CLCONV_COARSE_XV, read when a session is made): its vector loads
+     * and stores convert whole vectors. */
+    static const char *const xv[] = {NULL, "4", "16"};
     for (size_t d = 0; d < f->n; ++d)
-        for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
-            check_edges(f->sessions[d], CLCONV_ELEM_U8, u8, 256, scales[k],
-                        0, 255);
-            check_edges(f->sessions[d], CLCONV_ELEM_I16, i16, 301, scales[k],
-                        -32768, 32767);
-            check_edges(f->sessions[d], CLCONV_ELEM_U16, u8, 256,
-                        scales[k] * 300.0, 0, 65535);
-        }
+        for (int dims = 1; dims <= 2; ++dims)
+            for (size_t j = 0; j < (dims == 1 ? 1 : 3); ++j) {
+                clconv_session *s = f->sessions[d];
+                if (xv[j]) {
+                    setenv("CLCONV_COARSE_XV", xv[j], 1);
+                    assert_int_equal(
+                        clconv_session_create(support_device(f, d), &s),
+                        CLCONV_OK);
+                    unsetenv("CLCONV_COARSE_XV");
+                }
+                for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
+                    check_edges(s, dims, CLCONV_ELEM_U8, u8, 256, scales[k],
+                                0, 255);
+                    check_edges(s, dims, CLCONV_ELEM_I16, i16, 301,
+                                scales[k], -32768, 32767);
+                    check_edges(s, dims, CLCONV_ELEM_U16, u8, 256,
+                                scales[k] * 300.0, 0, 65535);
+                }
+                if (xv[j])
+                    clconv_session_destroy(s);
+            }
 }
 
 /* A session on dev with $CLCONV_FP16 set to v (read at creation). */
