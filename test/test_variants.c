@@ -190,17 +190,61 @@ static void has_defines(const clconv_device_info *dev, const clconv_problem *p,
 /* VEC_BLOCKS of 2D vector at mask 5: two blocks on PoCL and GPUs, one on
  * other CPU implementations (Intel's runtime is 5x slower with two); the
  * wider masks' blocks and rows on PoCL. */
+/* Three implementations the defaults tell apart: PoCL's CPU, Intel's CPU
+ * runtime and a GPU. */
+static void three_devices(clconv_device_info *pocl, clconv_device_info *intel,
+                          clconv_device_info *gpu)
+{
+    *pocl = fake_device(CLCONV_DEVICE_CPU, 4096, 4096, 1 << 20);
+    snprintf(pocl->platform, sizeof pocl->platform,
+             "Portable Computing Language");
+    *intel = *pocl;
+    snprintf(intel->platform, sizeof intel->platform, "Intel(R) OpenCL");
+    *gpu = fake_device(CLCONV_DEVICE_GPU, 1024, 1024, 48 * 1024);
+}
+
+/* Integer element types are converted by bit arithmetic on PoCL's CPUs
+ * (-D CLCONV_CVT_BITS=1; bench/PERF.md item 58), by convert_* on other
+ * implementations and GPUs, and float types never carry the define. */
+static void integer_conversions_by_bits_on_pocl_only(void **state)
+{
+    (void)state;
+    clconv_device_info pocl, intel, gpu;
+    three_devices(&pocl, &intel, &gpu);
+    const char *bits = "-D CLCONV_CVT_BITS=1";
+    char d[512];
+    static const clconv_elem types[] = {CLCONV_ELEM_U8, CLCONV_ELEM_U16,
+                                        CLCONV_ELEM_I16, CLCONV_ELEM_F16};
+    for (size_t i = 0; i < sizeof types / sizeof *types; ++i)
+        for (int st = 0; st < CLCONV_STRATEGY_COUNT; ++st) {
+            clconv_problem p = shape(2, 3, (clconv_strategy)st);
+            p.in_dtype = p.out_dtype = types[i];
+            const int integer = types[i] != CLCONV_ELEM_F16;
+            assert_int_equal(clconv_problem_defines(&pocl, &p, d, sizeof d),
+                             CLCONV_OK);
+            assert_int_equal(strstr(d, bits) != NULL, integer);
+            p.out_dtype = CLCONV_ELEM_F32; /* the input's conversion alone */
+            assert_int_equal(clconv_problem_defines(&pocl, &p, d, sizeof d),
+                             CLCONV_OK);
+            assert_int_equal(strstr(d, bits) != NULL, integer);
+            assert_int_equal(clconv_problem_defines(&intel, &p, d, sizeof d),
+                             CLCONV_OK);
+            assert_null(strstr(d, bits));
+            assert_int_equal(clconv_problem_defines(&gpu, &p, d, sizeof d),
+                             CLCONV_OK);
+            assert_null(strstr(d, bits));
+        }
+    clconv_problem f = shape(2, 3, CLCONV_COARSE);
+    assert_int_equal(clconv_problem_defines(&pocl, &f, d, sizeof d),
+                     CLCONV_OK);
+    assert_null(strstr(d, bits));
+}
+
 static void vector_blocks_default_depends_on_the_implementation(void **state)
 {
     (void)state;
-    clconv_device_info pocl = fake_device(CLCONV_DEVICE_CPU, 4096, 4096,
-                                          1 << 20);
-    snprintf(pocl.platform, sizeof pocl.platform,
-             "Portable Computing Language");
-    clconv_device_info intel = pocl;
-    snprintf(intel.platform, sizeof intel.platform, "Intel(R) OpenCL");
-    const clconv_device_info gpu = fake_device(CLCONV_DEVICE_GPU, 1024, 1024,
-                                               48 * 1024);
+    clconv_device_info pocl, intel, gpu;
+    three_devices(&pocl, &intel, &gpu);
     const clconv_problem p = shape(2, 5, CLCONV_VECTOR);
     char d[256];
     assert_int_equal(clconv_problem_defines(&pocl, &p, d, sizeof d), CLCONV_OK);
@@ -487,6 +531,7 @@ int main(void)
         cmocka_unit_test(default_tiles_fit_small_devices),
         cmocka_unit_test(an_explicit_tile_that_cannot_fit_is_unsupported),
         cmocka_unit_test(vector_blocks_default_depends_on_the_implementation),
+        cmocka_unit_test(integer_conversions_by_bits_on_pocl_only),
         cmocka_unit_test(
             measuring_overrides_are_read_once_per_session_and_reported),
         cmocka_unit_test(

@@ -172,7 +172,14 @@ typedef struct clc_config {
      * CLCONV_BATCH_LOOP, $CLCONV_BATCH_LOOP=1) instead of one NDRange
      * dimension, for measuring (bench/PERF.md). */
     int batch_loop;
+    /* Integer element types converted by bit arithmetic (-D
+     * CLCONV_CVT_BITS=1, cl/dtype.clh): on PoCL's CPUs (clc_cvt_bits). */
+    int cvt_bits;
 } clc_config;
+/* Whether dev converts integer elements by bit arithmetic: PoCL's CPUs,
+ * where u8 -> u8 ran 1.2-1.4x faster; NVIDIA's H100 ran it 10% slower
+ * (bench/PERF.md item 58); elsewhere not measured. */
+int clc_cvt_bits(const clconv_device_info *dev);
 
 typedef struct clc_variant {
     clconv_strategy strategy;

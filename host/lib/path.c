@@ -30,7 +30,7 @@ static clconv_status convert_create(clc_path *path, const clconv_problem *p)
     cl_int err;
     char opts[160];
     clconv_problem q = {.in_dtype = p->in_dtype, .out_dtype = p->out_dtype};
-    clc_config c = {.p = q};
+    clc_config c = {.p = q, .cvt_bits = clc_cvt_bits(&path->s->dev)};
     opts[clc_elem_defines(&c, opts, sizeof opts)] = '\0';
     cl_program prog = NULL;
     st = clc_program_get(path->s, "convert", opts, CLC_SRC_TYPES, &prog);

@@ -163,6 +163,7 @@ void clc_config_resolve(const clconv_device_info *dev,
     memset(c, 0, sizeof *c);
     c->p = *p;
     c->batch = 1;
+    c->cvt_bits = clc_cvt_bits(dev);
     c->p.mask_mode = clc_mask_mode_for(dev, p);
     const clc_variant *v = clc_variant_get(p->strategy);
     if (!v || p->dims < 1 || p->dims > 3)
@@ -233,6 +234,12 @@ size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
     return n < len ? n : len - 1;
 }
 
+int clc_cvt_bits(const clconv_device_info *dev)
+{
+    return dev && dev->kind == CLCONV_DEVICE_CPU &&
+           strstr(dev->platform, "Portable Computing Language") != NULL;
+}
+
 size_t clc_elem_defines(const clc_config *c, char *buf, size_t len)
 {
     /* Only where not float32 (cl/dtype.clh). */
@@ -248,6 +255,12 @@ size_t clc_elem_defines(const clc_config *c, char *buf, size_t len)
         int m = snprintf(buf + n, len - n,
                          " -D CLCONV_%s_DTYPE=CLCONV_DTYPE_%s",
                          k ? "OUT" : "IN", up);
+        n += m > 0 ? (size_t)m : 0;
+    }
+    const int integer = (t[0] != CLCONV_ELEM_F32 && t[0] != CLCONV_ELEM_F16) ||
+                        (t[1] != CLCONV_ELEM_F32 && t[1] != CLCONV_ELEM_F16);
+    if (c->cvt_bits && integer && n < len) {
+        int m = snprintf(buf + n, len - n, " -D CLCONV_CVT_BITS=1");
         n += m > 0 ? (size_t)m : 0;
     }
     return n < len ? n : len - 1;
