@@ -18,13 +18,19 @@
 #   gpubench the GPU's direct targets as bench rows (`coarse`, default
 #           tile, two rounds): 1D 2^26 W=55, 2D 8192^2 W=9, 3D 512^3 W=5,
 #           2D 8192^2 W=3 u8 -> u8
+#   cvt     integer loads and stores by bit arithmetic (dtype.clh's CLC_I2F,
+#           CLC_F2I) against the conversion instructions (.cl-base/cl, the
+#           kernels before), bench rows, two rounds interleaved: the GPU's
+#           2D 8192^2 W=3 u8 -> u8, u16 -> u16, i16 -> i16 and u8 W=5
+#           (`coarse`), the CPU's u8 -> u8 W=3 (`vector`); then test_dtype
+#           on the GPU
 #   cpubench bench rows of 3D 512^3 W=3, 5, 7 `vector` at the defaults,
 #           two rounds, and 2D 8192^2 W=9
 set -u
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
 gpu_call_begin
-gpu_build build/test_paths
+gpu_build build/test_paths build/test_dtype
 # cpu_run tag blocks planes mask: one `clconv run` row on the CPU.
 cpu_run() {
     CLCONV_VECTOR_BLOCKS=$2 timeout 120 build/clconv run --device cpu \
@@ -82,6 +88,25 @@ for step in ${STEPS:-cpu3d}; do
                 echo "gpubench ${1}D W=$3 $4 r$r: exit $? $(tail -1 "$R/gpubench-${1}d-w$3-$4-r$r.txt")"
             done
         done 2>&1 | tee "$R/gpubench.log" ;;
+    cvt)
+        for r in 1 2; do
+            for p in "gpu coarse 3 u8" "gpu coarse 3 u16" "gpu coarse 3 i16" \
+                "gpu coarse 5 u8" "cpu vector 3 u8"; do
+                set -- $p
+                for k in base new; do
+                    e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+                    tag=cvt-$1-w$3-$4-$k-r$r
+                    env $e timeout 150 build/clconv bench --device $1 --dims 2 \
+                        --size 8192x8192 --mask $3 --dtype $4 --strategy $2 \
+                        --tiles default --seed 1 --quiet --json "$R/$tag.json" \
+                        >"$R/$tag.txt" 2>&1
+                    echo "$tag: exit $? $(tail -1 "$R/$tag.txt")"
+                done
+            done
+        done 2>&1 | tee "$R/cvt.log"
+        CLCONV_DEVICE=gpu timeout 250 build/test_dtype >"$R/test_dtype-gpu.log" 2>&1
+        el "test_dtype on the GPU: exit $?"
+        grep -E "PASSED|FAILED|ERROR" "$R/test_dtype-gpu.log" | head -5 ;;
     cpubench)
         for r in 1 2; do
             for w in 3 5 7; do
