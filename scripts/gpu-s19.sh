@@ -24,6 +24,10 @@
 #           2D 8192^2 W=3 u8 -> u8, u16 -> u16, i16 -> i16 and u8 W=5
 #           (`coarse`), the CPU's u8 -> u8 W=3 (`vector`); then test_dtype
 #           on the GPU
+#   u8cpu   the 16-core CPU's u8 -> u8 W=3 at 8192^2, two rounds: bench rows
+#           of `vector` and `coarse`, base (.cl-base/cl: conversions) and
+#           new (bit arithmetic on PoCL), then `cv2.filter2D` on CV_8U
+#           (bench/peers.py)
 #   cpubench bench rows of 3D 512^3 W=3, 5, 7 `vector` at the defaults,
 #           two rounds, and 2D 8192^2 W=9
 set -u
@@ -107,6 +111,24 @@ for step in ${STEPS:-cpu3d}; do
         CLCONV_DEVICE=gpu timeout 250 build/test_dtype >"$R/test_dtype-gpu.log" 2>&1
         el "test_dtype on the GPU: exit $?"
         grep -E "PASSED|FAILED|ERROR" "$R/test_dtype-gpu.log" | head -5 ;;
+    u8cpu)
+        for r in 1 2; do
+            for st in vector coarse; do
+                for k in base new; do
+                    e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+                    tag=u8cpu-$st-$k-r$r
+                    env $e timeout 150 build/clconv bench --device cpu --dims 2 \
+                        --size 8192x8192 --mask 3 --dtype u8 --strategy $st \
+                        --tiles default --seed 1 --quiet --json "$R/$tag.json" \
+                        >"$R/$tag.txt" 2>&1
+                    echo "$tag: exit $? $(tail -1 "$R/$tag.txt")"
+                done
+            done
+            timeout 150 python3 bench/peers.py --dims 2 --size 8192x8192 \
+                --mask 3 --dtype u8 --peers opencv-cpu --reps 10 --seed 1 \
+                --json "$R/u8cpu-peers-r$r.json" >"$R/u8cpu-peers-r$r.txt" 2>&1
+            echo "cv2 r$r: exit $? $(grep -i 'filter2D' "$R/u8cpu-peers-r$r.txt" | tail -1)"
+        done 2>&1 | tee "$R/u8cpu.log" ;;
     cpubench)
         for r in 1 2; do
             for w in 3 5 7; do
