@@ -180,6 +180,9 @@ typedef struct clc_config {
  * where u8 -> u8 ran 1.2-1.4x faster; NVIDIA's H100 ran it 10% slower
  * (bench/PERF.md item 58); elsewhere not measured. */
 int clc_cvt_bits(const clconv_device_info *dev);
+/* dev is a CPU device of PoCL (the implementation most defaults were
+ * measured on: variant_vector.c's widths and peel, clc_cvt_bits). */
+int clc_pocl_cpu(const clconv_device_info *dev);
 
 typedef struct clc_variant {
     clconv_strategy strategy;

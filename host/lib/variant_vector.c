@@ -14,11 +14,6 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 #define VECTOR_WIDTH 16
 
 /* A CPU device of PoCL, where the vector defaults were measured. */
-static int pocl_cpu(const clconv_device_info *dev)
-{
-    return dev && dev->kind == CLCONV_DEVICE_CPU &&
-           strstr(dev->platform, "Portable Computing Language") != NULL;
-}
 
 /* VEC_WIDTH in 2D: 8 on PoCL CPU devices whose native float vector is 8
  * wide (AVX2: a float16 is two of its 16 registers, and the 2D queue
@@ -27,7 +22,7 @@ static int pocl_cpu(const clconv_device_info *dev)
 static int width_default(const clconv_device_info *dev)
 {
     cl_uint native = 0;
-    if (!pocl_cpu(dev) || !dev->opaque_device ||
+    if (!clc_pocl_cpu(dev) || !dev->opaque_device ||
         clGetDeviceInfo((cl_device_id)dev->opaque_device,
                         CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof native,
                         &native, NULL) != CL_SUCCESS)
@@ -101,7 +96,7 @@ static void vector_defaults(const clconv_device_info *dev,
          * Intel's runtime its vector test groups in 127 s against 38,
          * NVIDIA's 3D vector group did not finish in 400 s). */
         k[CLC_KNOB_VEC_PEEL] = ov && ov->vector_peel ? ov->vector_peel - 1
-                                                     : pocl_cpu(dev);
+                                                     : clc_pocl_cpu(dev);
     }
 }
 

@@ -234,10 +234,15 @@ size_t clc_config_defines(const clc_config *c, char *buf, size_t len)
     return n < len ? n : len - 1;
 }
 
-int clc_cvt_bits(const clconv_device_info *dev)
+int clc_pocl_cpu(const clconv_device_info *dev)
 {
     return dev && dev->kind == CLCONV_DEVICE_CPU &&
            strstr(dev->platform, "Portable Computing Language") != NULL;
+}
+
+int clc_cvt_bits(const clconv_device_info *dev)
+{
+    return clc_pocl_cpu(dev);
 }
 
 size_t clc_elem_defines(const clc_config *c, char *buf, size_t len)
