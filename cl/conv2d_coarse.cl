@@ -184,7 +184,7 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                           ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
                           oy >= LEFT_Y &&
                           oy + GROUP_Y * COARSEN + RIGHT_Y <= ny &&
-                          CLC_XV_ROWS(nx);
+                          CLC_XV_ALIGNED(N, P, nx);
 #if XV == 1
     if (interior)
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, false COUNTERS_ARG);

@@ -210,7 +210,7 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
               y0 = oy + get_local_id(1) * ROWS;
     const bool interior =
         ox >= XV_HALO_L && ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
-        CLC_XV_ROWS(nx) && oy >= LEFT_Y &&
+        CLC_XV_ALIGNED(N, P, nx) && oy >= LEFT_Y &&
         oy + GROUP_Y * ROWS + RIGHT_Y <= ny && z0 >= LEFT_Z &&
         z0 + COARSEN + RIGHT_Z <= nz;
     if (interior)
