@@ -28,6 +28,9 @@
 #           of `vector` and `coarse`, base (.cl-base/cl: conversions) and
 #           new (bit arithmetic on PoCL), then `cv2.filter2D` on CV_8U
 #           (bench/peers.py)
+#   align   the coarse kernels' alignment test (CLC_XV_ALIGNED) against the
+#           row-length test alone (.cl-base/cl), H100 bench rows, two
+#           rounds interleaved: 3D 512^3 W=5 and 2D 8192^2 W=3 u8 -> u8
 #   cpubench bench rows of 3D 512^3 W=3, 5, 7 `vector` at the defaults,
 #           two rounds, and 2D 8192^2 W=9
 set -u
@@ -129,6 +132,21 @@ for step in ${STEPS:-cpu3d}; do
                 --json "$R/u8cpu-peers-r$r.json" >"$R/u8cpu-peers-r$r.txt" 2>&1
             echo "cv2 r$r: exit $? $(grep -i 'filter2D' "$R/u8cpu-peers-r$r.txt" | tail -1)"
         done 2>&1 | tee "$R/u8cpu.log" ;;
+    align)
+        for r in 1 2; do
+            for p in "3 512x512x512 5 f32" "2 8192x8192 3 u8"; do
+                set -- $p
+                for k in base new; do
+                    e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+                    tag=align-${1}d-w$3-$4-$k-r$r
+                    env $e timeout 150 build/clconv bench --device gpu \
+                        --dims $1 --size $2 --mask $3 --dtype $4 \
+                        --strategy coarse --tiles default --seed 1 --quiet \
+                        --json "$R/$tag.json" >"$R/$tag.txt" 2>&1
+                    echo "$tag: exit $? $(tail -1 "$R/$tag.txt")"
+                done
+            done
+        done 2>&1 | tee "$R/align.log" ;;
     cpubench)
         for r in 1 2; do
             for w in 3 5 7; do
