@@ -1032,6 +1032,21 @@ static void cost_model_picks_what_a_user_would(void **state)
     clconv_method_predict(&cpu, &xeon, &line, ms_line);
     assert_true(ms[CLCONV_METHOD_SEPARABLE] ==
                 ms_line[CLCONV_METHOD_SEPARABLE]);
+    /* A mask one tap wide along y and z is a batch of 1D filters: the
+     * 1D rule decides, not the model's near tie (a 3D 1x1x1 mask took
+     * the separable path). */
+    clconv_problem one = shape(3, 641, 768, 255, 1, CLCONV_METHOD_AUTO);
+    assert_int_equal(clconv_method_pick(&cpu, &xeon, &one, 1),
+                     CLCONV_METHOD_DIRECT);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &one, 1),
+                     CLCONV_METHOD_DIRECT);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &row, 1),
+                     CLCONV_METHOD_DIRECT);
+    row.mask_size[0] = 101;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &row, 1),
+                     CLCONV_METHOD_SEPARABLE);
+    assert_int_equal(clconv_method_pick(&cpu, &xeon, &row, 1),
+                     CLCONV_METHOD_DIRECT);
 }
 
 int main(void)

@@ -166,8 +166,16 @@ static clconv_method pick(const clconv_device_info *dev,
 {
     double ms[CLCONV_METHOD_COUNT];
     clconv_method_predict(dev, c, p, ms);
+    /* A mask one tap wide along y and z is a 1D filter of rows: the
+     * direct path runs it as a batch of 1D problems (its members' own
+     * kernel) and the separable path as its one x pass, so the 1D rule
+     * below decides, not the model's near tie (a 3D 1x1x1 mask went to
+     * the separable path, and test_matrix's default 3D case with it). */
+    int x_only = 1;
+    for (int a = 1; a < p->dims; ++a)
+        x_only &= clconv_problem_mask_axis(p, a) == 1;
     clconv_method best = CLCONV_METHOD_DIRECT;
-    if (separable && p->dims > 1 &&
+    if (separable && !x_only &&
         ms[CLCONV_METHOD_SEPARABLE] < ms[CLCONV_METHOD_DIRECT])
         best = CLCONV_METHOD_SEPARABLE;
     /* 1D: every mask is one pass. On GPUs beyond 64 taps the pass (a
@@ -176,7 +184,8 @@ static clconv_method pick(const clconv_device_info *dev,
      * up to 64 the direct queue did (W=55: 0.271 ms against 0.346). On
      * CPUs the direct vector kernel did (2 cores, 2^22 W=101: 5.4 ms
      * against 11.9; W=1001 52 against 153). bench/PERF.md item 40. */
-    if (p->dims == 1 && clconv_problem_mask_axis(p, 0) > 64 && dev &&
+    if (x_only && (p->dims == 1 || separable) &&
+        clconv_problem_mask_axis(p, 0) > 64 && dev &&
         dev->kind != CLCONV_DEVICE_CPU)
         best = CLCONV_METHOD_SEPARABLE;
     /* The FFT's error grows with the data's range, not the mask's: take it
