@@ -147,9 +147,13 @@ run: $(BIN)
 # code PoCL already covered, not the implementation's compiler).
 TEST_SH_SKIP ?=
 TEST_SH_RUN = $(filter-out $(TEST_SH_SKIP),$(TEST_SH))
+# Each program and script says how long it took (CI's logs: where the
+# time of a lane went).
+RUN_EACH = for t in $(1); do echo "== $$t"; s=$$(date +%s); $$t $(2); \
+  echo "== $$t passed in $$(($$(date +%s) - s)) s"; done
 test: test-programs
-	$(Q)set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done; \
-	for t in $(TEST_SH_RUN); do echo "== $$t"; $$t $(BIN); done
+	$(Q)set -e; $(call RUN_EACH,$(TEST_BINS),); \
+	$(call RUN_EACH,$(TEST_SH_RUN),$(BIN))
 # What `make test` runs, built (CI builds it once, with -j2, before the
 # steps that share it start side by side).
 .PHONY: test-programs
@@ -303,9 +307,8 @@ test-intel: $(BIN) $(TEST_BINS)
 	$(Q)env=$$(scripts/intel-opencl.sh '$(INTEL_OPENCL_DIR)') || exit 1; \
 	for v in $$env; do export "$$v"; done; set -e; \
 	echo "== Intel: $$OCL_ICD_VENDORS"; $(BIN) devices; \
-	echo "== $(BUILD)/test_matrix"; $(BUILD)/test_matrix; \
-	echo "== $(BUILD)/test_matrix_dtype"; $(BUILD)/test_matrix_dtype; \
-	for t in $(filter-out $(SECOND_IMPL_SKIP),$(TEST_SH)); do echo "== $$t"; $$t $(BIN); done
+	$(call RUN_EACH,$(BUILD)/test_matrix $(BUILD)/test_matrix_dtype,); \
+	$(call RUN_EACH,$(filter-out $(SECOND_IMPL_SKIP),$(TEST_SH)),$(BIN))
 test-oclgrind: $(BIN) $(TEST_BINS)
 	$(Q)test -f '$(OCLGRIND_ICD)' || { echo "no $(OCLGRIND_ICD): apt-get install oclgrind"; exit 1; }
 	$(Q)mkdir -p $(BUILD)/oclgrind-vendors
