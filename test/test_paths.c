@@ -1040,6 +1040,13 @@ static void cost_model_picks_what_a_user_would(void **state)
                      CLCONV_METHOD_DIRECT);
     assert_int_equal(clconv_method_pick(&gpu, &h100, &one, 1),
                      CLCONV_METHOD_DIRECT);
+    /* a simulator's ceilings (Oclgrind: a GPU of one compute unit), where
+     * the model had the separable pass at half the direct kernel's time */
+    clconv_device_info sim = gpu;
+    sim.compute_units = 1, sim.clock_mhz = 1000;
+    const clconv_ceilings slow = {0.5, 0.2};
+    assert_int_equal(clconv_method_pick(&sim, &slow, &one, 1),
+                     CLCONV_METHOD_DIRECT);
     assert_int_equal(clconv_method_pick(&gpu, &h100, &row, 1),
                      CLCONV_METHOD_DIRECT);
     row.mask_size[0] = 101;
