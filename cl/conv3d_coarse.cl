@@ -1,13 +1,17 @@
-/* 3D coarse (z-marching, "2.5D"): a TILE_WIDTH x GROUP_Y work-group covers
- * an x-y patch; each work-item computes COARSEN consecutive planes of ROWS
- * adjacent rows of XV adjacent columns. It marches through the input planes
+/* 3D coarse (z-marching, "2.5D"): a TILE_WIDTH x GROUP_Y x GROUP_Z
+ * work-group covers an x-y patch and GROUP_Z COARSEN planes; each
+ * work-item computes COARSEN consecutive planes of ROWS adjacent rows of
+ * XV adjacent columns. With GROUP_Z 1 it marches through the input planes
  * z0-LEFT_Z .. z0+COARSEN-1+RIGHT_Z once, loading each plane's in-plane
  * neighbours (through the cache) and adding them into a queue of MASK_Z
  * accumulators per row: slot s holds output plane p-RIGHT_Z+s, which input
  * plane p meets with mask plane MASK_Z-1-s. After plane p the slot-0 plane
- * is complete and stored. No local memory, no barrier. Interior
- * work-groups skip the bounds checks; border ones read the border mode's
- * folded indices, made once per column, row and plane (clc_index). */
+ * is complete and stored. No local memory, no barrier. With GROUP_Z > 1
+ * the work-items along z share the group's input planes and add the
+ * planes at their boundaries through local memory (below). Work-groups
+ * inside along x and y skip the row and column checks; the others read
+ * the border mode's folded indices, made once per column and row; every
+ * work-group folds its planes, once per plane (clc_index). */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
@@ -25,6 +29,24 @@
 #ifndef XV
 #error "build with -D XV=<consecutive columns per work-item: 1, 2, 4, 8 or 16>"
 #endif
+/* GROUP_Z: work-items along z in a work-group, each marching its own
+ * share of the group's input planes once (a rolled march). The MASK_Z - 1
+ * output planes at a boundary between two of them get contributions from
+ * both: the upper one leaves its partial sums in local memory as its march
+ * begins, the lower one adds them to its own at the end (after a
+ * barrier) and stores. Only the group's two ends compute queue slots for
+ * planes outside it, so GROUP_Z work-items of COARSEN planes waste what
+ * one march of GROUP_Z COARSEN planes would, in work-groups that finish
+ * as soon as one of COARSEN (bench/PERF.md item 61). */
+#ifndef GROUP_Z
+#define GROUP_Z 1
+#endif
+#if GROUP_Z > 1 && (MASK_Z < 2 || COARSEN + (MASK_Z - 1) / GROUP_Z < MASK_Z - 1)
+#error "GROUP_Z > 1 needs MASK_Z > 1 and at least MASK_Z - 1 planes a work-item"
+#endif
+#define GROUP_XY (TILE_WIDTH * GROUP_Y)
+/* floats of one work-item's partial sums at one boundary */
+#define PART_FLOATS ((MASK_Z - 1) * ROWS * XV)
 
 #define MARCH_PLANES (COARSEN + MASK_Z - 1)
 #define MASK3 (MASK_X * MASK_Y * MASK_Z)
@@ -45,8 +67,27 @@
 #define MASK_T __constant float *
 #endif
 
-/* One input plane k of the march: its IN_ROWS rows added into the queue
- * q, then the plane slot 0 completed stored and the queue shifted. With
+/* The XV outputs v of output row y in plane z, where they exist. */
+static inline void conv3d_coarse_store(__global OUT_T *P, const int nx,
+                                       const int ny, const int nz,
+                                       const int x, const int y, const int z,
+                                       const bool checked, const float *v)
+{
+#if XV == 1
+    if (z < nz && (!checked || (y < ny && x < nx)))
+        CLC_ST(P, (z * ny + y) * nx + x, v[0]);
+#else
+    if (z < nz && (!checked || y < ny))
+        clc_store_columns(P, (z * ny + y) * nx, x, nx, checked, v);
+#endif
+}
+
+/* One input plane k of the march (pb + k): its IN_ROWS rows added into
+ * the queue q, then the plane slot 0 completed stored and the queue
+ * shifted. Slot 0 after one of the march's first MASK_Z - 1 planes is
+ * complete only from this work-item's planes: with GROUP_Z > 1 and a
+ * work-item below (lead), its partial sum goes to local memory (lp), else
+ * it is an output outside the work-group, dropped. With
  * fold, slots that hold planes outside this work-item's COARSEN are
  * skipped: at the march's two ends, where k is a constant (unrolled), the
  * test folds away (as a run-time test in the rolled loop it cost the
@@ -58,26 +99,42 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
                                        __global OUT_T *P, MASK_T m,
                                        const int nx, const int ny,
                                        const int nz, const int x,
-                                       const int y0, const int z0,
+                                       const int y0, const int pb,
                                        const int k, const bool fold,
                                        const bool checked, const int *cols,
-                                       const int *rows,
+                                       const int *rows, __local float *lp,
+                                       const bool lead,
                                        float q[ROWS][MASK_Z][XV] COUNTERS_PARAM)
 {
-    const int p = z0 - LEFT_Z + k;
-    const int pat = checked ? clc_index(p, nz) : p;
-    const bool plane_ok = !checked || pat >= 0;
+    const int p = pb + k;
+    /* Every work-group folds its planes (a plane's test is one compare
+     * where the plane is inside): a work-group inside along x and y
+     * marches unchecked whatever its planes, so longer marches add no
+     * checked work-groups (bench/PERF.md item 61). */
+    const int pat = (uint)p < (uint)nz ? p : clc_index(p, nz);
+#if CLCONV_MODE == CLCONV_MODE_CONSTANT
+    const bool plane_ok = pat >= 0;
+#else
+    const bool plane_ok = true;
+#endif
 #pragma unroll
     for (int r = 0; r < IN_ROWS; ++r) {
         const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
-        const bool row_ok = !checked || (plane_ok && gy >= 0);
+        const bool row_ok = plane_ok && (!checked || gy >= 0);
         const int row = (pat * ny + gy) * nx;
         float v[XW];
+        if (checked || row_ok) {
 #if XV == 1
-        clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
+            clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
 #else
-        clc_row_window(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
+            clc_row_window(N, row, row_ok, x, cols, checked,
+                           v COUNTERS_ARG);
 #endif
+        } else {
+#pragma unroll
+            for (int j = 0; j < XW; ++j)
+                v[j] = CLC_GHOST;
+        }
         /* Input row r meets mask row jy = r - o of output row o. */
 #pragma unroll
         for (int o = 0; o < ROWS; ++o) {
@@ -93,9 +150,15 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
                 for (int jx = 0; jx < MASK_X; ++jx) {
                     const float c =
                         m[((MASK_Z - 1 - s) * MASK_Y + jy) * MASK_X + jx];
+                    /* The newest slot's first tap sets it (no zeroing
+                     * after each shift: 2% of the H100's instructions
+                     * at 512^3 W=5, bench/PERF.md item 61). */
 #pragma unroll
                     for (int i = 0; i < XV; ++i)
-                        q[o][s][i] += v[i + jx] * c;
+                        if (s == MASK_Z - 1 && jy == 0 && jx == 0)
+                            q[o][s][i] = v[i + jx] * c;
+                        else
+                            q[o][s][i] += v[i + jx] * c;
                 }
             }
         }
@@ -103,13 +166,15 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
     const int z = p - RIGHT_Z; /* the plane slot 0 completed */
 #pragma unroll
     for (int o = 0; o < ROWS; ++o) {
-        const int y = y0 + o;
-#if XV == 1
-        if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny && x < nx)))
-            CLC_ST(P, (z * ny + y) * nx + x, q[o][0][0]);
-#else
-        if (k >= MASK_Z - 1 && (!checked || (z < nz && y < ny)))
-            clc_store_columns(P, (z * ny + y) * nx, x, nx, checked, q[o][0]);
+        if (k >= MASK_Z - 1)
+            conv3d_coarse_store(P, nx, ny, nz, x, y0 + o, z, checked,
+                                q[o][0]);
+#if GROUP_Z > 1
+        else if (lead) {
+#pragma unroll
+            for (int i = 0; i < XV; ++i)
+                lp[((k * ROWS + o) * XV + i) * GROUP_XY] = q[o][0][i];
+        }
 #endif
 #pragma unroll
         for (int s = 0; s < MASK_Z - 1; ++s) {
@@ -117,9 +182,6 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
             for (int i = 0; i < XV; ++i)
                 q[o][s][i] = q[o][s + 1][i];
         }
-#pragma unroll
-        for (int i = 0; i < XV; ++i)
-            q[o][MASK_Z - 1][i] = 0.0f;
     }
 }
 
@@ -138,11 +200,17 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
 #endif
 #define PEEL_END (COARSEN > MASK_Z - 1 ? COARSEN : MASK_Z - 1)
 
+/* The march over input planes pb .. pb+planes-1. With GROUP_Z > 1, lp is
+ * this work-item's partial sums at the boundary below it (written where
+ * lead) and up those of the work-item above (added where trail). */
 static inline void conv3d_coarse_march(const __global IN_T *restrict N,
                                        __global OUT_T *restrict P, MASK_T m,
                                        const int nx, const int ny,
                                        const int nz, const int x, const int y0,
-                                       const int z0,
+                                       const int pb, const int planes,
+                                       __local float *lp, const bool lead,
+                                       const __local float *up,
+                                       const bool trail,
                                        const bool checked COUNTERS_PARAM)
 {
     /* q[o][s][i]: output row y0+o, column x+i; slot s holds output plane
@@ -164,9 +232,34 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
             rows[r] = clc_index(y0 - LEFT_Y + r, ny);
     }
 #define PLANE(k, fold)                                                        \
-    conv3d_coarse_plane(N, P, m, nx, ny, nz, x, y0, z0, (k), (fold),         \
-                        checked, cols, rows, q COUNTERS_ARG)
-#if defined(MARCH_UNROLLED)
+    conv3d_coarse_plane(N, P, m, nx, ny, nz, x, y0, pb, (k), (fold),         \
+                        checked, cols, rows, lp, lead, q COUNTERS_ARG)
+#if GROUP_Z > 1
+    /* A work-item whose outputs all lie past the last plane has nothing
+     * to add (it still meets the barrier). */
+    if (pb - RIGHT_Z < nz) {
+#pragma unroll 1
+        for (int k = 0; k < planes; ++k)
+            PLANE(k, false);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* After the last plane slot j holds output plane pb+planes-RIGHT_Z+j;
+     * the first MASK_Z - 1 are shared with the work-item above. */
+    if (trail) {
+#pragma unroll
+        for (int j = 0; j < MASK_Z - 1; ++j) {
+#pragma unroll
+            for (int o = 0; o < ROWS; ++o) {
+                float v[XV];
+#pragma unroll
+                for (int i = 0; i < XV; ++i)
+                    v[i] = q[o][j][i] + up[((j * ROWS + o) * XV + i) * GROUP_XY];
+                conv3d_coarse_store(P, nx, ny, nz, x, y0 + o,
+                                    pb + planes - RIGHT_Z + j, checked, v);
+            }
+        }
+    }
+#elif defined(MARCH_UNROLLED)
 #pragma unroll
     for (int k = 0; k < MARCH_PLANES; ++k)
         PLANE(k, true);
@@ -190,7 +283,7 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
 #undef PLANE
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, 1)))
+__kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, GROUP_Z)))
 void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    __constant float *M, const int nx, const int ny,
                    const int nz COUNTERS_PARAM)
@@ -205,16 +298,39 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
 #endif
     const int ox = get_group_id(0) * TILE_WIDTH * XV;
     const int oy = get_group_id(1) * GROUP_Y * ROWS;
-    const int z0 = get_group_id(2) * COARSEN;
     const int x = ox + get_local_id(0) * XV,
               y0 = oy + get_local_id(1) * ROWS;
+#if GROUP_Z > 1
+    /* The group's GROUP_Z COARSEN + MASK_Z - 1 input planes, shared out:
+     * COARSEN each and the MASK_Z - 1 more one by one from the bottom. */
+    __local float part[(GROUP_Z - 1) * PART_FLOATS * GROUP_XY];
+    const int iz = get_local_id(2);
+    const int lxy = get_local_id(1) * TILE_WIDTH + get_local_id(0);
+    const int each = COARSEN + (MASK_Z - 1) / GROUP_Z,
+              more = (MASK_Z - 1) % GROUP_Z;
+    const int planes = each + (iz < more);
+    const int pb = get_group_id(2) * GROUP_Z * COARSEN - LEFT_Z + iz * each +
+                   min(iz, more);
+    /* boundary b (between work-items b and b+1) at part + b PART_FLOATS
+     * GROUP_XY */
+    __local float *lp = part + (iz > 0 ? iz - 1 : 0) * PART_FLOATS * GROUP_XY + lxy;
+    const __local float *up = part + iz * PART_FLOATS * GROUP_XY + lxy;
+    const bool lead = iz > 0, trail = iz < GROUP_Z - 1;
+#else
+    const int planes = MARCH_PLANES;
+    const int pb = get_group_id(2) * COARSEN - LEFT_Z;
+    __local float *lp = 0;
+    const __local float *up = 0;
+    const bool lead = false, trail = false;
+#endif
     const bool interior =
         ox >= XV_HALO_L && ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
         CLC_XV_ALIGNED(N, P, nx) && oy >= LEFT_Y &&
-        oy + GROUP_Y * ROWS + RIGHT_Y <= ny && z0 >= LEFT_Z &&
-        z0 + COARSEN + RIGHT_Z <= nz;
+        oy + GROUP_Y * ROWS + RIGHT_Y <= ny;
     if (interior)
-        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, z0, false COUNTERS_ARG);
+        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
+                            up, trail, false COUNTERS_ARG);
     else
-        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, z0, true COUNTERS_ARG);
+        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
+                            up, trail, true COUNTERS_ARG);
 }

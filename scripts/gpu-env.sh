@@ -11,6 +11,10 @@
 # -- args...: one `clconv bench --suite large` row set on $DEV (default
 # gpu) under the env settings, its output in $R/tag.txt and a line with
 # its exit status and last timed row ($LT: the seconds it may take).
+# gpu_row tag device env args...: one row of `clconv bench`'s own suite
+# (--tiles default, seed 1, JSON in $R/tag.json) under the env settings
+# (one argument, split at spaces; X=1 for none), a line with its exit
+# status and row ($LT: the seconds it may take, default 100).
 # gpu_ab tag problem...: base (.cl-base/cl, the kernels of the commit
 # before) against new (the tree's) on each "D_SIZE_W_METHOD_KIND"
 # problem, two rounds interleaved, as gpu_large rows
@@ -56,6 +60,13 @@ gpu_large() {
     env "${envs[@]}" timeout ${LT:-60} build/clconv bench --suite large \
         --device ${DEV:-gpu} --seed 1 "$@" >"$R/$tag.txt" 2>&1
     echo "$tag ${envs[*]}: exit $? $(grep -v warning "$R/$tag.txt" | grep ' ms\|ms ' | tail -1)"
+}
+gpu_row() {
+    local tag=$1 dev=$2 e=$3
+    shift 3
+    env $e timeout ${LT:-100} build/clconv bench --device $dev "$@" \
+        --tiles default --seed 1 --quiet --json "$R/$tag.json" >"$R/$tag.txt" 2>&1
+    echo "$tag: exit $? $(tail -1 "$R/$tag.txt")"
 }
 gpu_ab() {
     local tag=$1 probs r p k e d sz w m kind

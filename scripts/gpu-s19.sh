@@ -102,12 +102,8 @@ for step in ${STEPS:-cpu3d}; do
                 set -- $p
                 for k in base new; do
                     e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
-                    tag=cvt-$1-w$3-$4-$k-r$r
-                    env $e timeout 150 build/clconv bench --device $1 --dims 2 \
-                        --size 8192x8192 --mask $3 --dtype $4 --strategy $2 \
-                        --tiles default --seed 1 --quiet --json "$R/$tag.json" \
-                        >"$R/$tag.txt" 2>&1
-                    echo "$tag: exit $? $(tail -1 "$R/$tag.txt")"
+                    LT=150 gpu_row cvt-$1-w$3-$4-$k-r$r $1 $e --dims 2 \
+                        --size 8192x8192 --mask $3 --dtype $4 --strategy $2
                 done
             done
         done 2>&1 | tee "$R/cvt.log"

@@ -63,9 +63,9 @@ def geometry(name, d, shape):
     if name == "conv3d_coarse":
         nx, ny, nz = shape
         gy, rows = int(d["GROUP_Y"]), int(d["ROWS"])
-        xv = int(d.get("XV", 1))
-        return ((cdiv(nx, tile * xv), cdiv(ny, gy * rows), cdiv(nz, c)),
-                (tile, gy, 1), [nx, ny, nz])
+        xv, gz = int(d.get("XV", 1)), int(d.get("GROUP_Z", 1))
+        return ((cdiv(nx, tile * xv), cdiv(ny, gy * rows), cdiv(nz, c * gz)),
+                (tile, gy, gz), [nx, ny, nz])
     if name == "conv2d_coarse":
         nx, ny = shape[:2]
         gy, xv = int(d["GROUP_Y"]), int(d.get("XV", 1))

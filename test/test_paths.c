@@ -749,7 +749,8 @@ static void direct_2d_coarse_mask_in_place_in_every_mode(void **state)
  * default at even ones), the turn's mode, origins and convolution
  * (filter_of_turn); turn counts on across calls. */
 static void coarse_3d_turns(const clconv_device_info *dev, const char *xv,
-                            const char *rows, const int (*masks)[3],
+                            const char *rows, const char *gz,
+                            const int (*masks)[3],
                             size_t nm, const size_t (*sizes)[3], size_t ns,
                             uint64_t seed, int *turn)
 {
@@ -757,10 +758,13 @@ static void coarse_3d_turns(const clconv_device_info *dev, const char *xv,
         setenv("CLCONV_COARSE_XV", xv, 1);
     if (rows)
         setenv("CLCONV_COARSE_ROWS", rows, 1);
+    if (gz)
+        setenv("CLCONV_COARSE_GZ", gz, 1);
     clconv_session *s = NULL;
     clconv_status st = clconv_session_create(dev, &s);
     unsetenv("CLCONV_COARSE_XV");
     unsetenv("CLCONV_COARSE_ROWS");
+    unsetenv("CLCONV_COARSE_GZ");
     assert_int_equal(st, CLCONV_OK);
     for (size_t mi = 0; mi < nm; ++mi, ++*turn) {
         clconv_problem p;
@@ -774,9 +778,11 @@ static void coarse_3d_turns(const clconv_device_info *dev, const char *xv,
         p.strategy = CLCONV_COARSE;
         p.coarsen = *turn % 2 ? 3 : 0;
         filter_of_turn(&p, *turn);
-        char what[80];
-        snprintf(what, sizeof what, "3D coarse, %s columns of %s rows",
-                 xv ? xv : "default", rows ? rows : "default");
+        char what[96];
+        snprintf(what, sizeof what,
+                 "3D coarse, %s columns of %s rows, %s work-items along z",
+                 xv ? xv : "default", rows ? rows : "default",
+                 gz ? gz : "default");
         verified_or_fail(s, &p, seed + (uint64_t)*turn, what);
     }
     clconv_session_destroy(s);
@@ -797,8 +803,8 @@ static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
     static const char *const rows[] = {"1", "2", "3"};
     int turn = 0;
     for (size_t ri = 0; ri < sizeof rows / sizeof *rows; ++ri)
-        coarse_3d_turns(f->dev, NULL, rows[ri], masks, 4, size, 1, 1200,
-                        &turn);
+        coarse_3d_turns(f->dev, NULL, rows[ri], NULL, masks, 4, size, 1,
+                        1200, &turn);
 }
 
 /* The 3D coarse kernel with XV columns per work-item ($CLCONV_COARSE_XV:
@@ -809,7 +815,8 @@ static void direct_3d_coarse_wide_masks_in_every_mode(void **state)
  * per axis (5^3, 4x5x3, 5x3x4, 3x3x5), on 132 x 29 x 37 (interior and
  * border work-groups in every axis; rows a multiple of 4) and 70 x 20 x
  * 24 (not a multiple of 4: every work-group checked at 4 columns), the
- * modes, origins and convolution taken in turn. */
+ * modes, origins and convolution taken in turn; one work-item along z a
+ * work-group (the next test shares the planes). */
 static void direct_3d_coarse_columns_in_every_mode(void **state)
 {
     fixture *f = *state;
@@ -819,8 +826,29 @@ static void direct_3d_coarse_columns_in_every_mode(void **state)
     static const size_t sizes[][3] = {{132, 29, 37}, {70, 20, 24}};
     int turn = 0;
     for (size_t fi = 0; fi < sizeof forms / sizeof *forms; ++fi)
-        coarse_3d_turns(f->dev, forms[fi][0], forms[fi][1], masks, 4, sizes,
-                        2, 1300, &turn);
+        coarse_3d_turns(f->dev, forms[fi][0], forms[fi][1], "1", masks, 4,
+                        sizes, 2, 1300, &turn);
+}
+
+/* The 3D coarse kernel with 2, 3 and 4 work-items along z sharing a
+ * work-group's planes ($CLCONV_COARSE_GZ: partial sums of the planes at
+ * their boundaries through local memory; bench/PERF.md item 61) at 2
+ * columns of 3 rows and one column of 2, 3 planes a work-item (near the
+ * kernel's least: MASK_Z - 1 with the shared ones) and the default (a
+ * work-group deeper than the volume: work-items past its last plane),
+ * masks 5^3, 4x5x3, 5x3x4 and 3x3x2 (even and odd depths), every mode,
+ * origins and convolution, on the sizes above. */
+static void direct_3d_coarse_planes_shared_in_every_mode(void **state)
+{
+    fixture *f = *state;
+    static const int masks[][3] = {{5, 5, 5}, {4, 5, 3}, {5, 3, 4}, {3, 3, 2}};
+    static const char *const forms[][3] = {
+        {"2", "3", "2"}, {"2", "3", "3"}, {"1", "2", "4"}, {"2", "3", "4"}};
+    static const size_t sizes[][3] = {{132, 29, 37}, {70, 20, 24}};
+    int turn = 0;
+    for (size_t fi = 0; fi < sizeof forms / sizeof *forms; ++fi)
+        coarse_3d_turns(f->dev, forms[fi][0], forms[fi][1], forms[fi][2],
+                        masks, 4, sizes, 2, 1400, &turn);
 }
 
 /* Auto takes the separable path in every mode where the model says so
@@ -1081,6 +1109,7 @@ int main(void)
         cmocka_unit_test(direct_2d_coarse_mask_in_place_in_every_mode),
         cmocka_unit_test(direct_3d_coarse_wide_masks_in_every_mode),
         cmocka_unit_test(direct_3d_coarse_columns_in_every_mode),
+        cmocka_unit_test(direct_3d_coarse_planes_shared_in_every_mode),
     };
     /* $CLCONV_PATHS_FILTER: only the tests whose name matches (cmocka's
      * wildcards), e.g. on a GPU whose VkFFT JIT takes minutes */

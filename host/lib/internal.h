@@ -107,6 +107,7 @@ enum {
     CLC_KNOB_XV,         /* 2D/3D coarse: consecutive columns per work-item */
     CLC_KNOB_SPANS,      /* 1D coarse: spans per work-group, prefetched */
     CLC_KNOB_VEC_PEEL,   /* vector 2D/3D: 1 the march's ends peeled */
+    CLC_KNOB_GROUP_Z,    /* 3D coarse: work-items along z in a work-group */
     CLC_KNOB_COUNT,
     CLC_KNOB_PUBLIC = 2
 };
@@ -146,6 +147,7 @@ typedef struct clc_overrides {
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 to 3 (2D: 1 or 2) */
     int coarse_spans;  /* $CLCONV_COARSE_SPANS, 1..8, 16, 32 (1D) */
     int coarse_xv;     /* $CLCONV_COARSE_XV, 1, 2, 4, 8 or 16 (2D/3D coarse) */
+    int coarse_gz;     /* $CLCONV_COARSE_GZ, 1..8 (3D coarse) */
     int sep_lanes;     /* $CLCONV_SEP_LANES, 1 (GPUs' form) or 16 (CPUs') */
     int sep_coarsen[2]; /* $CLCONV_SEP_COARSEN=X,Y, each 1..64 */
     int sep_tile[2];    /* $CLCONV_SEP_TILE=X,Y: powers of two, 1..1024 */

@@ -71,7 +71,8 @@ static void env_triple(const char *name, int out[3])
  * $CLCONV_COARSE_MARCH (2D: 1 or 2, "2D coarse: the march rolled, the
  * mask read in place"; 1D: 1, 2 or 3, item 39), $CLCONV_COARSE_SPANS
  * (1D spans per work-group, 1..8, 16 or 32, item 40) and
- * $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per work-item, item 31)
+ * $CLCONV_COARSE_XV (1, 2, 4, 8 or 16 columns per work-item, item 31),
+ * $CLCONV_COARSE_GZ (3D: 1..8 work-items along z a work-group, item 61)
  * replace the variants' choices, $CLCONV_SEP_LANES
  * (1 or 16) the separable passes' form, $CLCONV_SEP_COARSEN (X,Y) their
  * outputs per work-item (item 37), $CLCONV_SEP_TILE (X,Y) their
@@ -93,6 +94,7 @@ void clc_overrides_read(clc_overrides *o)
     o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 3);
     o->coarse_spans = env_digit_or("CLCONV_COARSE_SPANS", 8, 16, 32);
     o->coarse_xv = env_digit_or("CLCONV_COARSE_XV", 8, 16, 0);
+    o->coarse_gz = env_digit("CLCONV_COARSE_GZ", 8);
     if (o->coarse_xv & (o->coarse_xv - 1))
         o->coarse_xv = 0; /* 3, 5, 6, 7: not a width the kernel takes */
     env_pair("CLCONV_SEP_COARSEN", 64, 0, o->sep_coarsen);
@@ -140,6 +142,9 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
     if (o->coarse_xv && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_XV=%d",
                       n ? " " : "", o->coarse_xv);
+    if (o->coarse_gz && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_GZ=%d",
+                      n ? " " : "", o->coarse_gz);
     if (o->sep_lanes && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_LANES=%d",
                       n ? " " : "", o->sep_lanes);

@@ -13,7 +13,8 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * items 37 and 40); 2D: 8 rows, 16 from mask 7
  * on, work-group 64x4 (64x2 from mask 7), but 4 rows in 32x8 where a
  * work-item computes 4 or more float32 columns (wide_columns); 3D: 8 planes for mask 3, 16 from
- * mask 5 on, work-group 32x4, and 3 rows per work-item for mask 3 (0.452
+ * mask 5 on (where 2 work-items along z share a work-group's planes:
+ * planes_shared_default), work-group 32x4, and 3 rows per work-item for mask 3 (0.452
  * ms against 0.533 with one), 2 beyond (1.03 against 1.29; 3 rows spill),
  * unless $CLCONV_COARSE_ROWS says otherwise (item 11). 2D: the march form
  * of today (1: private mask, unrolled) unless $CLCONV_COARSE_MARCH says 2
@@ -115,6 +116,50 @@ static int spans1d_default(const clconv_device_info *dev, int w, int march)
     return march == 1 && w >= 55 ? 8 : 1;
 }
 
+/* 3D: work-items along z sharing a work-group's planes (each marches its
+ * share once, the partial sums at the boundaries through local memory:
+ * cl/conv3d_coarse.cl, bench/PERF.md item 61). GPUs at masks 3-5 (2
+ * columns of 3 rows) take 2, their planes per work-item chosen below;
+ * elsewhere 1, unless $CLCONV_COARSE_GZ says otherwise. The kernel needs
+ * a mask more than one plane deep and at least MASK_Z - 1 planes a
+ * work-item: else 1. */
+static int group_z_default(const clc_overrides *ov, const clc_config *c)
+{
+    return ov && ov->coarse_gz ? ov->coarse_gz
+           : c->knob[CLC_KNOB_XV] == 2 ? 2
+                                       : 1;
+}
+
+static int group_z_fitted(const clc_config *c, int gz)
+{
+    const int mz = clconv_problem_mask_axis(&c->p, 2);
+    return mz >= 2 && c->knob[CLC_KNOB_COARSEN] + (mz - 1) / gz >= mz - 1
+               ? gz
+               : 1;
+}
+
+/* Planes per work-item where 2 share a work-group (H100, 2 columns of 3
+ * rows; bench/PERF.md item 61): 8 per plane of the mask's depth beyond
+ * the first, 8 to 32 (the group's two ends then waste at most a sixteenth
+ * of the FMAs: 512^3 W=5 0.789 ms at 32 against 0.813 at 16, 0.826 at
+ * 48 or 64; W=3 0.438 at 16 against 0.459 at 32), halved while the
+ * work-items would not fill the device once (a compute unit holding
+ * 1024: 256^3 W=5 0.138 ms at 16 against 0.150 at 32, 0.143 at 8). */
+static int planes_shared_default(const clconv_device_info *dev,
+                                 const clc_config *c, int rows)
+{
+    const clconv_problem *p = &c->p;
+    const int mz = clconv_problem_mask_axis(p, 2);
+    int planes = mz <= 2 ? 8 : mz >= 5 ? 32 : 8 * (mz - 1);
+    const size_t plane_items = ceil_div(p->size[0], 2) *
+                               ceil_div(p->size[1], (size_t)rows);
+    while (dev && planes > 8 &&
+           plane_items * ceil_div(p->size[2], (size_t)planes) <
+               (size_t)dev->compute_units * 1024)
+        planes /= 2;
+    return planes;
+}
+
 static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
@@ -144,19 +189,25 @@ static void coarse_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_XV] = ov && ov->coarse_xv ? ov->coarse_xv
                                              : xv_default(dev, &c->p);
     const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
-    if (!k[CLC_KNOB_COARSEN])
+    if (!k[CLC_KNOB_COARSEN] && dims < 3)
         k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 31 ? 4 : w <= 64 ? 8 : 16)
                               : wide      ? 4
-                              : dims == 2 ? (w >= 7 ? 16 : 8)
-                                          : (w <= 3 ? 8 : 16);
+                                          : (w >= 7 ? 16 : 8);
     if (dims == 1)
         k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
     else if (!k[CLC_KNOB_GROUP_Y])
         k[CLC_KNOB_GROUP_Y] = wide ? 8 : dims == 2 && w >= 7 ? 2 : 4;
-    if (dims == 3)
+    if (dims == 3) {
         k[CLC_KNOB_ROWS] = ov && ov->coarse_rows       ? ov->coarse_rows
                            : w <= 3 || k[CLC_KNOB_XV] == 2 ? 3
                                                            : 2;
+        const int gz = group_z_default(ov, c);
+        if (!k[CLC_KNOB_COARSEN])
+            k[CLC_KNOB_COARSEN] =
+                gz > 1 ? planes_shared_default(dev, c, k[CLC_KNOB_ROWS])
+                       : (w <= 3 ? 8 : 16);
+        k[CLC_KNOB_GROUP_Z] = group_z_fitted(c, gz);
+    }
 }
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g)
@@ -193,10 +244,17 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         /* t x gy work-items, each marching c planes of `rows` rows of xv
          * columns. */
         const size_t rows = (size_t)cf->knob[CLC_KNOB_ROWS];
+        const size_t gz = (size_t)(cf->knob[CLC_KNOB_GROUP_Z] > 0
+                                       ? cf->knob[CLC_KNOB_GROUP_Z] : 1);
         g->local[1] = gy;
+        g->local[2] = gz;
         g->global[0] = ceil_div(p->size[0], t * xv) * t;
         g->global[1] = ceil_div(p->size[1], gy * rows) * gy;
-        g->global[2] = ceil_div(p->size[2], c);
+        g->global[2] = ceil_div(p->size[2], c * gz) * gz;
+        /* the partial sums at the gz - 1 boundaries between them */
+        g->local_floats = (gz - 1) *
+                          (size_t)(clconv_problem_mask_axis(p, 2) - 1) * rows *
+                          xv * t * gy;
     }
 }
 
@@ -224,6 +282,7 @@ const clc_variant clc_variant_coarse = {
          .tiles = CLC_INTS(16, 32, 64),
          .knob = {COARSEN(4, 8, 16, 32), GROUP_Y(2, 4, 8),
                   [CLC_KNOB_ROWS] = {"ROWS", 1, 8, {0, 0}},
-                  [CLC_KNOB_XV] = {"XV", 1, 16, {0, 0}}}},
+                  [CLC_KNOB_XV] = {"XV", 1, 16, {0, 0}},
+                  [CLC_KNOB_GROUP_Z] = {"GROUP_Z", 1, 8, {0, 0}}}},
     },
     1, coarse_defaults, coarse_geometry, coarse_preferred_tile};
