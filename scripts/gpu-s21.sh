@@ -4,10 +4,12 @@
 # tarball:
 #   ab      3D `coarse` 512^3 random W=5 through `clconv run` (every
 #           element verified, median of 10 launches) in each of $CONFIGS
-#           ("KERNELS:PLANES:GZ[:SIZE[:W]] ...": KERNELS new, the tree's,
+#           ("KERNELS:PLANES:GZ[:SIZE[:W[:ENV[:ARGS]]]] ...": KERNELS new, the tree's,
 #           base, .cl-base/cl, the commit's before, or K, .cl-K/cl; PLANES a
 #           work-item; GZ work-items along z a work-group,
-#           $CLCONV_COARSE_GZ; SIZE 512 and W 5 unless given), $ROUNDS rounds
+#           $CLCONV_COARSE_GZ; SIZE 512 and W 5 unless given; ENV more
+#           settings and ARGS more `run` arguments, each with + for
+#           spaces), $ROUNDS rounds
 #           (default 2)
 #   prof    Nsight Compute on the base kernel at $PROF planes (default "16
 #           64") and the new one at $PROFN (default 64) with $PROFGZ
@@ -24,22 +26,28 @@ cd "$(dirname "$0")/.."
 gpu_call_begin
 gpu_build build/test_paths
 NCU=/usr/local/cuda/bin/ncu
-run3d() { # tag kernel-dir planes [size [mask]]
-    timeout 100 build/clconv run --device gpu --dims 3 --size ${4:-512} \
-        --mask ${5:-5} --strategy coarse --coarsen $3 --seed 1 --reps 10 \
-        >"$R/$1.txt" 2>&1
-    echo "$1: exit $? $(grep -o 'max_err.*' "$R/$1.txt" | tail -1)"
+run3d() { # tag kernel-dir planes [size [mask [run args...]]]
+    local tag=$1 planes=$3 size=${4:-512} w=${5:-5}
+    shift 5 2>/dev/null || shift $#
+    timeout 100 build/clconv run --device gpu --dims 3 --size $size \
+        --mask $w --strategy coarse --coarsen $planes --seed 1 --reps 10 \
+        "$@" >"$R/$tag.txt" 2>&1
+    echo "$tag: exit $? $(grep -o 'max_err.*' "$R/$tag.txt" | tail -1)"
 }
 for step in ${STEPS:-ab tests}; do
     case $step in
     ab)
         for r in $(seq ${ROUNDS:-2}); do
             for cf in ${CONFIGS:-base:16:1 new:16:1 new:32:1 new:64:1}; do
-                IFS=: read -r k c gz sz w <<<"$cf"
+                IFS=: read -r k c gz sz w ev av <<<"$cf"
                 d=$PWD/cl; [ $k != new ] && d=$PWD/.cl-$k/cl
-                CLCONV_COARSE_GZ=$gz CLCONV_KERNEL_DIR=$d \
-                    run3d ab-${sz:-512}-w${w:-5}-c$c-gz$gz-$k-r$r $d $c \
-                    ${sz:-512} ${w:-5}
+                x=$(printf %s "${ev#CLCONV_}$av" | tr -c 'A-Za-z0-9' -)
+                (
+                    [ -n "$ev" ] && export ${ev//+/ }
+                    CLCONV_COARSE_GZ=$gz CLCONV_KERNEL_DIR=$d \
+                        run3d ab-${sz:-512}-w${w:-5}-c$c-gz$gz${x:+-$x}-$k-r$r \
+                        $d $c ${sz:-512} ${w:-5} ${av//+/ }
+                )
             done
         done 2>&1 | tee "$R/ab.log"
         el "ab done" ;;
