@@ -19,6 +19,8 @@
 #           outputs verified) of 3D coarse at the defaults, 512^3 W=5
 #           and W=3, 256^3 W=5: new against base (the commit's kernels
 #           at one work-item along z a work-group, as before), two rounds
+#   targets bench rows of issue 17's direct targets at the defaults, once:
+#           1D 2^26 W=55, 2D 8192^2 W=9 and u8 -> u8 W=3, 3D 512^3 W=5
 #   tests   test_paths direct_3d_coarse* on the GPU
 set -u
 cd "$(dirname "$0")/.."
@@ -86,6 +88,14 @@ for step in ${STEPS:-ab tests}; do
             done
         done 2>&1 | tee "$R/rows.log"
         el "rows done" ;;
+    targets)
+        for p in "1 67108864 55 f32" "2 8192x8192 9 f32" "2 8192x8192 3 u8" \
+                 "3 512x512x512 5 f32"; do
+            set -- $p
+            LT=60 gpu_row targets-${1}d-w$3-$4 gpu X=1 --dims $1 --size $2 \
+                --mask $3 --dtype $4 --strategy coarse
+        done 2>&1 | tee "$R/targets.log"
+        el "targets done" ;;
     tests)
         TP=300 gpu_tests 'direct_3d_coarse*' ;;
     esac
