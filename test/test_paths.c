@@ -1041,6 +1041,23 @@ static void cost_model_picks_what_a_user_would(void **state)
     clconv_problem cube = shape(3, 128, 128, 128, 7, CLCONV_METHOD_AUTO);
     assert_int_equal(clconv_method_pick(&gpu, &h100, &cube, 0),
                      CLCONV_METHOD_DIRECT);
+    /* Small separable masks stay direct where the GPU's kernel computes
+     * several columns a work-item (H100: 2D 8192^2 W=9 0.228 ms direct,
+     * the passes' memory floor 0.36; 3D 512^3 W=5 0.787 against 1.08;
+     * bench/PERF.md item 61); from 15 and 7 the passes; a CPU's passes
+     * (fused) at W=9. */
+    clconv_problem sep9 = shape(2, 8192, 8192, 1, 9, CLCONV_METHOD_AUTO);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep9, 1),
+                     CLCONV_METHOD_DIRECT);
+    sep9.mask_width = 15;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep9, 1),
+                     CLCONV_METHOD_SEPARABLE);
+    clconv_problem sep5 = shape(3, 512, 512, 512, 5, CLCONV_METHOD_AUTO);
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep5, 1),
+                     CLCONV_METHOD_DIRECT);
+    sep5.mask_width = 7;
+    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep5, 1),
+                     CLCONV_METHOD_SEPARABLE);
     p.mask_width = 21;
     assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
                      CLCONV_METHOD_DIRECT);
@@ -1082,6 +1099,9 @@ static void cost_model_picks_what_a_user_would(void **state)
                      CLCONV_METHOD_SEPARABLE);
     assert_int_equal(clconv_method_pick(&cpu, &xeon, &row, 1),
                      CLCONV_METHOD_DIRECT);
+    sep9.mask_width = 9;
+    assert_int_equal(clconv_method_pick(&cpu, &xeon, &sep9, 1),
+                     CLCONV_METHOD_SEPARABLE);
 }
 
 int main(void)

@@ -29,10 +29,21 @@ clconv_status clconv_method_parse(const char *name, clconv_method *out)
 
 /* Fractions of the FMA ceiling each path reaches on large masks (the
  * H100's direct 31x31 ran at ~20%: bench/PERF.md); 1D direct kernels
- * march a register window as the separable passes do (item 39). */
+ * march a register window as the separable passes do (item 39); a GPU's
+ * 2D and 3D direct kernel that computes several columns of a work-item
+ * from one window (2D float32 masks 7-9, 3D masks 3-5, narrow types)
+ * reaches 65-75% (H100 and H200: 2D 8192^2 W=9 74-75%, 3D 512^3 W=5
+ * 65.5-65.8%; items 33, 53, 61), so a small separable mask stays direct
+ * (2D W=9 0.228 ms against the passes' memory floor of 0.36; 3D W=5
+ * 0.787 against 1.08). */
 #define EFF_DIRECT 0.25
+#define EFF_DIRECT_COLUMNS 0.65
 #define EFF_DIRECT_1D 0.5
 #define EFF_SEPARABLE 0.5
+/* The separable passes' fraction of the copy bandwidth where memory bounds
+ * them (H100: 3D 512^3 Gaussian W=15 1.13-1.28 ms against a floor of
+ * 1.08, 2D 8192^2 W=31 0.373 against 0.359; bench/PERF.md items 49-52). */
+#define EFF_SEPARABLE_MEM 0.9
 #define EFF_FFT 0.3
 /* Bytes per padded element of each VkFFT pass beyond one per axis (the
  * strided uploads of an axis longer than local memory holds): fitted to
@@ -102,6 +113,23 @@ static double direct_item_ms(const clconv_device_info *dev,
     return per_item * taps * GPU_CLOCKS_PER_TAP / (dev->clock_mhz * 1e3);
 }
 
+/* The direct path's fraction of the FMA ceiling on p (above). */
+static double direct_eff(const clconv_device_info *dev,
+                         const clconv_problem *p)
+{
+    if (p->dims == 1)
+        return EFF_DIRECT_1D;
+    if (!dev || dev->kind != CLCONV_DEVICE_GPU || p->dims > 3)
+        return EFF_DIRECT;
+    clconv_problem q = *p;
+    clconv_pick_default(dev, &q);
+    clc_config c;
+    clc_config_resolve_batched(dev, NULL, &q, &c);
+    return q.strategy == CLCONV_COARSE && c.knob[CLC_KNOB_XV] > 1
+               ? EFF_DIRECT_COLUMNS
+               : EFF_DIRECT;
+}
+
 void clconv_method_predict(const clconv_device_info *dev,
                            const clconv_ceilings *c, const clconv_problem *p,
                            double ms[CLCONV_METHOD_COUNT])
@@ -116,7 +144,7 @@ void clconv_method_predict(const clconv_device_info *dev,
      * paths' passes are float32 (8 bytes per element and pass). */
     const double io = (double)(clconv_elem_size(p->in_dtype) +
                                clconv_elem_size(p->out_dtype));
-    const double eff = p->dims == 1 ? EFF_DIRECT_1D : EFF_DIRECT;
+    const double eff = direct_eff(dev, p);
     ms[CLCONV_METHOD_DIRECT] =
         max2(max2(io * n / bw, 2 * taps * n / (eff * fl)),
              direct_item_ms(dev, p, taps)) +
@@ -137,7 +165,9 @@ void clconv_method_predict(const clconv_device_info *dev,
             ++a;
         }
         ms[CLCONV_METHOD_SEPARABLE] +=
-            max2(8 * n / bw, 2 * w * n / (EFF_SEPARABLE * fl)) + launch;
+            max2(8 * n / (EFF_SEPARABLE_MEM * bw),
+                 2 * w * n / (EFF_SEPARABLE * fl)) +
+            launch;
     }
     size_t len[3];
     clc_fft_padded_sizes(p, len);
