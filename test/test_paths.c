@@ -1046,18 +1046,21 @@ static void cost_model_picks_what_a_user_would(void **state)
      * the passes' memory floor 0.36; 3D 512^3 W=5 0.787 against 1.08;
      * bench/PERF.md item 61); from 15 and 7 the passes; a CPU's passes
      * (fused) at W=9. */
+    static const struct {
+        int dims, w;
+        size_t n;
+        clconv_method m;
+    } gauss[] = {{2, 9, 8192, CLCONV_METHOD_DIRECT},
+                 {2, 15, 8192, CLCONV_METHOD_SEPARABLE},
+                 {3, 5, 512, CLCONV_METHOD_DIRECT},
+                 {3, 7, 512, CLCONV_METHOD_SEPARABLE}};
+    for (size_t i = 0; i < sizeof gauss / sizeof *gauss; ++i) {
+        const size_t n = gauss[i].n;
+        clconv_problem g = shape(gauss[i].dims, n, n, gauss[i].dims > 2 ? n : 1,
+                                 gauss[i].w, CLCONV_METHOD_AUTO);
+        assert_int_equal(clconv_method_pick(&gpu, &h100, &g, 1), gauss[i].m);
+    }
     clconv_problem sep9 = shape(2, 8192, 8192, 1, 9, CLCONV_METHOD_AUTO);
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep9, 1),
-                     CLCONV_METHOD_DIRECT);
-    sep9.mask_width = 15;
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep9, 1),
-                     CLCONV_METHOD_SEPARABLE);
-    clconv_problem sep5 = shape(3, 512, 512, 512, 5, CLCONV_METHOD_AUTO);
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep5, 1),
-                     CLCONV_METHOD_DIRECT);
-    sep5.mask_width = 7;
-    assert_int_equal(clconv_method_pick(&gpu, &h100, &sep5, 1),
-                     CLCONV_METHOD_SEPARABLE);
     p.mask_width = 21;
     assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
                      CLCONV_METHOD_DIRECT);
@@ -1099,7 +1102,6 @@ static void cost_model_picks_what_a_user_would(void **state)
                      CLCONV_METHOD_SEPARABLE);
     assert_int_equal(clconv_method_pick(&cpu, &xeon, &row, 1),
                      CLCONV_METHOD_DIRECT);
-    sep9.mask_width = 9;
     assert_int_equal(clconv_method_pick(&cpu, &xeon, &sep9, 1),
                      CLCONV_METHOD_SEPARABLE);
 }
