@@ -244,8 +244,9 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* After the last plane slot j holds output plane pb+planes-RIGHT_Z+j;
-     * the first MASK_Z - 1 are shared with the work-item above. */
-    if (trail) {
+     * the first MASK_Z - 1 are shared with the work-item above (which
+     * wrote its part unless they all lie past the last plane). */
+    if (trail && pb + planes - RIGHT_Z < nz) {
 #pragma unroll
         for (int j = 0; j < MASK_Z - 1; ++j) {
 #pragma unroll
