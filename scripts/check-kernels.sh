@@ -49,7 +49,11 @@ cases='1:37:4 1:37:16 1:3:4 2:13x11:4 2:13x11:8 2:2x3:4 2:77x5:8 3:7x6x5:2 3:7x6
 masks='1 3 5'
 # Border modes and mask shapes (issue 15), dims:size:mask:tile:flags with
 # ',' for spaces and '/' for a comma inside a value (--origin -3/1): every mode, even and anisotropic masks, origins, masks
-# wider than the data, convolution, a non-zero cval; then the separable
+# wider than the data, convolution, a non-zero cval; rows of an even
+# length in 3D (coarse takes 2 columns there on Oclgrind's GPU, so 2
+# work-items along z share a work-group's planes through local memory:
+# cl/conv3d_coarse.cl's GROUP_Z, the last group past the last plane);
+# then the separable
 # passes (cl/sep_pass.cl, every axis; then a mode, anisotropic and even
 # masks, origins, convolution, a cval, a width-1 axis) and the FFT path
 # (cl/fft_ops.cl and VkFFT's kernels; then every mode's padding, wrap
@@ -64,6 +68,8 @@ filter_cases='1:37:4:4:--mode,reflect,--origin,1
 2:77x5:3x5:8:--mode,reflect
 3:7x6x5:3x2x4:2:--mode,nearest,--origin,-1/0/1
 3:2x1x3:5x3x3:2:--mode,constant,--cval,0.5
+3:16x7x13:5:4:--mode,reflect
+3:8x5x30:3x3x4:4:--mode,constant,--cval,0.5,--convolve
 1:37:5:4:--method,separable
 2:13x11:3:4:--method,separable
 2:2x3:5:4:--method,separable
