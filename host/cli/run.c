@@ -41,7 +41,7 @@ void cli_run_usage(FILE *f)
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --coarsen C     coarse: outputs per work-item (default 4-16, 8-16,\n"
-        "                  8-16 for 1D, 2D, 3D); vector: float16 blocks\n"
+        "                  8-32 for 1D, 2D, 3D); vector: float16 blocks\n"
         "                  (1D), rows (2D) or planes (3D) per work-item\n"
         "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
         "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
