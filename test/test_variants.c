@@ -187,6 +187,36 @@ static void has_defines(const clconv_device_info *dev, const clconv_problem *p,
             fail_msg("'%s' not in '%s'", *want, d);
 }
 
+/* A GPU's 3D coarse at mask 5 takes 2 work-items along z (bench/PERF.md
+ * item 61); where the caller's tile fits the device with one and not
+ * with two, one (the knob is the variant's), and a default tile fits two;
+ * 32 planes a work-item on a device the work-items fill, 16 where 32
+ * would leave it idle. */
+static void three_d_coarse_takes_one_along_z_where_two_do_not_fit(void **state)
+{
+    (void)state;
+    clconv_device_info d = fake_device(CLCONV_DEVICE_GPU, 256, 256, 48 * 1024);
+    d.compute_units = 132;
+    d.global_mem_bytes = d.max_alloc_bytes = 8ull << 30;
+    clconv_problem p = shape(3, 5, CLCONV_COARSE);
+    p.size[0] = p.size[1] = p.size[2] = 512;
+    char defs[1024];
+    has_defines(&d, &p, defs, sizeof defs,
+                (const char *const[]){"-D GROUP_Z=2", "-D COARSEN=32", NULL});
+    assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_OK);
+    p.tile = 32, p.group_y = 8; /* 256 work-items: no room for two */
+    has_defines(&d, &p, defs, sizeof defs,
+                (const char *const[]){"-D GROUP_Z=1", NULL});
+    assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_OK);
+    p.tile = 16, p.group_y = 4;
+    has_defines(&d, &p, defs, sizeof defs,
+                (const char *const[]){"-D GROUP_Z=2", NULL});
+    p.tile = 0, p.group_y = 0;
+    p.size[0] = p.size[1] = p.size[2] = 256;
+    has_defines(&d, &p, defs, sizeof defs,
+                (const char *const[]){"-D GROUP_Z=2", "-D COARSEN=16", NULL});
+}
+
 /* VEC_BLOCKS of 2D vector at mask 5: two blocks on PoCL and GPUs, one on
  * other CPU implementations (Intel's runtime is 5x slower with two); the
  * wider masks' blocks and rows on PoCL. */
@@ -530,6 +560,7 @@ int main(void)
         cmocka_unit_test(knob_ranges_are_sane_and_defaults_lie_inside_them),
         cmocka_unit_test(default_tiles_fit_small_devices),
         cmocka_unit_test(an_explicit_tile_that_cannot_fit_is_unsupported),
+        cmocka_unit_test(three_d_coarse_takes_one_along_z_where_two_do_not_fit),
         cmocka_unit_test(vector_blocks_default_depends_on_the_implementation),
         cmocka_unit_test(integer_conversions_by_bits_on_pocl_only),
         cmocka_unit_test(

@@ -160,6 +160,8 @@ static int planes_shared_default(const clconv_device_info *dev,
     return planes;
 }
 
+static void coarse_geometry(const clc_config *cf, clc_geometry *g);
+
 static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
@@ -207,6 +209,15 @@ static void coarse_defaults(const clconv_device_info *dev,
                 gz > 1 ? planes_shared_default(dev, c, k[CLC_KNOB_ROWS])
                        : (w <= 3 ? 8 : 16);
         k[CLC_KNOB_GROUP_Z] = group_z_fitted(c, gz);
+        /* A tile the caller chose that fits the device with one
+         * work-item along z but not with gz takes one (the knob is the
+         * variant's, not the caller's); a default tile is fitted to gz. */
+        if (dev && c->p.tile > 0 && k[CLC_KNOB_GROUP_Z] > 1) {
+            clc_geometry g;
+            coarse_geometry(c, &g);
+            if (!clc_geometry_check(dev, 3, &g, NULL, 0))
+                k[CLC_KNOB_GROUP_Z] = 1;
+        }
     }
 }
 
