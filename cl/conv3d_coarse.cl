@@ -254,7 +254,8 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
                 float v[XV];
 #pragma unroll
                 for (int i = 0; i < XV; ++i)
-                    v[i] = q[o][j][i] + up[((j * ROWS + o) * XV + i) * GROUP_XY];
+                    v[i] = q[o][j][i] +
+                           up[((j * ROWS + o) * XV + i) * GROUP_XY];
                 conv3d_coarse_store(P, nx, ny, nz, x, y0 + o,
                                     pb + planes - RIGHT_Z + j, checked, v);
             }
@@ -314,7 +315,8 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
                    min(iz, more);
     /* boundary b (between work-items b and b+1) at part + b PART_FLOATS
      * GROUP_XY */
-    __local float *lp = part + (iz > 0 ? iz - 1 : 0) * PART_FLOATS * GROUP_XY + lxy;
+    __local float *lp =
+        part + (iz > 0 ? iz - 1 : 0) * PART_FLOATS * GROUP_XY + lxy;
     const __local float *up = part + iz * PART_FLOATS * GROUP_XY + lxy;
     const bool lead = iz > 0, trail = iz < GROUP_Z - 1;
 #else
