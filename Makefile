@@ -147,12 +147,16 @@ run: $(BIN)
 # code PoCL already covered, not the implementation's compiler).
 TEST_SH_SKIP ?=
 TEST_SH_RUN = $(filter-out $(TEST_SH_SKIP),$(TEST_SH))
+# TEST_BINS_SKIP: cmocka programs a run leaves out (CI's lane B runs
+# test-oclgrind without test_paths, and test-oclgrind-paths as a step of
+# its own that either lane takes).
+TEST_BINS_SKIP ?=
 # Each program and script says how long it took (CI's logs: where the
 # time of a lane went).
 RUN_EACH = for t in $(1); do echo "== $$t"; s=$$(date +%s); $$t $(2); \
   echo "== $$t passed in $$(($$(date +%s) - s)) s"; done
 test: test-programs
-	$(Q)set -e; $(call RUN_EACH,$(TEST_BINS),); \
+	$(Q)set -e; $(call RUN_EACH,$(filter-out $(TEST_BINS_SKIP),$(TEST_BINS)),); \
 	$(call RUN_EACH,$(TEST_SH_RUN),$(BIN))
 # What `make test` runs, built (CI builds it once, with -j2, before the
 # steps that share it start side by side).
@@ -302,17 +306,25 @@ OCLGRIND_ICD ?= /usr/lib/oclgrind/liboclgrind-rt-icd.so
 SECOND_IMPL_SKIP := test/python.sh test/mpi.sh
 OCLGRIND_SKIP := $(SECOND_IMPL_SKIP) test/install.sh test/output_files.sh \
   test/small_workgroups.sh test/bench_smoke.sh test/apply_large.sh
-.PHONY: test-intel test-oclgrind
+.PHONY: test-intel test-oclgrind test-oclgrind-paths
 test-intel: $(BIN) $(TEST_BINS)
 	$(Q)env=$$(scripts/intel-opencl.sh '$(INTEL_OPENCL_DIR)') || exit 1; \
 	for v in $$env; do export "$$v"; done; set -e; \
 	echo "== Intel: $$OCL_ICD_VENDORS"; $(BIN) devices; \
 	$(call RUN_EACH,$(BUILD)/test_matrix $(BUILD)/test_matrix_dtype,); \
 	$(call RUN_EACH,$(filter-out $(SECOND_IMPL_SKIP),$(TEST_SH)),$(BIN))
+OCLGRIND_VENDORS = \
+  test -f '$(OCLGRIND_ICD)' || { echo "no $(OCLGRIND_ICD): apt-get install oclgrind"; exit 1; }; \
+  mkdir -p $(BUILD)/oclgrind-vendors; \
+  echo '$(OCLGRIND_ICD)' > $(BUILD)/oclgrind-vendors/oclgrind.icd
 test-oclgrind: $(BIN) $(TEST_BINS)
-	$(Q)test -f '$(OCLGRIND_ICD)' || { echo "no $(OCLGRIND_ICD): apt-get install oclgrind"; exit 1; }
-	$(Q)mkdir -p $(BUILD)/oclgrind-vendors
-	$(Q)echo '$(OCLGRIND_ICD)' > $(BUILD)/oclgrind-vendors/oclgrind.icd
+	$(Q)$(OCLGRIND_VENDORS)
 	$(Q)OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors \
 	  CLCONV_MATRIX_SAMPLE=$(MATRIX_SAMPLE) $(MAKE) --no-print-directory \
 	  TEST_SH_SKIP='$(OCLGRIND_SKIP)' test
+# test_paths alone on Oclgrind (the longest program there: CI runs it as
+# a step of its own beside the rest of test-oclgrind).
+test-oclgrind-paths: $(BUILD)/test_paths
+	$(Q)$(OCLGRIND_VENDORS)
+	$(Q)set -e; export OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors; \
+	$(call RUN_EACH,$(BUILD)/test_paths,)
