@@ -322,9 +322,11 @@ test-oclgrind: $(BIN) $(TEST_BINS)
 	$(Q)OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors \
 	  CLCONV_MATRIX_SAMPLE=$(MATRIX_SAMPLE) $(MAKE) --no-print-directory \
 	  TEST_SH_SKIP='$(OCLGRIND_SKIP)' test
-# test_paths alone on Oclgrind (the longest program there: CI runs it as
-# a step of its own beside the rest of test-oclgrind).
+# test_paths alone on Oclgrind, thinned as test-oclgrind thins it (the
+# longest program there: CI runs it as a step of its own beside the rest
+# of test-oclgrind).
 test-oclgrind-paths: $(BUILD)/test_paths
 	$(Q)$(OCLGRIND_VENDORS)
-	$(Q)set -e; export OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors; \
+	$(Q)set -e; export OCL_ICD_VENDORS=$(abspath $(BUILD))/oclgrind-vendors \
+	  CLCONV_MATRIX_SAMPLE=$(MATRIX_SAMPLE); \
 	$(call RUN_EACH,$(BUILD)/test_paths,)
