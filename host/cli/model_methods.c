@@ -178,15 +178,17 @@ static void scan(const clconv_device_info *dev, const methods_options *o,
         double ms[CLCONV_METHOD_COUNT];
         p->mask_width = w;
         clconv_method_predict(dev, &o->c, p, ms);
+        const clconv_method pick[2] = {clconv_method_pick(dev, &o->c, p, 0),
+                                       clconv_method_pick(dev, &o->c, p, 1)};
         /* auto_ms: the prediction of what auto takes for a separable
          * mask (not the least of the three: the FFT must be predicted
          * twice as fast, masks along x only follow the 1D rule) */
         if (o->csv)
             printf("%d,%.6g,%.6g,%.6g,%.6g\n", w, ms[CLCONV_METHOD_DIRECT],
                    ms[CLCONV_METHOD_SEPARABLE], ms[CLCONV_METHOD_FFT],
-                   ms[clconv_method_pick(dev, &o->c, p, 1)]);
+                   ms[pick[1]]);
         for (int sep = 0; sep < 2; ++sep) {
-            const clconv_method m = clconv_method_pick(dev, &o->c, p, sep);
+            const clconv_method m = pick[sep];
             if (!cross[sep] && m != CLCONV_METHOD_DIRECT) {
                 cross[sep] = w;
                 to[sep] = m;

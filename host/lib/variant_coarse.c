@@ -152,8 +152,9 @@ static int planes_shared_default(const clconv_device_info *dev,
     const clconv_problem *p = &c->p;
     const int mz = clconv_problem_mask_axis(p, 2);
     int planes = mz <= 2 ? 8 : mz >= 5 ? 32 : 8 * (mz - 1);
-    const size_t plane_items = ceil_div(p->size[0], 2) *
-                               ceil_div(p->size[1], (size_t)rows);
+    const size_t plane_items =
+        ceil_div(p->size[0], (size_t)c->knob[CLC_KNOB_XV]) *
+        ceil_div(p->size[1], (size_t)rows);
     while (dev && planes > 8 &&
            plane_items * ceil_div(p->size[2], (size_t)planes) <
                (size_t)dev->compute_units * 1024)
