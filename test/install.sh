@@ -19,16 +19,26 @@ if ! command -v pkg-config >/dev/null 2>&1; then
     exit 0
 fi
 stage=$tmp/stage
-if make -s -C "$ROOT" BUILD="$BUILD" PREFIX=/opt/clconv DESTDIR="$stage" \
+# The prefix the build was compiled with (its flags stamp): installing
+# with another one would recompile the whole build folder (the prefix is
+# a compile flag), under a clconv that CI's other lane may be running.
+# DESTDIR stages it, so the prefix itself never has to exist.
+prefix=$(sed -n 's/.*-DCLCONV_PREFIX=\([^ ]*\).*/\1/p' "$BUILD/.cflags" 2>/dev/null)
+prefix=${prefix:-/usr/local}
+built=$(ls -l --time-style=+%s.%N "$CLI" "$BUILD/libclconv.a" 2>/dev/null)
+if make -s -C "$ROOT" BUILD="$BUILD" PREFIX="$prefix" DESTDIR="$stage" \
         install >"$tmp/install.log" 2>&1; then
     ok "make install into a staging folder"
 else
     fail "make install"; sed 's/^/  | /' "$tmp/install.log"; exit 1
 fi
-lib=$stage/opt/clconv/lib
+[ "$(ls -l --time-style=+%s.%N "$CLI" "$BUILD/libclconv.a" 2>/dev/null)" = "$built" ] &&
+    ok "make install rebuilt nothing in $BUILD" ||
+    fail "make install rebuilt $CLI or its library"
+lib=$stage$prefix/lib
 for f in bin/clconv lib/libclconv.a lib/libclconv.so lib/pkgconfig/clconv.pc \
          include/clconv.h share/clconv/cl/common.clh; do
-    [ -e "$stage/opt/clconv/$f" ] || fail "installed tree lacks $f"
+    [ -e "$stage$prefix/$f" ] || fail "installed tree lacks $f"
 done
 soname=$(objdump -p "$lib/libclconv.so" | awk '/SONAME/ {print $2}')
 case $soname in
@@ -60,7 +70,7 @@ for ex in "$ROOT"/examples/*.c; do
         fi
         # Shared: the library finds the kernels beside itself. Static: the
         # program finds them at PREFIX, which is staged here, so say where.
-        kdir=""; [ $kind = static ] && kdir=$stage/opt/clconv/share/clconv/cl
+        kdir=""; [ $kind = static ] && kdir=$stage$prefix/share/clconv/cl
         # (the caller's LD_LIBRARY_PATH kept after it: a driver may need it)
         if env ${kdir:+CLCONV_KERNEL_DIR=$kdir} LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
                 "$tmp/$name-$kind" >"$tmp/run.out" 2>&1; then
@@ -71,7 +81,7 @@ for ex in "$ROOT"/examples/*.c; do
     done
 done
 
-make -s -C "$ROOT" BUILD="$BUILD" PREFIX=/opt/clconv DESTDIR="$stage" \
+make -s -C "$ROOT" BUILD="$BUILD" PREFIX="$prefix" DESTDIR="$stage" \
     uninstall >"$tmp/uninstall.log" 2>&1 || fail "make uninstall"
 left=$(find "$stage" ! -type d | head -5)
 [ -z "$left" ] && ok "make uninstall removes every installed file" \
