@@ -173,7 +173,9 @@ typedef enum clconv_border {
 
 /* "constant", "nearest", "reflect", "mirror", "wrap". */
 const char *clconv_border_name(clconv_border b);
-/* Parse a border mode's name; CLCONV_EINVAL (naming the five) if unknown. */
+/* Parse a border mode's name, or one of SciPy's aliases for filters
+ * (grid-constant, grid-mirror, grid-wrap: constant, reflect, wrap);
+ * CLCONV_EINVAL (naming them) if unknown. */
 clconv_status clconv_border_parse(const char *name, clconv_border *out);
 /* How a problem is computed (issue 17). The direct path computes W^d
  * taps per output with the problem's strategy; the separable path runs d

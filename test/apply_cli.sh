@@ -61,6 +61,13 @@ echo "$(npy_values "$tmp/c_out.npy")" | awk '{ if (NF != 8) exit 1
 for s in naive output_tile input_tile cached_halo auto; do
     check "--strategy $s verifies" 0 "$CLI" apply "$tmp/a.npy" "$tmp/s_$s.npy" --mask laplacian --strategy $s --tile 4 --verify
 done
+# SciPy's grid-* names for filters: the same results as their modes.
+for pair in grid-mirror:reflect grid-wrap:wrap grid-constant:constant; do
+    check "--mode ${pair%:*}" 0 "$CLI" apply "$tmp/a.npy" "$tmp/g_${pair%:*}.npy" --mask laplacian --mode "${pair%:*}" --cval 3 --verify
+    "$CLI" apply "$tmp/a.npy" "$tmp/g_${pair#*:}.npy" --mask laplacian --mode "${pair#*:}" --cval 3 >/dev/null 2>&1
+    cmp -s "$tmp/g_${pair%:*}.npy" "$tmp/g_${pair#*:}.npy" && echo "ok   ${pair%:*} is ${pair#*:}" \
+        || fail "${pair%:*} differs from ${pair#*:}"
+done
 
 # --- images ---------------------------------------------------------------
 printf 'P5\n3 3\n255\n\012\012\012\012\012\012\012\012\012' >"$tmp/flat.pgm"

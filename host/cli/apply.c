@@ -36,6 +36,7 @@ void cli_apply_usage(FILE *f)
         "                  (1,2,1 or 0,1,0;1,-4,1;0,1,0; in 2D R rows of C);\n"
         "                  or a .npy of any shape with the data's dimensions\n"
         "  --mode M        constant (default), nearest, reflect, mirror or wrap\n"
+        "                  (SciPy's grid-constant, grid-mirror, grid-wrap too)\n"
         "  --cval V        the constant mode's value outside (default 0)\n"
         "  --origin O      SciPy's origin: one, or one per axis (NumPy's order)\n"
         "  --convolve      scipy.ndimage.convolve (the mask flipped)\n"

@@ -65,6 +65,16 @@ const char *clconv_border_name(clconv_border b)
     return (unsigned)b < CLCONV_BORDER_COUNT ? border_names[b] : "?";
 }
 
+/* scipy.ndimage's filters take grid-constant, grid-mirror and grid-wrap
+ * as constant, reflect and wrap (the names differ for interpolation
+ * only). */
+static const struct {
+    const char *name;
+    clconv_border border;
+} border_aliases[] = {{"grid-constant", CLCONV_BORDER_CONSTANT},
+                      {"grid-mirror", CLCONV_BORDER_REFLECT},
+                      {"grid-wrap", CLCONV_BORDER_WRAP}};
+
 clconv_status clconv_border_parse(const char *name, clconv_border *out)
 {
     for (int b = 0; b < CLCONV_BORDER_COUNT; ++b)
@@ -72,9 +82,15 @@ clconv_status clconv_border_parse(const char *name, clconv_border *out)
             *out = (clconv_border)b;
             return CLCONV_OK;
         }
+    for (size_t i = 0; i < sizeof border_aliases / sizeof *border_aliases; ++i)
+        if (strcmp(name, border_aliases[i].name) == 0) {
+            *out = border_aliases[i].border;
+            return CLCONV_OK;
+        }
     return clc_fail(CLCONV_EINVAL,
                     "unknown border mode '%s' (constant, nearest, reflect, "
-                    "mirror, wrap)",
+                    "mirror, wrap; or SciPy's grid-constant, grid-mirror, "
+                    "grid-wrap)",
                     name);
 }
 

@@ -96,7 +96,8 @@ def test_gaussian_filter_integer_input_keeps_scipy_intermediate_dtype(rng):
     expected = ndimage.gaussian_filter(x, 1.5)
     got = clconv.gaussian_filter(x, 1.5)
     assert got.dtype == np.uint8
-    assert np.abs(got.astype(int) - expected.astype(int)).max() <= 1
+    # 1 per pass (python/README.md: each pass truncated to uint8)
+    assert np.abs(got.astype(int) - expected.astype(int)).max() <= 2
 
 
 @pytest.mark.parametrize("mode", MODES)
