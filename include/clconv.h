@@ -177,6 +177,12 @@ const char *clconv_border_name(clconv_border b);
  * (grid-constant, grid-mirror, grid-wrap: constant, reflect, wrap);
  * CLCONV_EINVAL (naming them) if unknown. */
 clconv_status clconv_border_parse(const char *name, clconv_border *out);
+/* The index in [0, n) whose element index i of an axis of n elements
+ * reads under border b: i itself inside, else the mode's fold (wrap,
+ * reflect and mirror repeat for any distance; nearest clamps); -1 for
+ * the constant mode's cval. For callers that assemble a part of an
+ * array with its halo themselves (clconv_mpi.h's blocks). */
+long long clconv_border_index(long long i, long long n, clconv_border b);
 /* How a problem is computed (issue 17). The direct path computes W^d
  * taps per output with the problem's strategy; the separable path runs d
  * passes of a 1D filter (x, then y, then z) when the mask is an outer

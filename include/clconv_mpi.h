@@ -6,11 +6,14 @@
  * A rank's local arrays hold its block's rows with the halo rows its
  * outputs reach on either side (clconv_mpi_block): the caller fills the
  * block's rows, clconv_mpi_convolve fetches the halos from the ranks that
- * own them (several when the halo is wider than a neighbour's block),
- * computes the rows that need no halo while they travel, then the rest.
- * The result is the single-device result bit for bit (same variant and
- * device type): each output row is computed by the same kernel over the
- * same input rows.
+ * own them (several when the halo is wider than a neighbour's block;
+ * past the array's ends, per the border mode: cval, rows of its own, or
+ * the far end's for wrap), computes the rows that need no halo while they
+ * travel, then the rest. Every filter of clconv_problem holds: border
+ * modes, per-axis widths and origins, convolution, axes. The result is
+ * the single-device result bit for bit (same variant, method and device
+ * type) for the direct and separable methods: each output row is computed
+ * by the same kernel over the same input rows.
  *
  * Errors: every call returns a clconv_status; clconv_mpi_last_error() has
  * the message (a failed MPI call names the call and MPI's error string).
@@ -69,9 +72,22 @@ typedef struct clconv_mpi_block {
 clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
                                    clconv_mpi_block *b);
 /* Rows and elements of the local arrays: halo_lo + (end - begin) +
- * halo_hi rows; the block's rows start at row halo_lo. */
+ * halo_hi rows; the block's rows start at row halo_lo. The halos are the
+ * rows the block's outputs reach along the axis (the mask's width and
+ * origin there), before and after it, also past the array's ends: there
+ * they hold what the border mode reads (clconv_mpi_source_row); in the
+ * constant mode they stop at the array's ends (the kernel reads cval
+ * beyond them, as on one device). */
 size_t clconv_mpi_local_rows(const clconv_mpi_block *b);
 size_t clconv_mpi_local_elements(const clconv_mpi_block *b);
+/* The global row whose values local row `local` of b's arrays holds: a
+ * row of the block, of a neighbour's (an inner halo), or past the array's
+ * ends the row the border mode reads there (clconv_border_index: the far
+ * end for wrap, rows by the edge for reflect, mirror and nearest; -1, a
+ * row of cval, only for a block made otherwise than by
+ * clconv_mpi_decompose, whose constant-mode halos stop at the ends). */
+long long clconv_mpi_source_row(const clconv_problem *p,
+                                const clconv_mpi_block *b, size_t local);
 /* The block of rank r of n for `rows` rows: [*begin, *end). */
 void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
                             size_t *end);
@@ -111,8 +127,9 @@ clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
                                   clconv_mpi_times *times);
 
 /* The same without communication, for callers that filled the halo rows
- * themselves (e.g. read them from a file with the block): computes the
- * block's output rows of out from in. Local. */
+ * themselves (clconv_mpi_source_row says with what;
+ * clconv_mpi_npy_read_block reads them from a .npy): computes the block's
+ * output rows of out from in. Local. */
 clconv_status clconv_mpi_convolve_local(clconv_session *s,
                                         const clconv_problem *p,
                                         const clconv_mpi_block *b,
@@ -141,6 +158,14 @@ clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
 clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
                                        size_t row, size_t first, size_t n,
                                        float *dst);
+/* b's whole local array (clconv_mpi_local_elements floats) from the
+ * file: the block's rows and its halos, past the array's ends what p's
+ * border mode reads there (clconv_mpi_source_row: rows of the file, or
+ * cval). Local. */
+clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
+                                        const clconv_problem *p,
+                                        const clconv_mpi_block *b,
+                                        float *dst);
 void clconv_mpi_npy_close(clconv_mpi_npy_in *f);
 
 /* A float32 .npy being written by every rank: a temporary file in the

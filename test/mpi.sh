@@ -1,8 +1,10 @@
 #!/bin/sh
 # clconv over MPI (issue 19): `mpirun -n N clconv apply` writes exactly the
 # bytes of the one-process `clconv apply` (same variant, same device) for
-# N = 1..4, uneven splits, more ranks than rows, halos wider than a rank's
-# block (read from IN or exchanged), 1D, 2D and 3D, several dtypes; a
+# N = 1..6, uneven splits, more ranks than rows, halos wider than a rank's
+# block (read from IN or exchanged), 1D, 2D and 3D, several dtypes, every
+# border mode, cval, origins, convolution, per-axis widths, a channel
+# axis, --axes; usage errors said once, not once per rank; a
 # failure on one rank (cannot open IN, no such device, truncated IN) ends
 # the whole job within seconds, non-zero, with that rank's message and no
 # OUT; bench --mpi writes its JSON. Skips when mpirun or clconv-mpi is
@@ -140,17 +142,58 @@ fault "rank 2 has no device" "rank 2 .*no device matches" \
 head -c 9000 "$tmp/v3.npy" >"$tmp/cut.npy"
 fault "truncated IN" "truncated" -n 3 "$MPI_CLI" apply "$tmp/cut.npy" "$tmp/o.npy" --mask box:3
 
-# Filters the slabs do not handle yet are refused, never ignored.
-for opt in "--mode reflect" "--origin 1" "--convolve"; do
-    if timeout 60 $RUN -n 2 "$MPI_CLI" apply "$tmp/v3.npy" "$tmp/o.npy" \
-        --mask box:3 $opt >/dev/null 2>"$tmp/err"; then
-        fail "apply $opt under MPI was not refused"
-    elif [ -e "$tmp/o.npy" ] || ! grep -q "not supported under MPI" "$tmp/err"; then
-        fail "apply $opt under MPI"; sed 's/^/  | /' "$tmp/err"
+# Every filter: the halos past the array's ends per the border mode
+# (wrap's from the far end's ranks, reflections folding more than once
+# where the halo is wider than the array), cval, origins, convolution,
+# per-axis widths, a channel axis and --axes.
+same 3d-nearest v3.npy gaussian:5 3 exchange --mode nearest
+same 3d-reflect v3.npy gaussian:5 4 read --mode reflect
+same 3d-mirror v3.npy gaussian:5 4 exchange --mode mirror
+same 3d-wrap v3.npy gaussian:5 3 read --mode wrap
+same thin-wrap thin3.npy box:5 4 exchange --mode wrap
+same thin-reflect7 thin3.npy box:7 3 exchange --mode reflect
+same thin-mirror7 thin3.npy box:7 5 read --mode mirror
+same 3d-cval v3.npy box:3 2 exchange --cval 2.5
+same 2d-origin i2.npy box:5x3 3 exchange --mode wrap --origin 2,-1 --convolve
+same 2d-origin i2.npy box:5x3 6 read --mode wrap --origin 2,-1 --convolve
+same 1d-wrap l1.npy box:55 6 exchange --mode wrap --origin 27
+same 3d-chan0 v3.npy gaussian:5 3 exchange --channel-axis 0 --mode reflect
+same 3d-axes v3.npy box:3 2 read --axes 0,2 --mode nearest
+same 3d-sep v3.npy gaussian:5 3 exchange --mode mirror --method separable --verify
+
+# usage NAME WANT-IN-MESSAGE apply-arguments...: exit 2 with one message
+# (not one per rank) and no OUT.
+usage() {
+    name=$1 want=$2; shift 2
+    timeout 60 $RUN -n 3 "$MPI_CLI" apply "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne 2 ]; then
+        fail "$name: exit $rc, expected 2"; sed 's/^/  | /' "$tmp/err"
+    elif [ "$(grep -c "$want" "$tmp/err")" -ne 1 ]; then
+        fail "$name: '$want' not said once:"; sed 's/^/  | /' "$tmp/err"
+    elif [ -e "$tmp/o.npy" ]; then
+        fail "$name: an output was left behind"
     else
-        echo "ok   apply $opt under MPI: refused"
+        echo "ok   $name: exit 2, said once"
     fi
-done
+}
+python3 - "$tmp" <<'EOF2'
+import struct, sys
+d = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 5, 3), }"
+head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1] + "/rgb.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+    f.write(struct.pack("<60f", *range(60)))
+EOF2
+usage "an image or a volume?" "an image with 3 channels or a volume" \
+    "$tmp/rgb.npy" "$tmp/o.npy" --mask box:3
+usage "--channel-axis out of range" "out of range" \
+    "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 --channel-axis -4
+usage "an origin out of range" "origin" \
+    "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 --origin 2
+usage "separable with a mask that is not" "not an outer product" \
+    "$tmp/v3.npy" "$tmp/o.npy" --mask laplacian --method separable
+same rgb-chan rgb.npy box:3 2 exchange --channel-axis 2 --mode reflect
 
 # bench --mpi: one row per rank, the output identical to one rank's.
 if timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --reps 1 \

@@ -65,6 +65,12 @@ int apply_parse(int argc, char **argv, apply_options *o);
 /* Read IN (.npy or image) into d: an array's channel axis split off as
  * planes, an image's colour channels. 0, or -1 (error printed). */
 int apply_load_input(const apply_options *o, apply_data *d);
+/* Is the array a volume, an image with channels or a problem of fewer
+ * axes? --dims 3 only for 3D arrays, --channel-axis within the array, and
+ * a 3D float array of 3 or 4 along its last axis only with one of them
+ * (or --axes): 0, or -1 (error printed). */
+int apply_array_axes(const apply_options *o, const clconv_array *a,
+                     clconv_dtype t);
 /* The device's element types for this input and --out-dtype (elem,
  * out_elem): 0, or -1 (error printed: a type the device does not take
  * asked to stay as it is). */

@@ -79,21 +79,18 @@ int apply_choose_types(const apply_options *o, apply_data *d)
 /* The problem and planes of a .npy array: one plane, or its slices along
  * --channel-axis. An (H, W, 3|4) float array is neither an image nor a
  * volume until the user says which. 0, or -1 with one line printed. */
-static int array_planes(const apply_options *o, const clconv_npy_info *info,
-                        apply_data *d)
+int apply_array_axes(const apply_options *o, const clconv_array *a,
+                     clconv_dtype t)
 {
-    const clconv_array *a = &d->array;
-    const int nd = a->dims;
-    int ca = o->channel_axis;
-    clconv_problem *p = &d->shape;
+    const int nd = a->dims, ca = o->channel_axis;
     if (o->dims3 && nd != 3) {
         cli_error("--dims 3: %s is a %dD array", o->in, nd);
         return -1;
     }
     if (ca == CLI_NO_CHANNEL_AXIS && !o->dims3 && !o->filter.naxes && nd == 3 &&
         (a->shape[2] == 3 || a->shape[2] == 4) &&
-        (info->dtype == CLCONV_DTYPE_F32 || info->dtype == CLCONV_DTYPE_F64 ||
-         info->dtype == CLCONV_DTYPE_F16)) {
+        (t == CLCONV_DTYPE_F32 || t == CLCONV_DTYPE_F64 ||
+         t == CLCONV_DTYPE_F16)) {
         cli_error("apply: %s has shape (%zu, %zu, %zu), an image with %zu "
                   "channels or a volume? give --channel-axis 2 (each channel "
                   "filtered in 2D), --axes 0,1 (the same) or --dims 3 (one "
@@ -101,15 +98,27 @@ static int array_planes(const apply_options *o, const clconv_npy_info *info,
                   o->in, a->shape[0], a->shape[1], a->shape[2], a->shape[2]);
         return -1;
     }
+    if (ca != CLI_NO_CHANNEL_AXIS && (ca < -nd || ca >= nd || nd < 2)) {
+        cli_error("--channel-axis: %d is out of range for %s, a %dD "
+                  "array (a channel axis and at least one more)",
+                  ca, o->in, nd);
+        return -1;
+    }
+    return 0;
+}
+
+static int array_planes(const apply_options *o, const clconv_npy_info *info,
+                        apply_data *d)
+{
+    const clconv_array *a = &d->array;
+    const int nd = a->dims;
+    int ca = o->channel_axis;
+    clconv_problem *p = &d->shape;
+    if (apply_array_axes(o, a, info->dtype))
+        return -1;
     d->planes = 1;
     d->inner = 0;
     if (ca != CLI_NO_CHANNEL_AXIS) {
-        if (ca < -nd || ca >= nd || nd < 2) {
-            cli_error("--channel-axis: %d is out of range for %s, a %dD "
-                      "array (a channel axis and at least one more)",
-                      ca, o->in, nd);
-            return -1;
-        }
         ca = ca < 0 ? ca + nd : ca;
         if (a->shape[ca] > 4096) {
             cli_error("--channel-axis: %zu channels along axis %d (at most "

@@ -4,7 +4,6 @@
  * writes it into a temporary OUT that rank 0 renames into place once
  * every rank succeeded. Every step is agreed: a failure on any rank is
  * that rank's message and the same exit code on every rank. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,22 +26,8 @@ void cli_apply_mpi_usage(FILE *f)
 /* The MPI-only options removed from argv; the rest is apply's. */
 static int take_halo(int *argc, char **argv, int *exchange)
 {
-    /* Under MPI the slabs' halos assume correlation with zero ghost cells
-     * and a cubic mask, centred: the filter options are refused, never
-     * silently ignored. */
-    static const char *const filter_flags[] = {
-        "--mode", "--cval", "--origin", "--convolve", "--axes",
-        "--channel-axis", "--dims"};
     *exchange = 0;
     for (int i = 1; i < *argc; ++i) {
-        for (size_t f = 0; f < sizeof filter_flags / sizeof *filter_flags; ++f)
-            if (strncmp(argv[i], filter_flags[f], strlen(filter_flags[f])) ==
-                0) {
-                cli_error("apply: %s is not supported under MPI yet (zero "
-                          "borders, centred cubic masks)",
-                          filter_flags[f]);
-                return -1;
-            }
         const char *v = NULL;
         int j = i, r = cli_opt_value(*argc, argv, &j, "--halo", &v);
         if (r < 0)
@@ -70,13 +55,6 @@ static int check_options(const apply_options *o)
                   "apply on one process)");
         return -1;
     }
-    for (const char *c = o->mask; *c; ++c)
-        if (*c == 'x' && c > o->mask && isdigit((unsigned char)c[-1]) &&
-            isdigit((unsigned char)c[1])) {
-            cli_error("apply: per-axis mask widths (--mask %s) are not "
-                      "supported under MPI yet", o->mask);
-            return -1;
-        }
     if (o->float_out) {
         cli_error("apply: --float is for image inputs");
         return -1;
@@ -108,24 +86,49 @@ typedef struct job {
     clconv_mpi_times t;
 } job;
 
-/* The problem from IN's shape and the mask. */
-static clconv_status problem_of(job *j)
+/* The problem from IN's shape, the mask and the filter options, as one
+ * process makes it (a channel axis is a mask 1 wide along it): the exit
+ * code. The checks of the options against the shape are the same on
+ * every rank (each read the same header): rank 0 prints them. */
+static int problem_of(job *j)
 {
     const clconv_array *a = &j->in.shape;
-    clconv_status st = cli_mpi_lib(clconv_mask_load(j->o.mask, a->dims,
-                                                     &j->mask),
-                                   "--mask");
-    if (st != CLCONV_OK)
-        return st;
-    memset(&j->p, 0, sizeof j->p);
-    j->p.dims = a->dims;
+    apply_options *o = &j->o;
+    if (apply_array_axes(o, a, j->in.info.dtype))
+        return CLI_EXIT_USAGE;
+    if (o->channel_axis != CLI_NO_CHANNEL_AXIS) {
+        const int ca = o->channel_axis < 0 ? o->channel_axis + a->dims
+                                           : o->channel_axis;
+        o->filter.naxes = 0;
+        for (int k = 0; k < a->dims; ++k)
+            if (k != ca)
+                o->filter.axes[o->filter.naxes++] = k;
+    }
+    int code = cli_mpi_step(
+        j->comm,
+        cli_mpi_lib(clconv_mask_load(o->mask,
+                                     o->filter.naxes ? o->filter.naxes
+                                                     : a->dims,
+                                     &j->mask),
+                    "--mask"),
+        CLI_EXIT_USAGE);
+    if (code != CLI_EXIT_OK)
+        return code;
+    clconv_problem *p = &j->p;
+    memset(p, 0, sizeof *p);
+    p->dims = a->dims;
     for (int d = 0; d < 3; ++d)
-        j->p.size[d] = d < a->dims ? a->shape[a->dims - 1 - d] : 1;
-    j->p.mask_width = j->mask.width;
+        p->size[d] = d < a->dims ? a->shape[a->dims - 1 - d] : 1;
+    p->mask_width = j->mask.width;
     for (int d = 0; d < a->dims; ++d) /* a 5x2 box is not 5^2 */
-        j->p.mask_size[d] = j->mask.size[d];
-    j->p.tile = 1;
-    return cli_mpi_lib(clconv_problem_validate(&j->p), j->o.in);
+        p->mask_size[d] = j->mask.size[d];
+    p->tile = 1;
+    if (cli_filter_apply(&o->filter, 1, p))
+        return CLI_EXIT_USAGE;
+    p->method = o->method;
+    return cli_mpi_step(j->comm,
+                        cli_mpi_lib(clconv_problem_validate(p), o->in),
+                        CLI_EXIT_USAGE);
 }
 
 /* The block's rows (and, unless exchanged, its halo) from IN. */
@@ -142,8 +145,7 @@ static clconv_status read_block(job *j)
         return clconv_mpi_npy_read_rows(&j->in, b->row, b->begin,
                                         b->end - b->begin,
                                         j->lin + b->halo_lo * b->row);
-    return clconv_mpi_npy_read_rows(&j->in, b->row, b->begin - b->halo_lo,
-                                    clconv_mpi_local_rows(b), j->lin);
+    return clconv_mpi_npy_read_block(&j->in, &j->p, b, j->lin);
 }
 
 static clconv_status compute(job *j)
@@ -228,11 +230,13 @@ static void summary(const job *j, double seconds)
     MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, j->comm);
     if (j->b.rank != 0)
         return;
-    char size[64];
+    char size[64], filter[160];
     cli_format_size(j->p.size, j->p.dims, size, sizeof size);
-    printf("%s -> %s: %dD %s, mask %d, %s tile %d on %d ranks (halo %s), "
-           "compute %.3f ms (slowest rank), %.3f s in all\n",
-           j->o.in, j->o.out, j->p.dims, size, j->p.mask_width,
+    cli_filter_describe(&j->p, 1, filter, sizeof filter);
+    printf("%s -> %s: %dD %s, mask %s%s, %s %s tile %d on %d ranks (halo "
+           "%s), compute %.3f ms (slowest rank), %.3f s in all\n",
+           j->o.in, j->o.out, j->p.dims, size, j->o.mask, filter,
+           clconv_method_name(j->p.method),
            clconv_strategy_name(j->p.strategy), j->p.tile, j->b.nranks,
            j->exchange ? "exchanged" : "read", worst * 1e3, seconds);
 }
@@ -244,16 +248,20 @@ static int prepare(job *j)
     int code = cli_mpi_step(j->comm,
                             clconv_mpi_npy_open(j->comm, j->o.in, &j->in),
                             CLI_EXIT_USAGE);
-    if (code == CLI_EXIT_OK)
-        code = cli_mpi_step(j->comm, problem_of(j), 0);
+    if (code == CLI_EXIT_OK) {
+        cli_error_mute(j->b.rank != 0);
+        code = problem_of(j);
+        cli_error_mute(0);
+    }
     if (code == CLI_EXIT_OK)
         code = cli_mpi_open_device(j->comm, j->o.device, &j->dev);
     if (code != CLI_EXIT_OK)
         return code;
     clconv_status st = cli_mpi_choose(cli_mpi_device_info(&j->dev),
                                       j->o.strategy, j->o.tile, &j->p);
-    /* The method of the whole problem, as one process picks it: every
-     * rank's slab then runs it (separable slabs give the same bytes). */
+    /* The method of the whole problem, as one process picks it (--method
+     * or auto): every rank's slab then runs it (direct and separable slabs
+     * give the same bytes). */
     j->p.method = clconv_method_choose(j->dev.session, &j->p, j->mask.values);
     if (st == CLCONV_OK)
         st = clconv_mpi_decompose(j->comm, &j->p, &j->b);
@@ -273,8 +281,12 @@ int cli_apply_mpi_main(int argc, char **argv)
     j.comm = MPI_COMM_WORLD;
     j.in.fd = j.out.fd = -1;
     double t0 = MPI_Wtime();
+    MPI_Comm_rank(j.comm, &j.b.rank);
+    /* Every rank parses the same arguments: rank 0 says what is wrong. */
+    cli_error_mute(j.b.rank != 0);
     int bad = take_halo(&argc, argv, &j.exchange) ||
               apply_parse(argc, argv, &j.o) || check_options(&j.o);
+    cli_error_mute(0);
     int code = anywhere(j.comm, bad) ? CLI_EXIT_USAGE : prepare(&j);
     if (code == CLI_EXIT_OK) {
         code = run(&j);

@@ -186,8 +186,7 @@ static clconv_status end_to_end(MPI_Comm comm, clconv_session *s,
     clconv_status st = clconv_mpi_npy_open(comm, in, &f);
     if (st != CLCONV_OK)
         return st;
-    st = clconv_mpi_npy_read_rows(&f, b->row, b->begin - b->halo_lo,
-                                  clconv_mpi_local_rows(b), a->in);
+    st = clconv_mpi_npy_read_block(&f, p, b, a->in);
     clconv_mpi_npy_close(&f);
     double t1 = MPI_Wtime();
     if (st == CLCONV_OK)

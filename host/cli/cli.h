@@ -44,6 +44,9 @@ void cli_apply_usage(FILE *f);
 void cli_tune_usage(FILE *f);
 /* One stderr line naming the session's measuring overrides, if any. */
 void cli_note_overrides(const clconv_session *s);
+/* Mute (on 1) or restore (0) cli_error: MPI ranks other than 0 while
+ * every rank makes the same checks, so a message is printed once. */
+void cli_error_mute(int on);
 /* Print "clconv: <message>" on one line to stderr. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

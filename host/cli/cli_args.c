@@ -9,8 +9,14 @@
 
 #include "cli.h"
 
+static int error_muted;
+
+void cli_error_mute(int on) { error_muted = on; }
+
 void cli_error(const char *fmt, ...)
 {
+    if (error_muted)
+        return;
     va_list ap;
     fputs("clconv: ", stderr);
     va_start(ap, fmt);

@@ -33,6 +33,13 @@ long clc_border_index(long i, long n, clconv_border b)
     }
 }
 
+long long clconv_border_index(long long i, long long n, clconv_border b)
+{
+    if (n <= 0 || (unsigned)b >= CLCONV_BORDER_COUNT)
+        return -1;
+    return clc_border_index((long)i, (long)n, b);
+}
+
 /* Per axis, the input index that output i's tap j reads is t[i + j]
  * (-1: the constant mode's ghost value): n + w - 1 entries. */
 static long *axis_table(const clconv_problem *p, int axis)

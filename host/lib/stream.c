@@ -173,8 +173,12 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
     if (p->method == CLCONV_METHOD_AUTO && j.p.method == CLCONV_METHOD_FFT &&
         (begin > 0 || end < j.rows || rows < end - begin))
         j.p.method = CLCONV_METHOD_DIRECT;
+    /* Rows whose reach stays inside the array read no border on that axis,
+     * so every slab of them holds all it reads, whatever the mode (a
+     * domain decomposition's block with its halos). */
+    const int inside = begin >= j.lo && end + j.hi <= j.rows;
     if (st == CLCONV_OK && (begin > 0 || end < j.rows || rows < end - begin) &&
-        !slabs_allowed(&j, rows))
+        !inside && !slabs_allowed(&j, rows))
         st = clc_fail(CLCONV_EUNSUPPORTED,
                       "border mode %s needs the whole slowest axis in one "
                       "launch; it does not fit the device in one piece",

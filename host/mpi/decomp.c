@@ -13,17 +13,49 @@ void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
     *end = *begin + base + (k < extra ? 1 : 0);
 }
 
-void clm_reach(const clconv_problem *p, size_t rows, size_t begin,
-               size_t end, size_t *lo, size_t *hi)
+void clm_halo(const clconv_problem *p, size_t *before, size_t *after)
 {
-    const size_t before = (size_t)(p->mask_width / 2);
-    const size_t after = (size_t)(p->mask_width - 1) - before;
-    if (begin >= end) { /* an empty block reaches nothing */
-        *lo = *hi = begin;
-        return;
+    const int axis = p->dims - 1;
+    const int left = clconv_problem_left(p, axis);
+    *before = (size_t)left;
+    *after = (size_t)(clconv_problem_mask_axis(p, axis) - 1 - left);
+}
+
+int clm_owner(size_t rows, int n, size_t r)
+{
+    const size_t base = rows / (size_t)n, extra = rows % (size_t)n;
+    if (r < extra * (base + 1))
+        return (int)(r / (base + 1));
+    return (int)(extra + (r - extra * (base + 1)) / base);
+}
+
+void clm_block_of(const clconv_problem *p, int nranks, int q,
+                  clconv_mpi_block *b)
+{
+    memset(b, 0, sizeof *b);
+    b->rank = q;
+    b->nranks = nranks;
+    b->axis = p->dims - 1;
+    b->rows = p->size[b->axis];
+    b->row = 1;
+    for (int d = 0; d < b->axis; ++d)
+        b->row *= p->size[d];
+    clconv_mpi_block_range(b->rows, nranks, q, &b->begin, &b->end);
+    /* Full halos on both sides, past the array's ends too (there they
+     * hold what the border mode reads: clconv_mpi_source_row), so a
+     * block's outputs never depend on how its local array ends; an empty
+     * block holds none. The constant mode's halos end at the array's
+     * ends, where the kernel reads cval as it does on one device (rows of
+     * cval in memory gave other last bits: 2.4e-7 at values near 2.4). */
+    if (b->begin < b->end) {
+        clm_halo(p, &b->halo_lo, &b->halo_hi);
+        if (p->border == CLCONV_BORDER_CONSTANT) {
+            if (b->halo_lo > b->begin)
+                b->halo_lo = b->begin;
+            if (b->halo_hi > b->rows - b->end)
+                b->halo_hi = b->rows - b->end;
+        }
     }
-    *lo = begin > before ? begin - before : 0;
-    *hi = rows - end > after ? end + after : rows;
 }
 
 clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
@@ -32,19 +64,19 @@ clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
     memset(b, 0, sizeof *b);
     if (clconv_problem_validate(p) != CLCONV_OK)
         return clm_lib_fail(CLCONV_EINVAL, "the problem");
-    CLM_CHECK(MPI_Comm_rank(comm, &b->rank));
-    CLM_CHECK(MPI_Comm_size(comm, &b->nranks));
-    b->axis = p->dims - 1;
-    b->rows = p->size[b->axis];
-    b->row = 1;
-    for (int d = 0; d < b->axis; ++d)
-        b->row *= p->size[d];
-    clconv_mpi_block_range(b->rows, b->nranks, b->rank, &b->begin, &b->end);
-    size_t lo, hi;
-    clm_reach(p, b->rows, b->begin, b->end, &lo, &hi);
-    b->halo_lo = b->begin - lo;
-    b->halo_hi = hi - b->end;
+    int rank = 0, nranks = 1;
+    CLM_CHECK(MPI_Comm_rank(comm, &rank));
+    CLM_CHECK(MPI_Comm_size(comm, &nranks));
+    clm_block_of(p, nranks, rank, b);
     return CLCONV_OK;
+}
+
+long long clconv_mpi_source_row(const clconv_problem *p,
+                                const clconv_mpi_block *b, size_t local)
+{
+    const long long g = (long long)b->begin - (long long)b->halo_lo +
+                        (long long)local;
+    return clconv_border_index(g, (long long)b->rows, p->border);
 }
 
 size_t clconv_mpi_local_rows(const clconv_mpi_block *b)

@@ -1,67 +1,129 @@
-/* clconv_mpi_convolve: post the halo receives and sends, compute the rows
- * that need no halo while the halos travel, wait, compute the rest. Every
- * pair of ranks whose block and reach overlap exchange one message, so a
- * halo wider than a neighbour's block comes from several ranks. */
+/* clconv_mpi_convolve: fill the halo rows a block holds itself (cval, or
+ * its own rows where the border mode folds back into it), post the
+ * receives of the others and the sends of its rows that others' halos
+ * hold, compute the rows that need no received halo while the halos
+ * travel, wait, compute the rest. A message is a run of rows of one owner
+ * whose sources rise by one (halo.c): an inner halo is one message per
+ * owner, so a halo wider than a neighbour's block comes from several
+ * ranks; wrap's come from the far end's ranks, and reflected rows one
+ * by one. */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi_internal.h"
+
+static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 /* Messages travel as whole rows: one MPI datatype of `row` floats. */
 typedef struct exchange {
     MPI_Datatype rowtype;
     MPI_Request *req;
-    int nreq;
+    int nreq, cap;
     size_t received; /* rows */
+    int recv_lo, recv_hi; /* halo rows before/after the block come from
+                             other ranks */
 } exchange;
 
-/* Post one receive or send of rows [r0, r1) (global) of the local array
- * whose row 0 is global row `first`. */
+/* Post one receive or send of n rows at local row `at` of the local
+ * array. */
 static clconv_status post_rows(MPI_Comm comm, exchange *x, float *local,
-                               size_t row, size_t first, size_t r0, size_t r1,
-                               int peer, int send)
+                               size_t row, size_t at, size_t n, int peer,
+                               int send)
 {
-    if (r0 >= r1)
-        return CLCONV_OK;
-    if (r1 - r0 > INT_MAX)
+    if (n > INT_MAX)
         return clconv_mpi_fail(CLCONV_EUNSUPPORTED,
                                "%zu halo rows in one message (MPI counts are "
                                "int)",
-                               r1 - r0);
-    float *at = local + (r0 - first) * row;
-    MPI_Request *r = &x->req[x->nreq++];
+                               n);
+    if (x->nreq == x->cap) {
+        const int cap = x->cap ? 2 * x->cap : 16;
+        MPI_Request *r = realloc(x->req, (size_t)cap * sizeof *r);
+        if (!r)
+            return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+        x->req = r;
+        x->cap = cap;
+    }
+    float *p = local + at * row;
+    MPI_Request *r = &x->req[x->nreq];
     if (send)
-        CLM_CHECK(MPI_Isend(at, (int)(r1 - r0), x->rowtype, peer, 19, comm, r));
+        CLM_CHECK(MPI_Isend(p, (int)n, x->rowtype, peer, 19, comm, r));
     else
-        CLM_CHECK(MPI_Irecv(at, (int)(r1 - r0), x->rowtype, peer, 19, comm, r));
+        CLM_CHECK(MPI_Irecv(p, (int)n, x->rowtype, peer, 19, comm, r));
+    ++x->nreq;
     if (!send)
-        x->received += r1 - r0;
+        x->received += n;
     return CLCONV_OK;
 }
 
-static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
-static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+/* The runs of q's halo rows (before, then after its block), by owner:
+ * *n of them in a malloc'd array (NULL with *n 0 when there are none). */
+static clconv_status halo_runs_of(const clconv_problem *p,
+                                  const clconv_mpi_block *q, clm_run **runs,
+                                  size_t *n)
+{
+    const size_t own1 = q->halo_lo + (q->end - q->begin);
+    const size_t lo = clm_runs(p, q, 0, q->halo_lo, 1, NULL, 0);
+    const size_t hi = clm_runs(p, q, own1, own1 + q->halo_hi, 1, NULL, 0);
+    *runs = NULL;
+    *n = lo + hi;
+    if (*n == 0)
+        return CLCONV_OK;
+    if (!(*runs = malloc(*n * sizeof **runs)))
+        return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    clm_runs(p, q, 0, q->halo_lo, 1, *runs, lo);
+    clm_runs(p, q, own1, own1 + q->halo_hi, 1, *runs + lo, hi);
+    return CLCONV_OK;
+}
 
-/* Receive from each rank the rows of its block this block reaches; send
- * each rank the rows of this block it reaches. */
-static clconv_status post_all(MPI_Comm comm, const clconv_problem *p,
+/* This block's halo rows: cval and rows of its own filled here, the
+ * others' receives posted. */
+static clconv_status fill_and_receive(MPI_Comm comm, const clconv_problem *p,
+                                      const clconv_mpi_block *b, float *in,
+                                      exchange *x)
+{
+    clm_run *runs = NULL;
+    size_t n = 0;
+    clconv_status st = halo_runs_of(p, b, &runs, &n);
+    for (size_t k = 0; k < n && st == CLCONV_OK; ++k) {
+        const clm_run *r = &runs[k];
+        float *at = in + r->local * b->row;
+        if (r->owner < 0) {
+            for (size_t i = 0; i < r->n * b->row; ++i)
+                at[i] = (float)p->cval;
+        } else if (r->owner == b->rank) {
+            const size_t from = b->halo_lo + ((size_t)r->src - b->begin);
+            memcpy(at, in + from * b->row, r->n * b->row * sizeof *at);
+        } else {
+            st = post_rows(comm, x, in, b->row, r->local, r->n, r->owner, 0);
+            *(r->local < b->halo_lo ? &x->recv_lo : &x->recv_hi) = 1;
+        }
+    }
+    free(runs);
+    return st;
+}
+
+/* Send each other rank the rows of this block its halos hold, in the
+ * order it posts their receives (MPI keeps one pair's messages in order). */
+static clconv_status send_all(MPI_Comm comm, const clconv_problem *p,
                               const clconv_mpi_block *b, float *in,
                               exchange *x)
 {
-    const size_t first = b->begin - b->halo_lo;
-    const size_t last = b->end + b->halo_hi;
     clconv_status st = CLCONV_OK;
     for (int q = 0; q < b->nranks && st == CLCONV_OK; ++q) {
         if (q == b->rank)
             continue;
-        size_t qb, qe, ql, qh;
-        clconv_mpi_block_range(b->rows, b->nranks, q, &qb, &qe);
-        clm_reach(p, b->rows, qb, qe, &ql, &qh);
-        st = post_rows(comm, x, in, b->row, first, max_sz(first, qb),
-                       min_sz(last, qe), q, 0);
-        if (st == CLCONV_OK)
-            st = post_rows(comm, x, in, b->row, first, max_sz(ql, b->begin),
-                           min_sz(qh, b->end), q, 1);
+        clconv_mpi_block qb;
+        clm_block_of(p, b->nranks, q, &qb);
+        clm_run *runs = NULL;
+        size_t n = 0;
+        st = halo_runs_of(p, &qb, &runs, &n);
+        for (size_t k = 0; k < n && st == CLCONV_OK; ++k)
+            if (runs[k].owner == b->rank)
+                st = post_rows(comm, x, in, b->row,
+                               b->halo_lo + ((size_t)runs[k].src - b->begin),
+                               runs[k].n, q, 1);
+        free(runs);
     }
     return st;
 }
@@ -82,16 +144,16 @@ static clconv_status rows_of(clconv_session *s, const clconv_problem *local,
                : clm_lib_fail(st, clconv_session_device(s)->name);
 }
 
-/* The local rows that need no halo: [*ib, *ie) within the block's rows
- * [own0, own1) (rows next to a global edge need none on that side). */
+/* The local rows that need no received halo row: [*ib, *ie) within the
+ * block's rows [own0, own1). */
 static void interior(const clconv_problem *p, const clconv_mpi_block *b,
-                     size_t *ib, size_t *ie)
+                     const exchange *x, size_t *ib, size_t *ie)
 {
-    const size_t before = (size_t)(p->mask_width / 2);
-    const size_t after = (size_t)(p->mask_width - 1) - before;
+    size_t before, after;
+    clm_halo(p, &before, &after);
     const size_t own0 = b->halo_lo, own1 = own0 + (b->end - b->begin);
-    *ib = b->halo_lo ? min_sz(own0 + before, own1) : own0;
-    *ie = b->halo_hi ? (own1 >= *ib + after ? own1 - after : *ib) : own1;
+    *ib = x->recv_lo ? min_sz(own0 + before, own1) : own0;
+    *ie = x->recv_hi ? (own1 >= *ib + after ? own1 - after : *ib) : own1;
 }
 
 static clconv_status overlap(MPI_Comm comm, clconv_session *s,
@@ -102,11 +164,13 @@ static clconv_status overlap(MPI_Comm comm, clconv_session *s,
     clconv_problem local = *p;
     local.size[b->axis] = clconv_mpi_local_rows(b);
     const size_t own0 = b->halo_lo, own1 = own0 + (b->end - b->begin);
-    size_t ib, ie;
-    interior(p, b, &ib, &ie);
     double t0 = clm_now();
-    clconv_status st = post_all(comm, p, b, in, x);
+    clconv_status st = fill_and_receive(comm, p, b, in, x);
+    if (st == CLCONV_OK)
+        st = send_all(comm, p, b, in, x);
     t->post_s = clm_now() - t0;
+    size_t ib, ie;
+    interior(p, b, x, &ib, &ie);
     if (st != CLCONV_OK) /* peers would wait for these messages */
         return st;
     clconv_status computed = rows_of(s, &local, in, mask, out, ib, ie,
@@ -142,11 +206,8 @@ clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
                                "rows of %zu elements are more than one MPI "
                                "datatype holds",
                                b->row);
-    exchange x = {MPI_DATATYPE_NULL, NULL, 0, 0};
+    exchange x = {MPI_DATATYPE_NULL, NULL, 0, 0, 0, 0, 0};
     clconv_status st = CLCONV_OK;
-    x.req = malloc(2 * (size_t)b->nranks * sizeof *x.req);
-    if (!x.req)
-        return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
     CLM_CHECK_GOTO(MPI_Type_contiguous((int)b->row, MPI_FLOAT, &x.rowtype));
     CLM_CHECK_GOTO(MPI_Type_commit(&x.rowtype));
     st = overlap(comm, s, p, b, in, mask, out, &x, t);

@@ -32,10 +32,31 @@ clconv_status clm_lib_fail(clconv_status st, const char *what);
         }                                                                     \
     } while (0)
 
-/* The input rows [*lo, *hi) a block's outputs [begin, end) reach, clipped
- * to the array (zero ghost cells beyond its edges). */
-void clm_reach(const clconv_problem *p, size_t rows, size_t begin,
-               size_t end, size_t *lo, size_t *hi);
+/* The rows of the slowest axis a block's outputs reach before and after
+ * it (the mask's left and right reach along that axis). */
+void clm_halo(const clconv_problem *p, size_t *before, size_t *after);
+/* The rank whose block holds global row r of `rows` over n ranks. */
+int clm_owner(size_t rows, int n, size_t r);
+/* The block of rank q of nranks for p (what clconv_mpi_decompose gives
+ * rank q). */
+void clm_block_of(const clconv_problem *p, int nranks, int q,
+                  clconv_mpi_block *b);
+
+/* A run of a block's local rows [local, local + n) holding global rows
+ * [src, src + n) of one owner rank, or n rows of cval (src -1, owner
+ * -1). */
+typedef struct clm_run {
+    size_t local, n;
+    long long src;
+    int owner;
+} clm_run;
+/* The runs of b's local rows [l0, l1), in order: each as long as its
+ * sources rise by one (and, with by_owner, stay with one rank). Returns
+ * their number; writes at most cap of them to runs (may be NULL). */
+size_t clm_runs(const clconv_problem *p, const clconv_mpi_block *b,
+                size_t l0, size_t l1, int by_owner, clm_run *runs,
+                size_t cap);
+
 /* pwrite all n bytes at off (EINTR retried); the error names path. */
 clconv_status clm_pwrite_all(int fd, const void *buf, size_t n, off_t off,
                              const char *path);

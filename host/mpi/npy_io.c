@@ -138,6 +138,31 @@ clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
     return st;
 }
 
+clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
+                                        const clconv_problem *p,
+                                        const clconv_mpi_block *b,
+                                        float *dst)
+{
+    const size_t rows = clconv_mpi_local_rows(b);
+    const size_t n = clm_runs(p, b, 0, rows, 0, NULL, 0);
+    clm_run *runs = malloc((n ? n : 1) * sizeof *runs);
+    if (!runs)
+        return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    clm_runs(p, b, 0, rows, 0, runs, n);
+    clconv_status st = CLCONV_OK;
+    for (size_t k = 0; k < n && st == CLCONV_OK; ++k) {
+        float *at = dst + runs[k].local * b->row;
+        if (runs[k].src < 0)
+            for (size_t i = 0; i < runs[k].n * b->row; ++i)
+                at[i] = (float)p->cval;
+        else
+            st = clconv_mpi_npy_read_rows(f, b->row, (size_t)runs[k].src,
+                                          runs[k].n, at);
+    }
+    free(runs);
+    return st;
+}
+
 void clconv_mpi_npy_close(clconv_mpi_npy_in *f)
 {
     if (f->fd >= 0)
