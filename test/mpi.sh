@@ -195,6 +195,17 @@ usage "separable with a mask that is not" "not an outer product" \
     "$tmp/v3.npy" "$tmp/o.npy" --mask laplacian --method separable
 same rgb-chan rgb.npy box:3 2 exchange --channel-axis 2 --mode reflect
 
+# Random filters, dtypes, rank counts and halo ways (seed printed;
+# $CLCONV_MPI_FUZZ cases, default 6; numpy needed).
+if python3 -c "import numpy" 2>/dev/null; then
+    python3 "$ROOT/test/mpi_fuzz.py" "$CLI" "$MPI_CLI" "$RUN" \
+        "${CLCONV_MPI_FUZZ:-6}" ${CLCONV_SEED:+"$CLCONV_SEED"} >"$tmp/fuzz.log" 2>&1 \
+        || fail "mpi_fuzz.py"
+    cat "$tmp/fuzz.log"
+else
+    echo "skip mpi_fuzz.py: no numpy"
+fi
+
 # bench --mpi: one row per rank, the output identical to one rank's.
 if timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --reps 1 \
     --io "$tmp" --json "$tmp/b.json" >"$tmp/out" 2>"$tmp/err" &&
