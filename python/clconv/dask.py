@@ -5,7 +5,11 @@ border mode (so chunks at the array's edges see exactly what SciPy's
 extension gives, masks wider than the data included), runs the filter on
 every chunk with ``map_overlap`` (depth = the filter's reach on each axis,
 no further boundary), and crops the extension: the result equals
-``scipy.ndimage`` on the whole array.
+``scipy.ndimage`` on the whole array. ``gaussian_filter`` and
+``uniform_filter`` do so once per axis, one 1-D pass each, as SciPy runs
+them (each pass extended with its own ``cval``, its result in the output
+dtype). An integer array whose dtype cannot hold ``cval`` is extended as
+float64 (SciPy extends with the float value).
 
 Devices on a ``dask.distributed`` cluster: every task runs on a device
 chosen by its worker, by this rule:
@@ -92,10 +96,26 @@ def _merge_small(chunks, least):
     return out
 
 
+def _exact_in(cval: float, dtype) -> bool:
+    """Does dtype hold cval exactly (the extension is made in x's dtype)?"""
+    if np.dtype(dtype).kind not in "biu":
+        return True
+    info = np.iinfo(np.dtype(dtype)) if np.dtype(dtype).kind != "b" else None
+    if info is None:
+        return cval in (0.0, 1.0)
+    return float(cval).is_integer() and info.min <= cval <= info.max
+
+
 def _run(x, reach, modes, cval, block_fn: Callable, dtype):
+    """block_fn on every chunk of x extended by reach with modes; it must
+    return dtype (it gets float64 chunks where x's integer dtype cannot
+    hold the constant mode's cval: SciPy extends with the float cval)."""
     import dask.array as da
     x = da.asarray(x)
     cval = _filters._check_cval(cval)
+    if any(m == "constant" and r != (0, 0) for m, r in zip(modes, reach)) \
+            and not _exact_in(cval, x.dtype):
+        x = x.astype(np.float64)
     ext = _extend(x, reach, modes, cval)
     depth = {a: max(r) for a, r in enumerate(reach)}
     # The extension joins the edge chunks (as many blocks as x has), and
@@ -114,21 +134,35 @@ def _run(x, reach, modes, cval, block_fn: Callable, dtype):
     return y[tuple(slice(left, left + n) for (left, _), n in zip(reach, x.shape))]
 
 
-def _separable(x, axes, mode, cval, params, reach_of, block_fn):
-    """A separable filter: reach_of(*per-axis params) gives each filtered
-    axis's (left, right) reach; mode may be one or one per axis."""
+def _separable(x, axes, mode, cval, params, reach_of, pass_fn):
+    """A separable filter as SciPy runs it: one 1-D pass per filtered axis,
+    each extended by its own mode and cval and kept in the output dtype
+    (so a constant mode's cval is the intermediate's, as in SciPy, and
+    integers are truncated after each pass). reach_of(*per-axis params)
+    gives an axis's (left, right) reach, None where the filter leaves the
+    axis alone; pass_fn(block, axis, *per-axis params, dtype) filters a
+    block along one axis."""
     import dask.array as da
     x = da.asarray(x)
     axes_n = _filters._normalize_axes(axes, x.ndim)
     modes_n = _filters._normalize_sequence(mode, len(axes_n))
     per_axis = [_filters._normalize_sequence(p, len(axes_n)) for p in params]
-    reach = [(0, 0)] * x.ndim
-    modes = ["constant"] * x.ndim
-    for i, a in enumerate(axes_n):
-        modes[a] = _filters._check_mode(modes_n[i])
-        reach[a] = reach_of(*(p[i] for p in per_axis))
     dtype = np.promote_types(x.dtype, np.complex64) if x.dtype.kind == "c" else x.dtype
-    return _run(x, reach, modes, cval, block_fn, dtype)
+    y = x.astype(dtype)
+    for i, a in enumerate(axes_n):
+        args = tuple(p[i] for p in per_axis)
+        reach = [(0, 0)] * x.ndim
+        reach[a] = reach_of(*args)
+        if reach[a] is None:
+            continue
+        modes = ["constant"] * x.ndim
+        modes[a] = _filters._check_mode(modes_n[i])
+
+        def block(b, a=a, args=args):
+            return pass_fn(b, a, *args, dtype)
+
+        y = _run(y, reach, modes, cval, block, dtype)
+    return y
 
 
 def _device_for(device: DeviceArg) -> DeviceArg:
@@ -169,8 +203,8 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
     def block(b):
         # The borders are already in the block: constant 0 beyond them is
         # never read by the outputs map_overlap keeps.
-        return func(b, weights, mode="constant", cval=0.0, origin=origin,
-                    axes=axes, device=_device_for(device))
+        return func(b, weights, output=dtype, mode="constant", cval=0.0,
+                    origin=origin, axes=axes, device=_device_for(device))
 
     return _run(x, reach, [mode] * x.ndim, cval, block, dtype)
 
@@ -223,18 +257,20 @@ def gaussian_filter(x, sigma, order=0, mode="reflect", cval: float = 0.0,
     dask.array.Array
         The result.
     """
-    def reach(s, r):
+    def reach(s, o, r):
         if s <= 1e-15:
-            return (0, 0)
+            return None
         lw = int(truncate * float(s) + 0.5) if r is None else r
         return (lw, lw)
 
-    def block(b):
-        return _filters.gaussian_filter(b, sigma, order=order, mode="constant",
-                                        truncate=truncate, radius=radius,
-                                        axes=axes, device=_device_for(device))
+    def one_pass(b, axis, s, o, r, dtype):
+        return _filters.gaussian_filter1d(b, s, axis=axis, order=o,
+                                          output=dtype, mode="constant",
+                                          truncate=truncate, radius=r,
+                                          device=_device_for(device))
 
-    return _separable(x, axes, mode, cval, (sigma, radius), reach, block)
+    return _separable(x, axes, mode, cval, (sigma, order, radius), reach,
+                      one_pass)
 
 
 def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
@@ -248,14 +284,17 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
     """
     def reach(n, o):
         n = int(n)
-        if n <= 1:
-            return (0, 0)
+        if n < 1:
+            raise RuntimeError("incorrect filter size")
+        if n == 1:
+            return None
         if n // 2 + o < 0 or n // 2 + o >= n:
             raise ValueError("invalid origin")
         return (n // 2 + o, n - 1 - (n // 2 + o))
 
-    def block(b):
-        return _filters.uniform_filter(b, size, mode="constant", origin=origin,
-                                       axes=axes, device=_device_for(device))
+    def one_pass(b, axis, n, o, dtype):
+        return _filters.uniform_filter1d(b, int(n), axis=axis, output=dtype,
+                                         mode="constant", origin=o,
+                                         device=_device_for(device))
 
-    return _separable(x, axes, mode, cval, (size, origin), reach, block)
+    return _separable(x, axes, mode, cval, (size, origin), reach, one_pass)

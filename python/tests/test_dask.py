@@ -65,3 +65,22 @@ def test_dask_masks_wider_than_a_chunk_and_than_the_array(client):
     x1 = rng.random(4)
     got = cd.correlate(da.from_array(x1, chunks=2), np.ones(9), mode="wrap").compute()
     np.testing.assert_allclose(got, ndimage.correlate(x1, np.ones(9), mode="wrap"), atol=1e-5)
+
+
+def test_dask_constant_mode_keeps_scipy_cval_and_intermediate(client):
+    # An int16 array cannot hold cval 2.5: SciPy extends with the float;
+    # a derivative of a Gaussian sums to 0, so each pass's own cval
+    # (SciPy's) differs from a filtered extension in constant mode.
+    rng = np.random.default_rng(9)
+    xi = rng.integers(0, 100, (14, 15)).astype(np.int16)
+    dxi = da.from_array(xi, chunks=(5, 7))
+    w = np.ones((3, 5))  # a corner output reads 7 taps of cval
+    got = cd.correlate(dxi, w, mode="constant", cval=2.5).compute()
+    expected = ndimage.correlate(xi, w, mode="constant", cval=2.5)
+    assert got.dtype == np.int16
+    assert np.abs(got.astype(int) - expected.astype(int)).max() <= 1
+    xf = rng.random((14, 15)).astype(np.float32)
+    got = cd.gaussian_filter(da.from_array(xf, chunks=(5, 7)), 1.2, order=(1, 0),
+                             mode="constant", cval=2.0).compute()
+    expected = ndimage.gaussian_filter(xf, 1.2, order=(1, 0), mode="constant", cval=2.0)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
