@@ -227,6 +227,19 @@ static void print_summary(const apply_options *o, const apply_data *d,
     fprintf(f, "\n");
 }
 
+int apply_filter_problem(const apply_options *o, const clconv_mask *mask,
+                         clconv_problem *p)
+{
+    p->mask_width = mask->width;
+    for (int a = 0; a < p->dims; ++a) /* a 5x2 box is not 5^2 */
+        p->mask_size[a] = mask->size[a];
+    p->tile = 1;
+    if (cli_filter_apply(&o->filter, 1, p))
+        return -1;
+    p->method = o->method;
+    return 0;
+}
+
 /* The mask of --mask and the problem it makes with the data. CLI_EXIT_OK,
  * or the exit code (error printed). */
 static int load_mask(const apply_options *o, const apply_data *d,
@@ -240,13 +253,8 @@ static int load_mask(const apply_options *o, const apply_data *d,
                                                          : cli_exit_code(st);
     }
     *p = d->shape;
-    p->mask_width = mask->width;
-    for (int a = 0; a < p->dims; ++a)
-        p->mask_size[a] = mask->size[a];
-    p->tile = 1;
-    if (cli_filter_apply(&o->filter, 1, p))
+    if (apply_filter_problem(o, mask, p))
         return CLI_EXIT_USAGE;
-    p->method = o->method;
     p->in_dtype = d->elem;
     p->out_dtype = d->out_elem;
     if (clconv_problem_validate(p) != CLCONV_OK) {

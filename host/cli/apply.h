@@ -59,6 +59,10 @@ int apply_check_paths(const apply_options *o, const apply_data *d);
 /* Encode OUT (and --float's unclamped image) and commit both or
  * neither: an exit code, the error printed. */
 int apply_write_outputs(const apply_options *o, apply_data *d);
+/* p (its dims and size set) with the mask's widths and the filter and
+ * method options: 0, or -1 (error printed). */
+int apply_filter_problem(const apply_options *o, const clconv_mask *mask,
+                         clconv_problem *p);
 /* Parse apply's arguments (argv[0] is "apply"). 0, or -1 (error
  * printed). */
 int apply_parse(int argc, char **argv, apply_options *o);

@@ -119,13 +119,8 @@ static int problem_of(job *j)
     p->dims = a->dims;
     for (int d = 0; d < 3; ++d)
         p->size[d] = d < a->dims ? a->shape[a->dims - 1 - d] : 1;
-    p->mask_width = j->mask.width;
-    for (int d = 0; d < a->dims; ++d) /* a 5x2 box is not 5^2 */
-        p->mask_size[d] = j->mask.size[d];
-    p->tile = 1;
-    if (cli_filter_apply(&o->filter, 1, p))
+    if (apply_filter_problem(o, &j->mask, p))
         return CLI_EXIT_USAGE;
-    p->method = o->method;
     return cli_mpi_step(j->comm,
                         cli_mpi_lib(clconv_problem_validate(p), o->in),
                         CLI_EXIT_USAGE);

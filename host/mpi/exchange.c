@@ -89,11 +89,10 @@ static clconv_status fill_and_receive(MPI_Comm comm, const clconv_problem *p,
         const clm_run *r = &runs[k];
         float *at = in + r->local * b->row;
         if (r->owner < 0) {
-            for (size_t i = 0; i < r->n * b->row; ++i)
-                at[i] = (float)p->cval;
+            clm_fill_cval(at, r->n, b->row, p->cval);
         } else if (r->owner == b->rank) {
-            const size_t from = b->halo_lo + ((size_t)r->src - b->begin);
-            memcpy(at, in + from * b->row, r->n * b->row * sizeof *at);
+            memcpy(at, in + clm_local_row(b, (size_t)r->src) * b->row,
+                   r->n * b->row * sizeof *at);
         } else {
             st = post_rows(comm, x, in, b->row, r->local, r->n, r->owner, 0);
             *(r->local < b->halo_lo ? &x->recv_lo : &x->recv_hi) = 1;
@@ -121,7 +120,7 @@ static clconv_status send_all(MPI_Comm comm, const clconv_problem *p,
         for (size_t k = 0; k < n && st == CLCONV_OK; ++k)
             if (runs[k].owner == b->rank)
                 st = post_rows(comm, x, in, b->row,
-                               b->halo_lo + ((size_t)runs[k].src - b->begin),
+                               clm_local_row(b, (size_t)runs[k].src),
                                runs[k].n, q, 1);
         free(runs);
     }

@@ -5,6 +5,17 @@
  * or sent by its owner in as few pieces as its sources allow. */
 #include "mpi_internal.h"
 
+size_t clm_local_row(const clconv_mpi_block *b, size_t g)
+{
+    return b->halo_lo + (g - b->begin);
+}
+
+void clm_fill_cval(float *at, size_t n, size_t row, double cval)
+{
+    for (size_t i = 0; i < n * row; ++i)
+        at[i] = (float)cval;
+}
+
 size_t clm_runs(const clconv_problem *p, const clconv_mpi_block *b,
                 size_t l0, size_t l1, int by_owner, clm_run *runs,
                 size_t cap)

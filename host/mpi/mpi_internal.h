@@ -42,6 +42,11 @@ int clm_owner(size_t rows, int n, size_t r);
 void clm_block_of(const clconv_problem *p, int nranks, int q,
                   clconv_mpi_block *b);
 
+/* The local row of b's arrays that holds global row g of its block. */
+size_t clm_local_row(const clconv_mpi_block *b, size_t g);
+/* n rows of `row` floats at `at` set to cval (a constant-mode run). */
+void clm_fill_cval(float *at, size_t n, size_t row, double cval);
+
 /* A run of a block's local rows [local, local + n) holding global rows
  * [src, src + n) of one owner rank, or n rows of cval (src -1, owner
  * -1). */

@@ -153,8 +153,7 @@ clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
     for (size_t k = 0; k < n && st == CLCONV_OK; ++k) {
         float *at = dst + runs[k].local * b->row;
         if (runs[k].src < 0)
-            for (size_t i = 0; i < runs[k].n * b->row; ++i)
-                at[i] = (float)p->cval;
+            clm_fill_cval(at, runs[k].n, b->row, p->cval);
         else
             st = clconv_mpi_npy_read_rows(f, b->row, (size_t)runs[k].src,
                                           runs[k].n, at);

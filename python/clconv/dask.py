@@ -98,11 +98,12 @@ def _merge_small(chunks, least):
 
 def _exact_in(cval: float, dtype) -> bool:
     """Does dtype hold cval exactly (the extension is made in x's dtype)?"""
-    if np.dtype(dtype).kind not in "biu":
-        return True
-    info = np.iinfo(np.dtype(dtype)) if np.dtype(dtype).kind != "b" else None
-    if info is None:
+    kind = np.dtype(dtype).kind
+    if kind == "b":
         return cval in (0.0, 1.0)
+    if kind not in "iu":
+        return True
+    info = np.iinfo(np.dtype(dtype))
     return float(cval).is_integer() and info.min <= cval <= info.max
 
 
