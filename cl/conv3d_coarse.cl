@@ -285,11 +285,21 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
 #undef PLANE
 }
 
+/* CLC_NX, CLC_NY, CLC_NZ: the volume's extents as build constants (the
+ * host passes them, equal to the arguments, where the mask is baked and
+ * 5 or more wide), so the offsets of a plane's rows fold into its loads:
+ * H100 at 512^3 W=5 0.789 -> 0.764 ms (bench/PERF.md item 63). */
 __kernel __attribute__((reqd_work_group_size(TILE_WIDTH, GROUP_Y, GROUP_Z)))
 void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
-                   __constant float *M, const int nx, const int ny,
-                   const int nz COUNTERS_PARAM)
+                   __constant float *M, const int nx_arg, const int ny_arg,
+                   const int nz_arg COUNTERS_PARAM)
 {
+#ifdef CLC_NZ
+    const int nx = CLC_NX, ny = CLC_NY, nz = CLC_NZ;
+    (void)nx_arg, (void)ny_arg, (void)nz_arg;
+#else
+    const int nx = nx_arg, ny = ny_arg, nz = nz_arg;
+#endif
     BIND_MASK(M);
 #ifdef MASK_IN_REGISTERS
     float m[MASK3];

@@ -22,6 +22,12 @@
 # gpu_peers tag peers word: bench/peers_large.py's 2D large problems with
 # the named peers on the CPU ($PR reps, default 5; $PT seconds, 200),
 # JSON and log in $R/peers-tag.*, the rows naming word shown.
+# gpu_rows3d tag base-env size:W...: bench rows of 3D coarse at the
+# defaults on the GPU (tag-SIZE-wW-{base,new}-rR; base with .cl-base/cl
+# and the extra base-env settings, X=1 for none), two rounds, in
+# $R/tag.log. gpu_targets: issue 17's direct targets at the defaults
+# once (1D 2^26 W=55, 2D 8192^2 W=9 and u8 -> u8 W=3, 3D 512^3 W=5), in
+# $R/targets.log.
 # gpu_tests filter...: test_paths on the GPU, one run per cmocka filter
 # ($TP: the seconds each may take), its log in $R.
 mkdir -p /tmp/v
@@ -97,4 +103,29 @@ gpu_peers() {
         --peers "$2" --seed 1 --reps ${PR:-5} --max-s 3 \
         --json "$R/peers-$1.json" 2>"$R/peers-$1.txt"
     el "$2 peers: exit $?"; grep -i "$3" "$R/peers-$1.txt" | tail -4
+}
+gpu_rows3d() {
+    local tag=$1 benv=$2 r pw k e
+    shift 2
+    for r in 1 2; do
+        for pw in "$@"; do
+            for k in base new; do
+                e="X=1"
+                [ $k = base ] && e="CLCONV_KERNEL_DIR=$PWD/.cl-base/cl $benv"
+                gpu_row $tag-${pw%%x*}-w${pw#*:}-$k-r$r gpu "$e" --dims 3 \
+                    --size ${pw%:*} --mask ${pw#*:} --strategy coarse
+            done
+        done
+    done 2>&1 | tee "$R/$tag.log"
+    el "$tag done"
+}
+gpu_targets() {
+    local p
+    for p in "1 67108864 55 f32" "2 8192x8192 9 f32" "2 8192x8192 3 u8" \
+             "3 512x512x512 5 f32"; do
+        set -- $p
+        LT=60 gpu_row targets-${1}d-w$3-$4 gpu X=1 --dims $1 --size $2 \
+            --mask $3 --dtype $4 --strategy coarse
+    done 2>&1 | tee "$R/targets.log"
+    el "targets done"
 }

@@ -77,25 +77,9 @@ for step in ${STEPS:-ab tests}; do
             head -14 "$R/prof-$k-mix.txt"
         done ;;
     rows)
-        for r in 1 2; do
-            for pw in 512x512x512:5 512x512x512:3 256x256x256:5; do
-                for k in base new; do
-                    e="X=1"
-                    [ $k = base ] && e="CLCONV_KERNEL_DIR=$PWD/.cl-base/cl CLCONV_COARSE_GZ=1"
-                    gpu_row rows-${pw%%x*}-w${pw#*:}-$k-r$r gpu "$e" --dims 3 \
-                        --size ${pw%:*} --mask ${pw#*:} --strategy coarse
-                done
-            done
-        done 2>&1 | tee "$R/rows.log"
-        el "rows done" ;;
+        gpu_rows3d rows CLCONV_COARSE_GZ=1 512x512x512:5 512x512x512:3 256x256x256:5 ;;
     targets)
-        for p in "1 67108864 55 f32" "2 8192x8192 9 f32" "2 8192x8192 3 u8" \
-                 "3 512x512x512 5 f32"; do
-            set -- $p
-            LT=60 gpu_row targets-${1}d-w$3-$4 gpu X=1 --dims $1 --size $2 \
-                --mask $3 --dtype $4 --strategy coarse
-        done 2>&1 | tee "$R/targets.log"
-        el "targets done" ;;
+        gpu_targets ;;
     tests)
         TP=300 gpu_tests 'direct_3d_coarse*' ;;
     esac

@@ -751,7 +751,8 @@ static size_t form_step(void) { return sampled() ? 2 : 1; }
 /* One session on dev with $CLCONV_COARSE_XV=xv and $CLCONV_COARSE_ROWS=rows
  * (NULL: the default): each 3D mask of masks through the coarse kernel,
  * verified, on sizes[turn % ns], 3 planes per work-item at odd turns (the
- * default at even ones), the turn's mode, origins and convolution
+ * default at even ones), the mask baked (and the extents with it) at
+ * every third, the turn's mode, origins and convolution
  * (filter_of_turn); turn counts on across calls. */
 static void coarse_3d_turns(const clconv_device_info *dev, const char *xv,
                             const char *rows, const char *gz,
@@ -782,6 +783,9 @@ static void coarse_3d_turns(const clconv_device_info *dev, const char *xv,
         p.mask_width = clconv_problem_mask_max(&p);
         p.strategy = CLCONV_COARSE;
         p.coarsen = *turn % 2 ? 3 : 0;
+        /* GPUs bake by default; CPUs here (program.c) */
+        if (*turn % 3 == 0)
+            p.mask_mode = CLCONV_MASK_BAKED;
         filter_of_turn(&p, *turn);
         char what[96];
         snprintf(what, sizeof what,

@@ -203,6 +203,11 @@ typedef struct clc_variant {
     /* The default tile to start fitting from, given the knobs (NULL: the
      * dims row's tile). */
     int (*preferred_tile)(const clc_config *c);
+    /* 3D kernels that take the volume's extents as build constants where
+     * the mask is baked (the program is specific to the problem already)
+     * and at least this wide along some axis (0: never): row and plane
+     * offsets fold into the loads (bench/PERF.md item 63). */
+    int extents_baked_3d;
 } clc_variant;
 
 /* The families (variant_tiled.c, variant_coarse.c, variant_vector.c). */

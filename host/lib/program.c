@@ -107,6 +107,14 @@ char *clc_build_options(const clc_config *c, int count_loads,
     size_t n = clc_config_defines(c, buf, len);
     if (count_loads)
         n += (size_t)snprintf(buf + n, len - n, " -D CLCONV_COUNT_LOADS");
+    const clc_variant *v = clc_variant_get(p->strategy);
+    /* The plan passes the same extents as the kernel's arguments
+     * (plan.c's set_args reads c->p.size too). */
+    if (baked && p->dims == 3 && v && v->extents_baked_3d &&
+        clconv_problem_mask_max(p) >= v->extents_baked_3d)
+        n += (size_t)snprintf(buf + n, len - n,
+                              " -D CLC_NX=%zu -D CLC_NY=%zu -D CLC_NZ=%zu",
+                              p->size[0], p->size[1], p->size[2]);
     if (baked) {
         n += (size_t)snprintf(buf + n, len - n,
                               " -D CLCONV_MASK_COUNT=%zu -D CLCONV_MASK_VALUES=",

@@ -150,4 +150,4 @@ const clc_variant clc_variant_vector = {
                   [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH,
                   [CLC_KNOB_VEC_PEEL] = VEC_PEEL}},
     },
-    1, vector_defaults, vector_geometry, NULL};
+    1, vector_defaults, vector_geometry, NULL, 0};
