@@ -54,9 +54,11 @@ typedef struct clconv_npy_info {
     clconv_dtype dtype;
     int big_endian;     /* byte order of the file's data */
     size_t data_offset; /* where the data starts */
+    int fortran_order;  /* the file's data in Fortran order (2-3 dims) */
 } clconv_npy_info;
 
-/* Parse a .npy file: versions 1.0 to 3.0, C order, 1 to 3 dimensions,
+/* Parse a .npy file: versions 1.0 to 3.0, C or Fortran order (returned in
+ * C order either way), 1 to 3 dimensions,
  * every extent >= 1, a dtype of clconv_dtype in either byte order, and
  * exactly shape x itemsize bytes of data. out->data is malloc'ed (free
  * with clconv_array_free). info may be NULL. */
@@ -78,7 +80,9 @@ clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
                                        size_t *total);
 /* The header alone, for callers that map or stream the data: dims and
  * shape (NumPy order) and the info of a .npy whose first len bytes are
- * data (at least its preamble and header; the data need not be there). */
+ * data (at least its preamble and header; the data need not be there).
+ * A Fortran-order array of 2 or 3 dimensions is CLCONV_EINVAL here (its
+ * rows do not lie in one piece): read it whole with the parsers above. */
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info);

@@ -67,6 +67,55 @@ for code, version in itertools.product(dtypes, [(1, 0), (2, 0), (3, 0)]):
                f"dtype {b.dtype} shape {b.shape}")
 
 
+# 1b. Fortran-order arrays (np.asfortranarray, a transpose) and masks give
+# the bytes their C-order copies give: float32 and float64, narrow types
+# kept on the device (--out-dtype same), big-endian, from a file and from
+# stdin; a 1-D Fortran array is any 1-D array.
+def run_bytes(inp, mask, *extra, stdin=None):
+    r = subprocess.run([cli, "apply", inp, f"{tmp}/f_out.npy", "--mask", mask,
+                        *extra], capture_output=True,
+                       stdin=open(stdin, "rb") if stdin else None)
+    if r.returncode != 0:
+        return None, r.stderr.decode().strip()
+    return open(f"{tmp}/f_out.npy", "rb").read(), ""
+
+
+for n, (code, shape, extra) in enumerate([
+        ("<f4", (23, 17), ("--mode", "reflect")),
+        ("<f8", (7, 9, 11), ()),
+        ("|u1", (19, 33), ("--out-dtype", "same", "--mode", "nearest")),
+        (">i2", (6, 10, 13), ("--mode", "wrap")),
+        ("<u2", (40,), ())]):
+    dt = np.dtype(code)
+    if dt.kind == "f":
+        a = rng.standard_normal(shape).astype(dt)
+    else:
+        a = rng.integers(0, 200, size=shape).astype(dt)
+    m = rng.uniform(-1, 1, size=(3,) * len(shape)).astype(np.float32)
+    np.save(f"{tmp}/fc_m.npy", m)
+    np.save(f"{tmp}/ff_m.npy", np.asfortranarray(m))
+    np.save(f"{tmp}/fc.npy", a)
+    np.save(f"{tmp}/ff.npy", np.asfortranarray(a))
+    name = f"Fortran-order {code} {shape} {' '.join(extra)} as its C-order copy"
+    want, err = run_bytes(f"{tmp}/fc.npy", f"{tmp}/fc_m.npy", *extra)
+    if want is None:
+        report(False, name, f"C order: {err}")
+        continue
+    got, err = run_bytes(f"{tmp}/ff.npy", f"{tmp}/ff_m.npy", *extra)
+    report(got == want, name, err or "outputs differ")
+    got, err = run_bytes("-", f"{tmp}/ff_m.npy", *extra, stdin=f"{tmp}/ff.npy")
+    report(got == want, name + ", from stdin", err or "outputs differ")
+# the transpose a user most often saves without knowing its order
+a = rng.standard_normal((12, 30)).astype(np.float32)
+np.save(f"{tmp}/t.npy", a.T)
+np.save(f"{tmp}/tc.npy", np.ascontiguousarray(a.T))
+got, err = run_bytes(f"{tmp}/t.npy", "box:3")
+want, _ = run_bytes(f"{tmp}/tc.npy", "box:3")
+report(npf.read_magic(open(f"{tmp}/t.npy", "rb")) is not None and got == want,
+       "a transposed array (Fortran order on disk) as its C-order copy",
+       err or "outputs differ")
+
+
 # 2. Random arrays and masks against scipy.ndimage.correlate.
 def check_against_scipy(name, a, mask_spec, m, extra=()):
     np.save(f"{tmp}/x.npy", a)

@@ -2,7 +2,8 @@
 # Inputs that are not regular files (issue 14, defect 9): `apply` reads a
 # FIFO or a pipe only as far as the format its first bytes show allows,
 # never forever: /dev/zero is refused at once, a .npy, PGM or PNG on a
-# pipe is read to its declared size, bytes beyond it are refused.
+# pipe is read to its declared size, bytes beyond it are refused. IN -
+# is standard input, a pipe or a redirected file.
 # Usage: test/input_streams.sh build/clconv
 set -u
 CLI=${1:-build/clconv}
@@ -25,6 +26,14 @@ grep -q "not a .npy array" "$tmp/err" || fail "/dev/zero: no reason given"
 [ -e "$tmp/z.npy" ] && fail "/dev/zero: an output was written"
 check "a .npy on a pipe" 0 sh -c "cat '$tmp/a.npy' | '$CLI' apply /dev/stdin '$tmp/p.npy' --mask 1"
 cmp -s "$tmp/p.npy" "$tmp/ref.npy" || fail "a .npy on a pipe: other result"
+check "IN - reads standard input (a pipe)" 0 sh -c "cat '$tmp/a.npy' | '$CLI' apply - '$tmp/d.npy' --mask 1"
+cmp -s "$tmp/d.npy" "$tmp/ref.npy" || fail "IN - (a pipe): other result"
+check "IN - reads standard input (a file)" 0 sh -c "'$CLI' apply - '$tmp/d2.npy' --mask 1 <'$tmp/a.npy'"
+cmp -s "$tmp/d2.npy" "$tmp/ref.npy" || fail "IN - (a file): other result"
+check "IN - and OUT - (a filter in a pipeline)" 0 sh -c "cat '$tmp/a.npy' | '$CLI' apply - - --mask 1 >'$tmp/d3.npy'"
+cmp -s "$tmp/d3.npy" "$tmp/ref.npy" || fail "IN - OUT -: other result"
+check "IN - with nothing on standard input is refused" 2 sh -c "'$CLI' apply - '$tmp/d4.npy' --mask 1 </dev/null"
+[ -e "$tmp/d4.npy" ] && fail "IN - empty: an output was written"
 check "a .npy followed by endless zeros is refused" 2 timeout 20 sh -c "cat '$tmp/a.npy' /dev/zero | '$CLI' apply /dev/stdin '$tmp/q.npy' --mask 1"
 grep -q "longer than its header allows" "$tmp/err" || fail "endless .npy: no reason given"
 mkfifo "$tmp/fifo"

@@ -4,7 +4,8 @@
 # N = 1..6, uneven splits, more ranks than rows, halos wider than a rank's
 # block (read from IN or exchanged), 1D, 2D and 3D, several dtypes, every
 # border mode, cval, origins, convolution, per-axis widths, a channel
-# axis, --axes; usage errors said once, not once per rank; a
+# axis, --axes; usage errors said once, not once per rank (a Fortran-order
+# file among them); a
 # failure on one rank (cannot open IN, no such device, truncated IN) ends
 # the whole job within seconds, non-zero, with that rank's message and no
 # OUT; bench --mpi writes its JSON. Skips when mpirun or clconv-mpi is
@@ -178,11 +179,18 @@ head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
 with open(sys.argv[1] + "/rgb.npy", "wb") as f:
     f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
     f.write(struct.pack("<60f", *range(60)))
+d = d.replace("False", "True")
+head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1] + "/fortran.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+    f.write(struct.pack("<60f", *range(60)))
 EOF2
 usage "an image or a volume?" "an image with 3 channels or a volume" \
     "$tmp/rgb.npy" "$tmp/o.npy" --mask box:3
 usage "--channel-axis out of range" "out of range" \
     "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 --channel-axis -4
+usage "a Fortran-order file (rows not in one piece)" "ascontiguousarray" \
+    "$tmp/fortran.npy" "$tmp/o.npy" --mask box:3 --dims 3
 
 # Random filters, dtypes, rank counts and halo ways (seed printed;
 # $CLCONV_MPI_FUZZ cases, default 3: each mpirun is seconds; numpy

@@ -143,7 +143,9 @@ int apply_load_input(const apply_options *o, apply_data *d)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
-    clconv_status st = clconv_input_read(o->in, SIZE_MAX / 2, &buf, &len);
+    /* IN "-": standard input (as OUT "-" is standard output) */
+    const char *path = strcmp(o->in, "-") == 0 ? "/dev/stdin" : o->in;
+    clconv_status st = clconv_input_read(path, SIZE_MAX / 2, &buf, &len);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
         return -1;
@@ -183,7 +185,9 @@ int apply_load_input(const apply_options *o, apply_data *d)
         }
     } else {
         free(buf);
-        cli_error("%s: not a .npy array or a PNG, PGM or PPM image", o->in);
+        cli_error("%s: %s a .npy array or a PNG, PGM or PPM image",
+                  strcmp(o->in, "-") == 0 ? "standard input" : o->in,
+                  len ? "not" : "empty, not");
         return -1;
     }
     free(buf);

@@ -53,6 +53,8 @@ static int host_little_endian(void)
 static int map_input(const char *path, big_input *b)
 {
     memset(b, 0, sizeof *b);
+    if (strcmp(path, "-") == 0)
+        return 0; /* standard input: read whole (apply_load_input) */
     struct stat st;
     /* Only a regular file is opened here: opening a FIFO would take the
      * writer's data, and the in-memory path's open would then wait for a

@@ -70,8 +70,10 @@ int apply_check_paths(const apply_options *o, const apply_data *d)
     const int is_image = d->is_image;
     const char *outs[2] = {o->out, o->float_out};
     for (int k = 0; k < 2; ++k) {
-        if (outs[k] && (strcmp(outs[k], o->in) == 0 ||
-                        clconv_file_same(outs[k], o->in))) {
+        /* IN "-" (standard input) is read whole before OUT is written */
+        if (outs[k] && strcmp(o->in, "-") != 0 &&
+            (strcmp(outs[k], o->in) == 0 ||
+             clconv_file_same(outs[k], o->in))) {
             cli_error("apply: '%s' is the input; choose another output",
                       outs[k]);
             return -1;

@@ -192,10 +192,6 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
         return clc_fail(CLCONV_EINVAL,
                         ".npy: a 0-dimensional (scalar) array; clconv takes 1 "
                         "to 3 dimensions");
-    if (hd->fortran && hd->dims > 1)
-        return clc_fail(CLCONV_EINVAL,
-                        ".npy: Fortran-order array; save a C-order copy "
-                        "(numpy.ascontiguousarray)");
     size_t isz = dtypes[hd->dtype].size, count = 1;
     for (int d = 0; d < hd->dims; ++d) {
         if (hd->shape[d] == 0)
@@ -231,6 +227,31 @@ static void fill_info(const unsigned char *data, const clc_npy_header *hd,
     info->dtype = hd->dtype;
     info->big_endian = hd->big;
     info->data_offset = off;
+    info->fortran_order = hd->fortran && hd->dims > 1;
+}
+
+/* The data of a Fortran-order array (its first axis fastest) in C order
+ * (its last axis fastest), elements of isz bytes: a new buffer, or NULL
+ * and the error set. A 1-D array is the same either way. */
+static unsigned char *c_order(const unsigned char *src,
+                              const clc_npy_header *hd, size_t isz)
+{
+    size_t s[3] = {1, 1, 1}, count = 1;
+    for (int d = 0; d < hd->dims; ++d)
+        count *= (s[d] = hd->shape[d]);
+    unsigned char *dst = malloc(count * isz);
+    if (!dst) {
+        clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", count * isz);
+        return NULL;
+    }
+    /* C index (i, j, k) over shape s; its Fortran offset i + s0 (j + s1 k) */
+    size_t c = 0;
+    for (size_t i = 0; i < s[0]; ++i)
+        for (size_t j = 0; j < s[1]; ++j)
+            for (size_t k = 0; k < s[2]; ++k, ++c)
+                memcpy(dst + c * isz, src + (i + s[0] * (j + s[1] * k)) * isz,
+                       isz);
+    return dst;
 }
 
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
@@ -242,6 +263,12 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
     clconv_status st = parse_head(data, len, &hd, &off, &bytes);
     if (st != CLCONV_OK)
         return st;
+    /* Its callers read the data in place, row by row. */
+    if (hd.fortran && hd.dims > 1)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: Fortran-order array, which is read only whole "
+                        "(not mapped, streamed or split); save a C-order copy "
+                        "(numpy.ascontiguousarray)");
     *dims = hd.dims;
     for (int d = 0; d < 3; ++d)
         shape[d] = d < hd.dims ? hd.shape[d] : 1;
@@ -267,7 +294,14 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                         bytes, dtypes[hd.dtype].code, have);
     if ((st = clconv_array_alloc(out, hd.dims, hd.shape)) != CLCONV_OK)
         return st;
-    if ((st = convert_all(data + off, count, &hd, out)) != CLCONV_OK)
+    unsigned char *c = NULL;
+    if (hd.fortran && hd.dims > 1 && !(c = c_order(data + off, &hd, isz))) {
+        clconv_array_free(out);
+        return CLCONV_ENOMEM;
+    }
+    st = convert_all(c ? c : data + off, count, &hd, out);
+    free(c);
+    if (st != CLCONV_OK)
         return st;
     if (info)
         fill_info(data, &hd, off, info);
@@ -306,11 +340,14 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
                         ".npy: shape needs %zu bytes of %s data, the file has "
                         "%zu",
                         bytes, dtypes[hd.dtype].code, len - off);
-    unsigned char *b = malloc(bytes ? bytes : 1);
+    const size_t isz = dtypes[hd.dtype].size;
+    unsigned char *b = hd.fortran && hd.dims > 1
+                           ? c_order(data + off, &hd, isz)
+                           : malloc(bytes ? bytes : 1);
     if (!b)
         return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", bytes);
-    memcpy(b, data + off, bytes);
-    const size_t isz = dtypes[hd.dtype].size;
+    if (!(hd.fortran && hd.dims > 1))
+        memcpy(b, data + off, bytes);
     if (hd.big != clc_host_big_endian())
         swap_elements(b, bytes / isz, isz);
     *dims = hd.dims;
