@@ -11,7 +11,8 @@
  * planes at their boundaries through local memory (below). Work-groups
  * inside along x and y skip the row and column checks; the others read
  * the border mode's folded indices, made once per column and row; every
- * work-group folds its planes, once per plane (clc_index). */
+ * work-group folds its planes, once per plane (clc_index), except, in the
+ * constant mode, one inside along x and y whose planes are all inside. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
@@ -101,7 +102,8 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
                                        const int nz, const int x,
                                        const int y0, const int pb,
                                        const int k, const bool fold,
-                                       const bool checked, const int *cols,
+                                       const bool checked, const bool zin,
+                                       const int *cols,
                                        const int *rows, __local float *lp,
                                        const bool lead,
                                        float q[ROWS][MASK_Z][XV] COUNTERS_PARAM)
@@ -110,10 +112,13 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
     /* Every work-group folds its planes (a plane's test is one compare
      * where the plane is inside): a work-group inside along x and y
      * marches unchecked whatever its planes, so longer marches add no
-     * checked work-groups (bench/PERF.md item 61). */
-    const int pat = (uint)p < (uint)nz ? p : clc_index(p, nz);
+     * checked work-groups (bench/PERF.md item 61). Where all its planes
+     * are inside (zin), none is folded: no ghost rows to select in the
+     * constant mode, and the planes' addresses step by one plane
+     * (bench/PERF.md item 64). */
+    const int pat = zin || (uint)p < (uint)nz ? p : clc_index(p, nz);
 #if CLCONV_MODE == CLCONV_MODE_CONSTANT
-    const bool plane_ok = pat >= 0;
+    const bool plane_ok = zin || pat >= 0;
 #else
     const bool plane_ok = true;
 #endif
@@ -210,8 +215,8 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
                                        const int pb, const int planes,
                                        __local float *lp, const bool lead,
                                        const __local float *up,
-                                       const bool trail,
-                                       const bool checked COUNTERS_PARAM)
+                                       const bool trail, const bool checked,
+                                       const bool zin COUNTERS_PARAM)
 {
     /* q[o][s][i]: output row y0+o, column x+i; slot s holds output plane
      * p-R+s. */
@@ -233,7 +238,7 @@ static inline void conv3d_coarse_march(const __global IN_T *restrict N,
     }
 #define PLANE(k, fold)                                                        \
     conv3d_coarse_plane(N, P, m, nx, ny, nz, x, y0, pb, (k), (fold),         \
-                        checked, cols, rows, lp, lead, q COUNTERS_ARG)
+                        checked, zin, cols, rows, lp, lead, q COUNTERS_ARG)
 #if GROUP_Z > 1
     /* A work-item whose outputs all lie past the last plane has nothing
      * to add (it still meets the barrier). */
@@ -340,10 +345,20 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         ox >= XV_HALO_L && ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
         CLC_XV_ALIGNED(N, P, nx) && oy >= LEFT_Y &&
         oy + GROUP_Y * ROWS + RIGHT_Y <= ny;
+#if CLCONV_MODE == CLCONV_MODE_CONSTANT
+    /* the work-group's input planes all inside the volume (a third copy
+     * of the march, in the constant mode only: the other modes have no
+     * ghost rows to select) */
+    const int gz0 = get_group_id(2) * GROUP_Z * COARSEN - LEFT_Z;
+    if (interior && gz0 >= 0 && gz0 + GROUP_Z * COARSEN + MASK_Z - 1 <= nz)
+        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
+                            up, trail, false, true COUNTERS_ARG);
+    else
+#endif
     if (interior)
         conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
-                            up, trail, false COUNTERS_ARG);
+                            up, trail, false, false COUNTERS_ARG);
     else
         conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
-                            up, trail, true COUNTERS_ARG);
+                            up, trail, true, false COUNTERS_ARG);
 }

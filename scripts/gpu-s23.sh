@@ -17,6 +17,14 @@
 #   targets bench rows of issue 17's direct targets at the defaults,
 #        once: 1D 2^26 W=55, 2D 8192^2 W=9 and u8 -> u8 W=3, 3D 512^3 W=5
 #   tests test_paths direct_3d_coarse* and test_mask_mode on the GPU
+#   zin  bench rows, new against base (.cl-base/cl: the kernels of
+#        7667070), two rounds: 3D coarse at the defaults, constant mode
+#        at 512^3 W=5, 3, 7 and 256^3 W=5 (gpu_rows3d), and 512^3 W=5 in
+#        the reflect mode
+#   prof Nsight Compute on the tree's 3D coarse kernel at 512^3 W=5 (the
+#        defaults: extents baked), through scripts/ncu_kernels.py: details,
+#        instruction mix, the SASS with each instruction's executed count
+#        (prof-sass.csv.gz), and ptxas's static SASS (prof-sass.txt)
 set -u
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
@@ -57,6 +65,40 @@ for step in ${STEPS:-ab tests}; do
         gpu_rows3d rows X=1 512x512x512:5 512x512x512:3 256x256x256:5 ;;
     targets)
         gpu_targets ;;
+    zin)
+        gpu_rows3d zin X=1 512x512x512:5 512x512x512:3 512x512x512:7 \
+            256x256x256:5
+        for r in 1 2; do
+            for k in base new; do
+                e=X=1; [ $k = base ] && e="CLCONV_KERNEL_DIR=$PWD/.cl-base/cl"
+                gpu_row reflect-512-w5-$k-r$r gpu "$e" --dims 3 \
+                    --size 512x512x512 --mask 5 --strategy coarse --mode reflect
+            done
+        done 2>&1 | tee "$R/reflect.log" ;;
+    prof)
+        NCU=/usr/local/cuda/bin/ncu
+        export XDG_CACHE_HOME=/tmp/xc-prof
+        timeout 100 build/clconv run --device gpu --dims 3 --size 512 \
+            --mask 5 --strategy coarse --seed 1 --reps 3 >"$R/prof-run.txt" 2>&1
+        tail -1 "$R/prof-run.txt"
+        NCU_ONLY=conv3d_coarse timeout 240 $NCU --set full -k regex:conv3d \
+            -c 1 -o "$R/prof" -f python3 scripts/ncu_kernels.py \
+            $XDG_CACHE_HOME 512 512 512 >"$R/prof-ncu.log" 2>&1
+        el "ncu: exit $?"
+        $NCU --import "$R/prof.ncu-rep" --page details >"$R/prof-details.txt" 2>&1
+        grep -E "Duration|Executed Instructions  |Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|No Eligible|Warp Cycles Per Issued|Block Limit|Waves Per SM" \
+            "$R/prof-details.txt" | head -30
+        $NCU --import "$R/prof.ncu-rep" --page source --print-source sass \
+            --csv 2>/dev/null >"$R/prof-sass.csv"
+        python3 scripts/ncu_mix.py <"$R/prof-sass.csv" >"$R/prof-mix.txt" 2>&1
+        gzip -9 "$R/prof-sass.csv"
+        head -24 "$R/prof-mix.txt"
+        $NCU --import "$R/prof.ncu-rep" --page raw --csv >"$R/prof-raw.csv" 2>&1
+        /usr/local/cuda/bin/ptxas -arch=sm_90 -O3 /tmp/ncu_conv3d_coarse.ptx \
+            -o /tmp/c3.cubin && /usr/local/cuda/bin/cuobjdump -sass /tmp/c3.cubin \
+            >"$R/prof-sass.txt" 2>&1
+        el "sass: $(grep -c FFMA "$R/prof-sass.txt") FFMA lines of $(wc -l <"$R/prof-sass.txt")"
+        rm -f "$R/prof.ncu-rep" ;;
     tests)
         TP=300 gpu_tests 'direct_3d_coarse*'
         CLCONV_DEVICE=gpu timeout 200 build/test_mask_mode \
