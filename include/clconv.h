@@ -225,6 +225,13 @@ const char *clconv_elem_name(clconv_elem t);
 clconv_status clconv_elem_parse(const char *name, clconv_elem *out);
 /* Bytes per element: 4, 1, 2, 2, 2 (0 for an unknown type). */
 size_t clconv_elem_size(clconv_elem t);
+/* n floats as elements of t, in this host's byte order, as the kernels
+ * store them (rounded to nearest, ties to even, and saturated; NaN to 0
+ * for the integer types; f16 rounded to nearest): for callers that
+ * compute in float32 and want the narrow type the device would write
+ * (clconv-mpi's --out-dtype same). */
+void clconv_elems_from_float(clconv_elem t, const float *src, size_t n,
+                             void *dst);
 
 typedef struct clconv_problem {
     int dims;          /* 1, 2 or 3 */

@@ -38,6 +38,8 @@ typedef enum clconv_dtype {
 /* NumPy's type code without byte order ("f4", "u2"...), and its size. */
 const char *clconv_dtype_code(clconv_dtype t);
 size_t clconv_dtype_size(clconv_dtype t);
+/* The dtype of a .npy holding elements of t (f32 for an unknown one). */
+clconv_dtype clconv_dtype_of_elem(clconv_elem t);
 
 /* A C-order array of 1 to 3 dimensions, as float32. shape[] is in NumPy's
  * order (shape[0] varies slowest); entries from dims on are 1. In clconv's

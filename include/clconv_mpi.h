@@ -168,23 +168,27 @@ clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
                                         float *dst);
 void clconv_mpi_npy_close(clconv_mpi_npy_in *f);
 
-/* A float32 .npy being written by every rank: a temporary file in the
- * destination's folder, created by rank 0 with the header and pre-sized,
- * renamed into place by clconv_mpi_npy_commit only when every rank
- * succeeded. The file must be on storage every rank sees. */
+/* A .npy being written by every rank (float32, or a narrow element
+ * type: u8, u16, i16, f16): a temporary file in the destination's
+ * folder, created by rank 0 with the header and pre-sized, renamed into
+ * place by clconv_mpi_npy_commit only when every rank succeeded. The
+ * file must be on storage every rank sees. */
 typedef struct clconv_mpi_npy_out {
     int fd;
     char path[4096];   /* the destination */
     char temp[4096];   /* the temporary, "" once committed or removed */
     size_t data_offset;
+    clconv_elem elem;  /* the file's element type */
 } clconv_mpi_npy_out;
 
 /* Collective: create the temporary for an array of dims/shape (NumPy
- * order) and open it on every rank. */
+ * order) of element type elem and open it on every rank. */
 clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
                                     int dims, const size_t shape[3],
-                                    clconv_mpi_npy_out *o);
-/* Write rows [first, first + n) of `row` floats from src. Local. */
+                                    clconv_elem elem, clconv_mpi_npy_out *o);
+/* Write rows [first, first + n) of `row` floats from src, as the file's
+ * element type (clconv_elems_from_float: rounded and saturated as the
+ * kernels store it), little-endian. Local. */
 clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
                                         size_t first, size_t n,
                                         const float *src);

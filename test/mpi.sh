@@ -4,7 +4,8 @@
 # N = 1..6, uneven splits, more ranks than rows, halos wider than a rank's
 # block (read from IN or exchanged), 1D, 2D and 3D, several dtypes, every
 # border mode, cval, origins, convolution, per-axis widths, a channel
-# axis, --axes; usage errors said once, not once per rank (a Fortran-order
+# axis, --axes, OUT in the input's type (rounded, saturated); usage
+# errors said once, not once per rank (a Fortran-order
 # file among them); a
 # failure on one rank (cannot open IN, no such device, truncated IN) ends
 # the whole job within seconds, non-zero, with that rank's message and no
@@ -155,6 +156,9 @@ same 2d-origin i2.npy box:5x3 3 exchange --mode wrap --origin 2,-1 --convolve
 same 1d-wrap l1.npy box:55 6 exchange --mode wrap --origin 27
 same 3d-chan0 v3.npy gaussian:5 3 exchange --channel-axis 0 --mode reflect
 same 3d-sep v3.npy gaussian:5 3 exchange --mode mirror --method separable --verify
+# OUT in the input's type (int16), rounded, and saturated at both ends
+same 1d-same l1.npy 0.5,-0.25,0.125 4 exchange --out-dtype same --mode reflect
+same 1d-saturated l1.npy 200,-150,90 3 read --out-dtype same
 
 # usage NAME WANT-IN-MESSAGE apply-arguments...: exit 2 with one message
 # (not one per rank) and no OUT.

@@ -157,6 +157,61 @@ static void integer_outputs_round_ties_to_even_and_saturate(void **state)
             }
 }
 
+/* clconv_elems_from_float (what clconv-mpi's --out-dtype same writes)
+ * gives the bytes the kernels store: each narrow type's values times
+ * scales that make ties, negative values and both saturations, computed
+ * once to the type and once to float32 then converted on the host. */
+static void host_conversion_gives_the_kernels_bytes(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    static const clconv_elem types[] = {CLCONV_ELEM_U8, CLCONV_ELEM_U16,
+                                        CLCONV_ELEM_I16, CLCONV_ELEM_F16};
+    static const float scales[] = {0.5f, 1.5f, -0.5f, 2.5f, 300.0f, -7.25f};
+    enum { N = 600 };
+    unsigned char in[N * 2], narrow[N * 2], host[N * 2];
+    float wide[N];
+    for (size_t d = 0; d < f->n; ++d)
+        for (size_t ti = 0; ti < sizeof types / sizeof *types; ++ti) {
+            const clconv_elem t = types[ti];
+            for (int i = 0; i < N; ++i) {
+                const int v = t == CLCONV_ELEM_I16 ? i * 109 - 32768 : i * 109;
+                if (t == CLCONV_ELEM_U8)
+                    in[i] = (unsigned char)(i % 256);
+                else if (t == CLCONV_ELEM_F16) /* halves of 0.5 .. 2^15 */
+                    ((uint16_t *)in)[i] = (uint16_t)(0x3800 + i * 14);
+                else
+                    ((uint16_t *)in)[i] = (uint16_t)v;
+            }
+            for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
+                float mask[3] = {0.0f, scales[k], 0.0f};
+                clconv_problem p = support_problem(1, N, 1, 1, 3, 0,
+                                                   CLCONV_COARSE);
+                p.method = CLCONV_METHOD_DIRECT;
+                p.in_dtype = p.out_dtype = t;
+                memset(narrow, 0xa5, sizeof narrow);
+                assert_int_equal(clconv_convolve_typed(f->sessions[d], &p, in,
+                                                       mask, narrow, NULL),
+                                 CLCONV_OK);
+                p.out_dtype = CLCONV_ELEM_F32;
+                assert_int_equal(clconv_convolve_typed(f->sessions[d], &p, in,
+                                                       mask, wide, NULL),
+                                 CLCONV_OK);
+                clconv_elems_from_float(t, wide, N, host);
+                const size_t es = clconv_elem_size(t);
+                for (int i = 0; i < N; ++i)
+                    if (memcmp(host + es * i, narrow + es * i, es) != 0)
+                        fail_msg("%s: %s x %g element %d: float %.9g, host "
+                                 "0x%x, kernel 0x%x",
+                                 support_device(f, d)->name,
+                                 clconv_elem_name(t), scales[k], i, wide[i],
+                                 es == 1 ? host[i] : ((uint16_t *)host)[i],
+                                 es == 1 ? narrow[i]
+                                         : ((uint16_t *)narrow)[i]);
+            }
+        }
+}
+
 /* A session on dev with $CLCONV_FP16 set to v (read at creation). */
 static clconv_session *session_fp16(const clconv_device_info *dev,
                                     const char *v)
@@ -272,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dtype_names_parse_back_and_unknown_ones_are_refused),
         cmocka_unit_test(integer_outputs_round_ties_to_even_and_saturate),
+        cmocka_unit_test(host_conversion_gives_the_kernels_bytes),
         cmocka_unit_test(f16_converted_on_the_host_gives_the_device_paths_bits),
         cmocka_unit_test(typed_calls_in_slabs_equal_one_launch),
         cmocka_unit_test(float_entry_points_refuse_typed_problems),

@@ -88,8 +88,10 @@ void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
  * array of one plane, no channel axis), else NULL. */
 const void *apply_plane_view(const apply_data *d);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
-/* The dtype of a .npy holding elements of t. */
-clconv_dtype apply_dtype_of(clconv_elem t);
+/* OUT's element type for a .npy of file_dtype (--out-dtype same: the
+ * file's where it has a device type, else said and -1; f32 otherwise). */
+int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
+                   clconv_elem *out);
 
 /* apply_large.c: should IN go the mapped, chunked way (a little-endian
  * float32 .npy file too large to hold twice, or --device naming several

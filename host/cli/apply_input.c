@@ -19,17 +19,6 @@ static clconv_elem elem_of(clconv_dtype t)
     }
 }
 
-clconv_dtype apply_dtype_of(clconv_elem t)
-{
-    switch (t) {
-    case CLCONV_ELEM_U8: return CLCONV_DTYPE_U8;
-    case CLCONV_ELEM_U16: return CLCONV_DTYPE_U16;
-    case CLCONV_ELEM_I16: return CLCONV_DTYPE_I16;
-    case CLCONV_ELEM_F16: return CLCONV_DTYPE_F16;
-    default: return CLCONV_DTYPE_F32;
-    }
-}
-
 /* A .npy: a narrow dtype kept as it is (d->raw), any other converted to
  * float32. */
 static clconv_status load_npy(const unsigned char *buf, size_t len,
@@ -64,13 +53,20 @@ int apply_choose_types(const apply_options *o, apply_data *d)
                           : CLCONV_ELEM_F32;
         return 0;
     }
-    d->out_elem = o->out_dtype == APPLY_OUT_SAME ? d->elem : CLCONV_ELEM_F32;
-    if (o->out_dtype == APPLY_OUT_SAME && d->elem == CLCONV_ELEM_F32 &&
-        d->file_dtype != CLCONV_DTYPE_F32) {
+    return apply_out_elem(o, d->file_dtype, &d->out_elem);
+}
+
+int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
+                   clconv_elem *out)
+{
+    const clconv_elem e = elem_of(file_dtype);
+    *out = o->out_dtype == APPLY_OUT_SAME ? e : CLCONV_ELEM_F32;
+    if (o->out_dtype == APPLY_OUT_SAME && e == CLCONV_ELEM_F32 &&
+        file_dtype != CLCONV_DTYPE_F32) {
         cli_error("--out-dtype same: %s's dtype %s has no device type (u1, "
                   "u2, i2, f2 and f4 do); its output is float32 (leave "
                   "--out-dtype out)",
-                  o->in, clconv_dtype_code(d->file_dtype));
+                  o->in, clconv_dtype_code(file_dtype));
         return -1;
     }
     return 0;

@@ -59,11 +59,6 @@ static int check_options(const apply_options *o)
         cli_error("apply: --float is for image inputs");
         return -1;
     }
-    if (o->out_dtype == APPLY_OUT_SAME) {
-        cli_error("apply: under MPI the output is float32 (--out-dtype same: "
-                  "run clconv apply on one process)");
-        return -1;
-    }
     if (strcmp(o->in, o->out) == 0 || clconv_file_same(o->in, o->out)) {
         cli_error("apply: '%s' is the input; choose another output", o->out);
         return -1;
@@ -81,6 +76,7 @@ typedef struct job {
     clconv_mask mask;
     clconv_problem p;
     clconv_mpi_block b;
+    clconv_elem out_elem; /* OUT's (--out-dtype) */
     cli_mpi_device dev;
     float *lin, *lout;
     clconv_mpi_times t;
@@ -94,7 +90,8 @@ static int problem_of(job *j)
 {
     const clconv_array *a = &j->in.shape;
     apply_options *o = &j->o;
-    if (apply_array_axes(o, a, j->in.info.dtype))
+    if (apply_array_axes(o, a, j->in.info.dtype) ||
+        apply_out_elem(o, j->in.info.dtype, &j->out_elem))
         return CLI_EXIT_USAGE;
     if (o->channel_axis != CLI_NO_CHANNEL_AXIS) {
         const int ca = o->channel_axis < 0 ? o->channel_axis + a->dims
@@ -265,7 +262,8 @@ static int prepare(job *j)
     return cli_mpi_step(j->comm,
                         clconv_mpi_npy_create(j->comm, j->o.out,
                                               j->in.shape.dims,
-                                              j->in.shape.shape, &j->out),
+                                              j->in.shape.shape, j->out_elem,
+                                              &j->out),
                         CLI_EXIT_USAGE);
 }
 

@@ -136,7 +136,7 @@ int apply_write_outputs(const apply_options *o, apply_data *d)
         st = clconv_image_encode(&d->image, &buf[0], &len[0]);
     else if (d->out_elem != CLCONV_ELEM_F32)
         st = clconv_npy_encode_typed(d->array.dims, d->array.shape,
-                                     apply_dtype_of(d->out_elem), d->raw,
+                                     clconv_dtype_of_elem(d->out_elem), d->raw,
                                      &buf[0], &len[0]);
     else
         st = clconv_npy_encode(&d->array, &buf[0], &len[0]);

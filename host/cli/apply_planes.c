@@ -39,7 +39,7 @@ static const float *input_floats(const clconv_problem *p, const void *in,
     if (p->in_dtype == CLCONV_ELEM_F32)
         return in;
     const clconv_npy_info host = clconv_npy_host_info(
-        apply_dtype_of(p->in_dtype));
+        clconv_dtype_of_elem(p->in_dtype));
     clconv_npy_convert(in, n, &host, buf); /* narrow types: never refused */
     return buf;
 }

@@ -163,7 +163,8 @@ static clconv_status write_npy(MPI_Comm comm, const char *path,
     const size_t shape[3] = {p->size[2], p->size[1], p->size[0]};
     const clconv_mpi_block *b = &a->b;
     clconv_mpi_npy_out w;
-    clconv_status st = clconv_mpi_npy_create(comm, path, 3, shape, &w);
+    clconv_status st = clconv_mpi_npy_create(comm, path, 3, shape,
+                                             CLCONV_ELEM_F32, &w);
     if (st != CLCONV_OK)
         return st;
     st = clconv_mpi_npy_write_rows(&w, b->row, b->begin, b->end - b->begin,

@@ -145,8 +145,8 @@ void clc_elem_to_float(clconv_elem t, const void *src, size_t n,
         dst[i] = (float)clc_elem_get(t, src, i);
 }
 
-void clc_elem_from_float(clconv_elem t, const float *src, size_t n,
-                          void *dst)
+void clconv_elems_from_float(clconv_elem t, const float *src, size_t n,
+                             void *dst)
 {
     for (size_t i = 0; i < n; ++i)
         clc_elem_set(t, dst, i, src[i]);
@@ -177,7 +177,7 @@ clconv_status clc_convolve_via_f32(clconv_session *s, const clconv_problem *p,
         st = clconv_convolve_typed(s, &q, fin ? fin : in, mask,
                                    fout ? (void *)fout : out, info);
     if (st == CLCONV_OK && fout)
-        clc_elem_from_float(p->out_dtype, fout, n, out);
+        clconv_elems_from_float(p->out_dtype, fout, n, out);
     free(fin);
     free(fout);
     return st;

@@ -519,8 +519,7 @@ double clc_elem_get(clconv_elem t, const void *data, size_t i);
 void clc_elem_set(clconv_elem t, void *data, size_t i, double x);
 void clc_elem_to_float(clconv_elem t, const void *src, size_t n,
                         float *dst);
-void clc_elem_from_float(clconv_elem t, const float *src, size_t n,
-                          void *dst);
+/* (and the public clconv_elems_from_float, clconv.h) */
 /* clconv_convolve_typed of f16 data on a device without it: float32 on
  * the device, converted on the host. */
 clconv_status clc_convolve_via_f32(clconv_session *s, const clconv_problem *p,

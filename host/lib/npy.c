@@ -38,6 +38,17 @@ size_t clconv_dtype_size(clconv_dtype t)
     return (unsigned)t < CLCONV_DTYPE_COUNT ? dtypes[t].size : 0;
 }
 
+clconv_dtype clconv_dtype_of_elem(clconv_elem t)
+{
+    switch (t) {
+    case CLCONV_ELEM_U8: return CLCONV_DTYPE_U8;
+    case CLCONV_ELEM_U16: return CLCONV_DTYPE_U16;
+    case CLCONV_ELEM_I16: return CLCONV_DTYPE_I16;
+    case CLCONV_ELEM_F16: return CLCONV_DTYPE_F16;
+    default: return CLCONV_DTYPE_F32;
+    }
+}
+
 size_t clconv_array_elements(const clconv_array *a)
 {
     size_t n = 1;

@@ -106,7 +106,7 @@ clconv_status clconv_plan_get_output_typed(clconv_plan *pl, void *out)
                                      convert ? (void *)dev : out, 0, NULL,
                                      NULL);
     if (err == CL_SUCCESS && convert) /* f16 converted here */
-        clc_elem_from_float(want, dev, n, out);
+        clconv_elems_from_float(want, dev, n, out);
     free(dev);
     if (err != CL_SUCCESS)
         return clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);

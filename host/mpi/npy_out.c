@@ -21,8 +21,8 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
 {
     unsigned char head[CLCONV_NPY_HEADER_MAX];
     size_t hlen, count = 1;
-    clconv_status st = clconv_npy_header(dims, shape, head, sizeof head,
-                                         &hlen);
+    clconv_status st = clconv_npy_header_typed(dims, shape, clconv_dtype_of_elem(o->elem),
+                                               head, sizeof head, &hlen);
     if (st != CLCONV_OK)
         return clm_lib_fail(st, o->path);
     for (int d = 0; d < dims; ++d)
@@ -40,7 +40,8 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(o->fd, 0666 & ~mask) != 0 ||
-        ftruncate(o->fd, (off_t)(hlen + count * sizeof(float))) != 0)
+        ftruncate(o->fd, (off_t)(hlen + count * clconv_elem_size(o->elem))) !=
+            0)
         return clconv_mpi_fail(CLCONV_EIO, "%s: %s", o->temp,
                                strerror(errno));
     o->data_offset = hlen;
@@ -59,11 +60,15 @@ static void remove_temp(clconv_mpi_npy_out *o)
 
 clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
                                     int dims, const size_t shape[3],
-                                    clconv_mpi_npy_out *o)
+                                    clconv_elem elem, clconv_mpi_npy_out *o)
 {
     int rank;
     memset(o, 0, sizeof *o);
     o->fd = -1;
+    if (clconv_elem_size(elem) == 0)
+        return clconv_mpi_fail(CLCONV_EINVAL, "unknown element type %d",
+                               (int)elem);
+    o->elem = elem;
     snprintf(o->path, sizeof o->path, "%s", path);
     CLM_CHECK(MPI_Comm_rank(comm, &rank));
     clconv_status st = rank == 0 ? create_temp(o, dims, shape) : CLCONV_OK;
@@ -85,33 +90,49 @@ clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
     return st;
 }
 
-static void put_le(unsigned char *p, float v)
+/* k elements of es bytes from native (this host's order) to
+ * little-endian bytes. */
+static void put_le(unsigned char *dst, const unsigned char *native,
+                   size_t k, size_t es)
 {
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    p[0] = (unsigned char)u;
-    p[1] = (unsigned char)(u >> 8);
-    p[2] = (unsigned char)(u >> 16);
-    p[3] = (unsigned char)(u >> 24);
+    for (size_t i = 0; i < k; ++i) {
+        uint32_t u = 0;
+        if (es == 4) {
+            memcpy(&u, native + 4 * i, 4);
+        } else if (es == 2) {
+            uint16_t h;
+            memcpy(&h, native + 2 * i, 2);
+            u = h;
+        } else {
+            u = native[i];
+        }
+        for (size_t b = 0; b < es; ++b)
+            dst[es * i + b] = (unsigned char)(u >> (8 * b));
+    }
 }
 
 clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
                                         size_t first, size_t n,
                                         const float *src)
 {
-    unsigned char *buf = malloc((size_t)CLM_CHUNK_FLOATS * 4);
+    const size_t es = clconv_elem_size(o->elem);
+    unsigned char *buf = malloc((size_t)CLM_CHUNK_FLOATS * 4 * 2);
     if (!buf)
         return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    unsigned char *native = buf + (size_t)CLM_CHUNK_FLOATS * 4;
     const size_t total = n * row;
     clconv_status st = CLCONV_OK;
     for (size_t done = 0; st == CLCONV_OK && done < total;
          done += CLM_CHUNK_FLOATS) {
         size_t k = total - done < CLM_CHUNK_FLOATS ? total - done
                                                    : CLM_CHUNK_FLOATS;
-        for (size_t i = 0; i < k; ++i)
-            put_le(buf + 4 * i, src[done + i]);
-        off_t at = (off_t)(o->data_offset + (first * row + done) * 4);
-        st = clm_pwrite_all(o->fd, buf, 4 * k, at, o->temp);
+        if (o->elem == CLCONV_ELEM_F32)
+            memcpy(native, src + done, 4 * k);
+        else
+            clconv_elems_from_float(o->elem, src + done, k, native);
+        put_le(buf, native, k, es);
+        off_t at = (off_t)(o->data_offset + (first * row + done) * es);
+        st = clm_pwrite_all(o->fd, buf, es * k, at, o->temp);
     }
     free(buf);
     return st;
