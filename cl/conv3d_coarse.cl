@@ -207,9 +207,11 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
 
 /* The march over input planes pb .. pb+planes-1. With GROUP_Z > 1, lp is
  * this work-item's partial sums at the boundary below it (written where
- * lead) and up those of the work-item above (added where trail). */
-static inline void conv3d_coarse_march(const __global IN_T *restrict N,
-                                       __global OUT_T *restrict P, MASK_T m,
+ * lead) and up those of the work-item above (added where trail). No
+ * `restrict` here either: inlined at three places it made clang emit the
+ * intrinsic Oclgrind cannot run (the kernel's parameters keep it). */
+static inline void conv3d_coarse_march(const __global IN_T *N,
+                                       __global OUT_T *P, MASK_T m,
                                        const int nx, const int ny,
                                        const int nz, const int x, const int y0,
                                        const int pb, const int planes,
