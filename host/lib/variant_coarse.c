@@ -14,9 +14,10 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * on, work-group 64x4 (64x2 from mask 7), but 4 rows in 32x8 where a
  * work-item computes 4 or more float32 columns (wide_columns); 3D: 8
  * planes for mask 3, 16 from mask 5 on (where 2 work-items along z share
- * a work-group's planes: planes_shared_default), work-group 32x4, and 3
- * rows per work-item for mask 3 (0.452 ms against 0.533 with one), 2
- * beyond (1.03 against 1.29; 3 rows spill),
+ * a work-group's planes: planes_shared_default), work-group 32x4 (16x4x2
+ * where a work-item computes 2 columns: GPUs at masks 3-5), and 3
+ * rows per work-item for mask 3 (0.452 ms against 0.533 with one) or 2
+ * columns, 2 beyond (1.03 against 1.29; 3 rows spill),
  * unless $CLCONV_COARSE_ROWS says otherwise (item 11). 2D: the march form
  * of today (1: private mask, unrolled) unless $CLCONV_COARSE_MARCH says 2
  * (mask in place, rolled rows), until the GPU has measured the two
