@@ -21,8 +21,9 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
 {
     unsigned char head[CLCONV_NPY_HEADER_MAX];
     size_t hlen, count = 1;
-    clconv_status st = clconv_npy_header_typed(dims, shape, clconv_dtype_of_elem(o->elem),
-                                               head, sizeof head, &hlen);
+    clconv_status st =
+        clconv_npy_header_typed(dims, shape, clconv_dtype_of_elem(o->elem),
+                                head, sizeof head, &hlen);
     if (st != CLCONV_OK)
         return clm_lib_fail(st, o->path);
     for (int d = 0; d < dims; ++d)
@@ -39,9 +40,9 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
     }
     mode_t mask = umask(0);
     umask(mask);
+    const size_t bytes = hlen + count * clconv_elem_size(o->elem);
     if (fchmod(o->fd, 0666 & ~mask) != 0 ||
-        ftruncate(o->fd, (off_t)(hlen + count * clconv_elem_size(o->elem))) !=
-            0)
+        ftruncate(o->fd, (off_t)bytes) != 0)
         return clconv_mpi_fail(CLCONV_EIO, "%s: %s", o->temp,
                                strerror(errno));
     o->data_offset = hlen;
