@@ -140,7 +140,8 @@ int apply_load_input(const apply_options *o, apply_data *d)
     unsigned char *buf = NULL;
     size_t len = 0;
     /* IN "-": standard input (as OUT "-" is standard output) */
-    const char *path = strcmp(o->in, "-") == 0 ? "/dev/stdin" : o->in;
+    const int from_stdin = strcmp(o->in, "-") == 0;
+    const char *path = from_stdin ? "/dev/stdin" : o->in;
     clconv_status st = clconv_input_read(path, SIZE_MAX / 2, &buf, &len);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
@@ -182,7 +183,7 @@ int apply_load_input(const apply_options *o, apply_data *d)
     } else {
         free(buf);
         cli_error("%s: %s a .npy array or a PNG, PGM or PPM image",
-                  strcmp(o->in, "-") == 0 ? "standard input" : o->in,
+                  from_stdin ? "standard input" : o->in,
                   len ? "not" : "empty, not");
         return -1;
     }

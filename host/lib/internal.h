@@ -548,6 +548,10 @@ typedef struct clc_npy_header {
 } clc_npy_header;
 /* Parse the dict literal of n bytes (CLCONV_EINVAL with the reason). */
 clconv_status clc_npy_parse_dict(const char *s, size_t n, clc_npy_header *h);
+/* npy.c, shared with the writer (npy_write.c): the magic that opens a
+ * .npy, and each of count elements of isz bytes byte-reversed in place. */
+extern const unsigned char clc_npy_magic[6];
+void clc_swap_elements(unsigned char *p, size_t count, size_t isz);
 /* 1 on a big-endian host, 0 on a little-endian one. */
 int clc_host_big_endian(void);
 

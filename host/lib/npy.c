@@ -1,9 +1,10 @@
-/* NumPy .npy files: a careful reader (versions 1.0-3.0, 1-3 dimensions,
- * every numeric dtype of clconv_dtype in either byte order) and a float32
- * writer. The format: "\x93NUMPY", major, minor, a little-endian header
- * length (2 bytes in 1.0, 4 in 2.0/3.0), a Python dict literal
- * {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } padded with
- * spaces and a newline, then the raw C-order data. */
+/* NumPy .npy files: the dtypes, arrays and a careful reader (versions
+ * 1.0-3.0, 1-3 dimensions, every numeric dtype of clconv_dtype in either
+ * byte order, C or Fortran order; the writer is npy_write.c). The format:
+ * "\x93NUMPY", major, minor, a little-endian header length (2 bytes in
+ * 1.0, 4 in 2.0/3.0), a Python dict literal {'descr': '<f4',
+ * 'fortran_order': False, 'shape': (3, 4), } padded with spaces and a
+ * newline, then the raw data. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,7 +27,7 @@ static const struct {
     {CLCONV_DTYPE_F16, "f2", 2},
 };
 
-static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+const unsigned char clc_npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
 const char *clconv_dtype_code(clconv_dtype t)
 {
@@ -172,7 +173,7 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
                                 clc_npy_header *hd, size_t *off,
                                 size_t *bytes)
 {
-    if (len < 10 || memcmp(data, magic, sizeof magic) != 0)
+    if (len < 10 || memcmp(data, clc_npy_magic, sizeof clc_npy_magic) != 0)
         return clc_fail(CLCONV_EINVAL, "not a .npy file (no \\x93NUMPY magic)");
     int major = data[6], minor = data[7];
     if (major < 1 || major > 3 || minor != 0)
@@ -203,6 +204,7 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
         return clc_fail(CLCONV_EINVAL,
                         ".npy: a 0-dimensional (scalar) array; clconv takes 1 "
                         "to 3 dimensions");
+    hd->fortran = hd->fortran && hd->dims > 1; /* 1-D: C order either way */
     size_t isz = dtypes[hd->dtype].size, count = 1;
     for (int d = 0; d < hd->dims; ++d) {
         if (hd->shape[d] == 0)
@@ -238,12 +240,12 @@ static void fill_info(const unsigned char *data, const clc_npy_header *hd,
     info->dtype = hd->dtype;
     info->big_endian = hd->big;
     info->data_offset = off;
-    info->fortran_order = hd->fortran && hd->dims > 1;
+    info->fortran_order = hd->fortran;
 }
 
 /* The data of a Fortran-order array (its first axis fastest) in C order
  * (its last axis fastest), elements of isz bytes: a new buffer, or NULL
- * and the error set. A 1-D array is the same either way. */
+ * and the error set. */
 static unsigned char *c_order(const unsigned char *src,
                               const clc_npy_header *hd, size_t isz)
 {
@@ -275,7 +277,7 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
     if (st != CLCONV_OK)
         return st;
     /* Its callers read the data in place, row by row. */
-    if (hd.fortran && hd.dims > 1)
+    if (hd.fortran)
         return clc_fail(CLCONV_EINVAL,
                         ".npy: Fortran-order array, which is read only whole "
                         "(not mapped, streamed or split); save a C-order copy "
@@ -306,7 +308,7 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
     if ((st = clconv_array_alloc(out, hd.dims, hd.shape)) != CLCONV_OK)
         return st;
     unsigned char *c = NULL;
-    if (hd.fortran && hd.dims > 1 && !(c = c_order(data + off, &hd, isz))) {
+    if (hd.fortran && !(c = c_order(data + off, &hd, isz))) {
         clconv_array_free(out);
         return CLCONV_ENOMEM;
     }
@@ -325,8 +327,7 @@ clconv_npy_info clconv_npy_host_info(clconv_dtype t)
                              .big_endian = clc_host_big_endian()};
 }
 
-/* Reverse the bytes of each of count elements of size isz in place. */
-static void swap_elements(unsigned char *p, size_t count, size_t isz)
+void clc_swap_elements(unsigned char *p, size_t count, size_t isz)
 {
     for (size_t i = 0; isz > 1 && i < count; ++i, p += isz)
         for (size_t k = 0; k < isz / 2; ++k) {
@@ -352,133 +353,18 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
                         "%zu",
                         bytes, dtypes[hd.dtype].code, len - off);
     const size_t isz = dtypes[hd.dtype].size;
-    unsigned char *b = hd.fortran && hd.dims > 1
-                           ? c_order(data + off, &hd, isz)
-                           : malloc(bytes ? bytes : 1);
+    unsigned char *b = hd.fortran ? c_order(data + off, &hd, isz)
+                                  : malloc(bytes ? bytes : 1);
     if (!b)
         return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", bytes);
-    if (!(hd.fortran && hd.dims > 1))
+    if (!hd.fortran)
         memcpy(b, data + off, bytes);
     if (hd.big != clc_host_big_endian())
-        swap_elements(b, bytes / isz, isz);
+        clc_swap_elements(b, bytes / isz, isz);
     *dims = hd.dims;
     for (int d = 0; d < 3; ++d)
         shape[d] = d < hd.dims ? hd.shape[d] : 1;
     fill_info(data, &hd, off, info);
     *out = b;
-    return CLCONV_OK;
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-clconv_status clconv_npy_header(int dims, const size_t shape[3],
-                                unsigned char *buf, size_t cap, size_t *len)
-{
-    return clconv_npy_header_typed(dims, shape, CLCONV_DTYPE_F32, buf, cap,
-                                   len);
-}
-
-clconv_status clconv_npy_header_typed(int dims, const size_t shape[3],
-                                      clconv_dtype t, unsigned char *buf,
-                                      size_t cap, size_t *len)
-{
-    if (dims < 1 || dims > 3)
-        return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions");
-    if ((unsigned)t >= CLCONV_DTYPE_COUNT)
-        return clc_fail(CLCONV_EINVAL, "unknown dtype %d", (int)t);
-    char dict[256], sh[96];
-    if (dims == 1)
-        snprintf(sh, sizeof sh, "(%zu,)", shape[0]);
-    else if (dims == 2)
-        snprintf(sh, sizeof sh, "(%zu, %zu)", shape[0], shape[1]);
-    else
-        snprintf(sh, sizeof sh, "(%zu, %zu, %zu)", shape[0], shape[1],
-                 shape[2]);
-    int n = snprintf(dict, sizeof dict,
-                     "{'descr': '%c%s', 'fortran_order': False, 'shape': "
-                     "%s, }",
-                     dtypes[t].size == 1 ? '|' : '<', dtypes[t].code, sh);
-    /* Pad with spaces and a newline so the data starts 64-byte aligned. */
-    size_t hlen = (size_t)n + 1;
-    hlen += (64 - (10 + hlen) % 64) % 64;
-    if (10 + hlen > cap)
-        return clc_fail(CLCONV_EINVAL, ".npy header needs %zu bytes",
-                        10 + hlen);
-    memcpy(buf, magic, sizeof magic);
-    buf[6] = 1;
-    buf[7] = 0;
-    buf[8] = (unsigned char)(hlen & 0xff);
-    buf[9] = (unsigned char)(hlen >> 8);
-    memcpy(buf + 10, dict, (size_t)n);
-    memset(buf + 10 + n, ' ', hlen - (size_t)n - 1);
-    buf[10 + hlen - 1] = '\n';
-    *len = 10 + hlen;
-    return CLCONV_OK;
-}
-
-clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
-                                size_t *len)
-{
-    *buf = NULL;
-    *len = 0;
-    unsigned char head[CLCONV_NPY_HEADER_MAX];
-    size_t hbytes = 0;
-    clconv_status st = clconv_npy_header(a->dims, a->shape, head, sizeof head,
-                                         &hbytes);
-    if (st != CLCONV_OK)
-        return st;
-    size_t count = clconv_array_elements(a);
-    if (count > (SIZE_MAX - hbytes) / 4)
-        return clc_fail(CLCONV_EINVAL, "array too large");
-    size_t total = hbytes + count * 4;
-    unsigned char *b = malloc(total);
-    if (!b)
-        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
-    memcpy(b, head, hbytes);
-    unsigned char *p = b + hbytes;
-    for (size_t i = 0; i < count; ++i, p += 4) {
-        uint32_t u;
-        memcpy(&u, &a->data[i], 4);
-        p[0] = (unsigned char)u;
-        p[1] = (unsigned char)(u >> 8);
-        p[2] = (unsigned char)(u >> 16);
-        p[3] = (unsigned char)(u >> 24);
-    }
-    *buf = b;
-    *len = total;
-    return CLCONV_OK;
-}
-
-clconv_status clconv_npy_encode_typed(int dims, const size_t shape[3],
-                                      clconv_dtype t, const void *data,
-                                      unsigned char **buf, size_t *len)
-{
-    *buf = NULL;
-    *len = 0;
-    unsigned char head[CLCONV_NPY_HEADER_MAX];
-    size_t hbytes = 0;
-    clconv_status st = clconv_npy_header_typed(dims, shape, t, head,
-                                               sizeof head, &hbytes);
-    if (st != CLCONV_OK)
-        return st;
-    const size_t isz = dtypes[t].size;
-    size_t count = 1;
-    for (int d = 0; d < dims; ++d) {
-        if (shape[d] && count > SIZE_MAX / isz / shape[d])
-            return clc_fail(CLCONV_EINVAL, "array too large");
-        count *= shape[d];
-    }
-    if (count > (SIZE_MAX - hbytes) / isz)
-        return clc_fail(CLCONV_EINVAL, "array too large");
-    const size_t total = hbytes + count * isz;
-    unsigned char *b = malloc(total);
-    if (!b)
-        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
-    memcpy(b, head, hbytes);
-    memcpy(b + hbytes, data, count * isz);
-    if (clc_host_big_endian())
-        swap_elements(b + hbytes, count, isz);
-    *buf = b;
-    *len = total;
     return CLCONV_OK;
 }
