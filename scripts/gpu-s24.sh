@@ -1,0 +1,44 @@
+#!/bin/bash
+# Session 24's calls on the GPU machine (each under 10 minutes): a build,
+# then the steps named in $STEPS, logs under $OUT/r, returned as one
+# tarball:
+#   cpuinfo  the CPU's topology and caches (lscpu), PoCL's device line
+#   cpusync  3D 512^3 W=5 `vector` on the CPU (PoCL) through `clconv run`
+#            (every element verified, median of 10 launches): each
+#            "NAME:COARSEN:ENV" of $CONFIGS (ENV: comma-separated
+#            settings, - for none), $ROUNDS rounds (default 2); call 2
+#            ran the tree with bench/results/2026-11-27-h100-s24/
+#            exp-vector-sync.patch applied (-DVEC_SYNC=1), call 3 with
+#            exp-vector-rows.patch ($CLCONV_VECTOR_ROWS)
+set -u
+cd "$(dirname "$0")/.."
+. scripts/gpu-env.sh
+gpu_call_begin
+gpu_build
+runcpu() { # tag size mask coarsen env...
+    local tag=$1 size=$2 w=$3 c=$4
+    shift 4
+    env "$@" timeout 150 build/clconv run --device cpu --dims 3 --size $size \
+        --mask $w --strategy vector --coarsen $c --seed 1 --reps 10 \
+        >"$R/$tag.txt" 2>&1
+    echo "$tag: exit $? $(grep -o 'max_err.*' "$R/$tag.txt" | tail -1)"
+}
+for step in ${STEPS:-cpuinfo cpusync}; do
+    case $step in
+    cpuinfo)
+        lscpu >"$R/lscpu.txt"
+        grep -E "Thread|Core|Socket|MHz|cache|NUMA" "$R/lscpu.txt"
+        grep -m1 -o "avx512[a-z_]*" /proc/cpuinfo | sort -u | head -3
+        build/clconv bench --device cpu --dims 3 --size 128 --mask 5 \
+            --strategy vector --tiles default --seed 1 --reps 10 2>&1 | tail -3 ;;
+    cpusync)
+        for r in $(seq ${ROUNDS:-2}); do
+            for cf in ${CONFIGS:-def:8:- b1:16:CLCONV_VECTOR_BLOCKS=1 sync-b1:16:CLCONV_VECTOR_BLOCKS=1,CLCONV_BUILD_OPTIONS=-DVEC_SYNC=1}; do
+                IFS=: read -r name c ev <<<"$cf"
+                [ "$ev" = - ] && ev=X=1
+                runcpu cpu-${SIZE:-512}-w${W:-5}-$name-c$c-r$r ${SIZE:-512} ${W:-5} $c ${ev//,/ }
+            done
+        done 2>&1 | tee "$R/cpusync.log"
+        el "cpusync done" ;;
+    esac
+done
