@@ -17,7 +17,7 @@ What SciPy's filters add is done around it on the host:
 - a mask spanning more than 3 axes of width > 1 (SciPy takes any rank):
   the input padded on the host by each axis's mode, then one 3-axis
   correlation on the device per tap of the mask's leading axes, summed
-  (_run_many_axes: as many launches as those taps);
+  (_run_padded: as many launches as those taps);
 - convolution: the mask flipped and the origin mirrored, as SciPy does;
 - dtypes: uint8, uint16, int16 and float16 input goes to the device as
   it is (made C-contiguous in the host's byte order: 4x or 2x fewer bytes
@@ -205,8 +205,8 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
         return (np.asarray(x, dtype=np.float32)
                 * np.float32(w.reshape(()))).astype(np.float32)
     if k > MAX_MASK_AXES:
-        return _run_many_axes(session, np.asarray(x, dtype=np.float32), w,
-                              waxes, modes, cval, origins)
+        return _run_padded(session, np.asarray(x, dtype=np.float32), w,
+                           waxes, modes, cval, origins)
     if len(set(modes)) == 1 and (np.isfinite(cval)
                                  or PAD_MODES[modes[0]] != "constant"):
         try:
@@ -220,14 +220,19 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
 
 def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
                 origins) -> np.ndarray:
-    """The host path, for per-axis modes, a non-finite cval and whatever the
-    library refuses: the input extended by the mask's reach with each
-    axis's mode (the batch stacked along the first axis: each member's
-    outputs reach only its own extension), a zero-border correlation with
-    the mask and origins as they are, the result cropped. (No tap reads
-    beyond the mask: a mask padded with zeros would turn a NaN cval's
-    cells it reaches into NaN, as 0 * NaN is.)"""
+    """The host path, for per-axis modes, a non-finite cval, whatever the
+    library refuses and masks spanning more than MAX_MASK_AXES axes (SciPy
+    takes any): the input extended by the mask's reach with each axis's
+    mode (the batch stacked along the first axis: each member's outputs
+    reach only its own extension), a zero-border correlation with the mask
+    and origins as they are, the result cropped. (No tap reads beyond the
+    mask: a mask padded with zeros would turn a NaN cval's cells it
+    reaches into NaN, as 0 * NaN is.) Beyond 3 axes, one 3-axis
+    correlation per tap of the mask's leading axes, on the slice of the
+    extension that tap reads, the results summed in float64; a sub-mask of
+    zeros is skipped, as SciPy skips zero weights."""
     k = len(waxes)
+    lead = max(0, k - MAX_MASK_AXES)
     rest = [a for a in range(x.ndim) if a not in waxes]
     perm = rest + list(waxes)
     xt = np.transpose(x, perm)
@@ -236,52 +241,27 @@ def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
     centre = [w.shape[i] // 2 + origins[i] for i in range(k)]
     pads = [(centre[i], w.shape[i] - 1 - centre[i]) for i in range(k)]
     xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
-    pshape = xp.shape[1:]
-    dev = np.ascontiguousarray(xp).reshape((batch * pshape[0],) + pshape[1:])
-    mask = np.ascontiguousarray(w, dtype=np.float32)
-    y = session.native.correlate_ex(dev, mask, list(range(k)), origins, 0,
-                                    0.0).reshape((batch,) + pshape)
-    y = y[(slice(None),) + tuple(slice(c, c + n) for c, n in zip(centre, dshape))]
-    y = y.reshape(xt.shape)
-    return np.transpose(y, np.argsort(perm))
-
-
-def _run_many_axes(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
-                   origins) -> np.ndarray:
-    """A mask spanning more than MAX_MASK_AXES axes (SciPy takes any): the
-    input extended by the mask's reach along each axis it spans with that
-    axis's mode (as _run_padded), then, for each tap of the mask's leading
-    k - 3 axes, the slice of the extension that tap reads correlated on the
-    device with the tap's 3-axis sub-mask (zero border: the extension holds
-    the border; the batch stacked along the first axis, as in _run_padded),
-    the cropped results summed in float64. Sub-masks of zeros are skipped,
-    as SciPy skips zero weights."""
-    k = len(waxes)
-    lead = k - MAX_MASK_AXES
-    rest = [a for a in range(x.ndim) if a not in waxes]
-    perm = rest + list(waxes)
-    xt = np.transpose(x, perm)
-    bshape, dshape = xt.shape[:len(rest)], xt.shape[len(rest):]
-    batch = int(np.prod(bshape, dtype=np.int64))
-    centre = [w.shape[i] // 2 + origins[i] for i in range(k)]
-    pads = [(centre[i], w.shape[i] - 1 - centre[i]) for i in range(k)]
-    xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
-    inner = xp.shape[1 + lead:]  # the last 3 axes, extended
+    inner = xp.shape[1 + lead:]  # the device's axes, extended
     crop = (slice(None),) + tuple(slice(c, c + n) for c, n in
                                   zip(centre[lead:], dshape[lead:]))
-    acc = np.zeros((batch * int(np.prod(dshape[:lead], dtype=np.int64)),)
-                   + tuple(dshape[lead:]), np.float64)
+    y = None
     for t in np.ndindex(*w.shape[:lead]):
         sub = np.ascontiguousarray(w[t], dtype=np.float32)
-        if not sub.any():
+        if lead and not sub.any():
             continue
         taps = (slice(None),) + tuple(slice(t[i], t[i] + dshape[i])
                                       for i in range(lead))
         dev = np.ascontiguousarray(xp[taps]).reshape((-1,) + inner[1:])
-        y = session.native.correlate_ex(dev, sub, [0, 1, 2],
-                                        list(origins[lead:]), 0, 0.0)
-        acc += y.reshape((-1,) + inner)[crop]
-    y = acc.astype(np.float32).reshape(xt.shape)
+        part = session.native.correlate_ex(
+            dev, sub, list(range(k - lead)), list(origins[lead:]), 0,
+            0.0).reshape((-1,) + inner)[crop]
+        if not lead:
+            y = part
+        else:
+            y = part.astype(np.float64) if y is None else y + part
+    if y is None:  # every sub-mask zero
+        y = np.zeros(xt.shape, np.float32)
+    y = np.asarray(y, np.float32).reshape(xt.shape)
     return np.transpose(y, np.argsort(perm))
 
 

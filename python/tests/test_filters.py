@@ -263,7 +263,7 @@ def test_more_than_three_dimensions_where_the_mask_spans_three(rng):
 ])
 def test_masks_spanning_more_than_three_axes(rng, mode, shape, wshape):
     """SciPy takes a mask of any rank: the leading axes' taps are summed as
-    3-axis correlations on the device (_run_many_axes)."""
+    3-axis correlations on the device (_run_padded)."""
     for dtype in [np.float32, np.float64, np.uint8]:
         x = random_input(rng, shape, dtype)
         w = random_weights(rng, wshape, dtype == np.uint8)
@@ -301,6 +301,10 @@ def test_masks_over_four_axes_keep_scipys_nan_cval_and_zero_taps(rng):
         assert (np.isnan(got) == np.isnan(expected)).all()
         fin = np.isfinite(expected)
         np.testing.assert_allclose(got[fin], expected[fin], atol=1e-5)
+    zero = np.zeros((2, 2, 2, 2))
+    np.testing.assert_array_equal(
+        clconv.correlate(x, zero, mode="constant", cval=np.nan),
+        ndimage.correlate(x, zero, mode="constant", cval=np.nan))
 
 
 def test_empty_arrays_and_scalar_masks(rng):
