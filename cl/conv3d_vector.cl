@@ -14,6 +14,14 @@
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
+/* VEC_PREFETCH (-D from the host, 0 by default): each interior
+ * work-item prefetches the rows of the plane that many ahead of the one
+ * it computes, through clang's __builtin_prefetch (PoCL's CPUs: their
+ * prefetchers do not follow a march's rows, a plane apart; bench/PERF.md
+ * item 65). */
+#ifndef VEC_PREFETCH
+#define VEC_PREFETCH 0
+#endif
 #if VEC_MARCH != MASK_Z
 #error "build with -D VEC_MARCH=<MASK_Z>: the queue marches along z"
 #endif
@@ -34,6 +42,20 @@ CLC_INLINE void conv3d_vector_plane(floatv *q, const __global IN_T *N,
 {
     const int p = z0 - LEFT_Z + k;
     const int plane = (inside ? p : CLC_AT(p, nz)) * ny;
+#if defined(__clang__) && VEC_PREFETCH > 0
+    if (p + VEC_PREFETCH >= 0 && p + VEC_PREFETCH < nz && y >= LEFT_Y &&
+        y + RIGHT_Y < ny &&
+        x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx) {
+        const __global IN_T *f =
+            N + ((p + VEC_PREFETCH) * ny + y - LEFT_Y) * nx + x0 - LEFT_X;
+#pragma unroll
+        for (int jy = 0; jy < MASK_Y; ++jy)
+#pragma unroll
+            for (int c = 0; c < VEC_SPAN + MASK_X - 1;
+                 c += 64 / (int)sizeof(IN_T)) /* a cache line */
+                __builtin_prefetch(f + jy * nx + c);
+    }
+#endif
     __constant float *m = inside ? M + *zero : M;
 #pragma unroll
     for (int jy = 0; jy < MASK_Y; ++jy) {

@@ -305,13 +305,24 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
         assert_non_null(strstr(d, pocl_rows[i].blocks));
         assert_non_null(strstr(d, pocl_rows[i].coarsen));
         assert_non_null(strstr(d, "-D VEC_PEEL=1"));
+        /* 3D: the next plane's rows prefetched on PoCL's CPUs alone
+         * (item 65); 2D has no such knob. */
+        const char *pf = pocl_rows[i].dims == 3 ? "-D VEC_PREFETCH=1" : NULL;
+        if (pf)
+            assert_non_null(strstr(d, pf));
+        else
+            assert_null(strstr(d, "VEC_PREFETCH"));
         assert_int_equal(clconv_problem_defines(&intel, &v, d, sizeof d),
                          CLCONV_OK);
         assert_non_null(strstr(d, "-D VEC_BLOCKS=1"));
         assert_non_null(strstr(d, "-D VEC_PEEL=0"));
+        if (pf)
+            assert_non_null(strstr(d, "-D VEC_PREFETCH=0"));
         assert_int_equal(clconv_problem_defines(&gpu, &v, d, sizeof d),
                          CLCONV_OK);
         assert_non_null(strstr(d, "-D VEC_PEEL=0"));
+        if (pf)
+            assert_non_null(strstr(d, "-D VEC_PREFETCH=0"));
     }
     /* Only what a variant reads is defined. */
     const clconv_problem naive = shape(3, 3, CLCONV_NAIVE);
@@ -444,7 +455,8 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
 }
 
 /* $CLCONV_COARSE_ROWS, $CLCONV_COARSE_MARCH, $CLCONV_COARSE_XV,
- * $CLCONV_VECTOR_PEEL, $CLCONV_SEP_COARSEN, $CLCONV_SEP_TILE,
+ * $CLCONV_VECTOR_PEEL, $CLCONV_VECTOR_PREFETCH, $CLCONV_SEP_COARSEN,
+ * $CLCONV_SEP_TILE,
  * $CLCONV_SEP_GROUP_A, $CLCONV_SEP_FUSE and $CLCONV_SEP_FUSE_GEOM are read
  * when a session is made, and reported (a value out of range is
  * ignored);
@@ -460,6 +472,7 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_COARSE_MARCH", "2", 1);
     setenv("CLCONV_COARSE_XV", "8", 1);
     setenv("CLCONV_VECTOR_PEEL", "0", 1);
+    setenv("CLCONV_VECTOR_PREFETCH", "2", 1);
     setenv("CLCONV_SEP_COARSEN", "16,8", 1);
     setenv("CLCONV_SEP_TILE", "64,256", 1);
     setenv("CLCONV_SEP_GROUP_A", "16", 1);
@@ -470,6 +483,7 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     unsetenv("CLCONV_COARSE_ROWS");
     assert_string_equal(clconv_session_overrides(s),
                         "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_PEEL=0 "
+                        "CLCONV_VECTOR_PREFETCH=2 "
                         "CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8 "
                         "CLCONV_SEP_COARSEN=16,8 CLCONV_SEP_TILE=64,256 "
                         "CLCONV_SEP_GROUP_A=16 CLCONV_SEP_FUSE=0 "
@@ -478,6 +492,7 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_COARSE_MARCH", "4", 1);
     setenv("CLCONV_COARSE_XV", "3", 1);
     setenv("CLCONV_VECTOR_PEEL", "2", 1);
+    setenv("CLCONV_VECTOR_PREFETCH", "5", 1); /* beyond 4 */
     setenv("CLCONV_SEP_COARSEN", "0,8", 1);
     setenv("CLCONV_SEP_TILE", "96,128", 1); /* not a power of two */
     setenv("CLCONV_SEP_GROUP_A", "3", 1);     /* not a power of two */
@@ -487,6 +502,7 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     unsetenv("CLCONV_COARSE_MARCH");
     unsetenv("CLCONV_COARSE_XV");
     unsetenv("CLCONV_VECTOR_PEEL");
+    unsetenv("CLCONV_VECTOR_PREFETCH");
     unsetenv("CLCONV_SEP_COARSEN");
     unsetenv("CLCONV_SEP_FUSE");
     assert_string_equal(clconv_session_overrides(s), "");

@@ -108,6 +108,7 @@ enum {
     CLC_KNOB_SPANS,      /* 1D coarse: spans per work-group, prefetched */
     CLC_KNOB_VEC_PEEL,   /* vector 2D/3D: 1 the march's ends peeled */
     CLC_KNOB_GROUP_Z,    /* 3D coarse: work-items along z in a work-group */
+    CLC_KNOB_VEC_PREFETCH, /* vector 3D: planes ahead prefetched, 0 none */
     CLC_KNOB_COUNT,
     CLC_KNOB_PUBLIC = 2
 };
@@ -143,6 +144,7 @@ typedef struct clc_overrides {
     int vector_blocks; /* $CLCONV_VECTOR_BLOCKS, 1..4 */
     int vector_width;  /* $CLCONV_VECTOR_WIDTH, 8 or 16 */
     int vector_peel;   /* $CLCONV_VECTOR_PEEL: 0 unset, 1 (=0) off, 2 (=1) on */
+    int vector_prefetch; /* $CLCONV_VECTOR_PREFETCH: 0 unset, else 1 + planes */
     int batch_loop;    /* $CLCONV_BATCH_LOOP=1: a batch loops in the kernel */
     int coarse_march;  /* $CLCONV_COARSE_MARCH, 1 to 3 (2D: 1 or 2) */
     int coarse_spans;  /* $CLCONV_COARSE_SPANS, 1..8, 16, 32 (1D) */

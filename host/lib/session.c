@@ -67,7 +67,8 @@ static void env_triple(const char *name, int out[3])
 
 /* $CLCONV_COARSE_ROWS (bench/PERF.md item 11), $CLCONV_VECTOR_BLOCKS
  * (item 16), $CLCONV_VECTOR_WIDTH (8 or 16, item 23),
- * $CLCONV_VECTOR_PEEL (0 or 1, item 41) and
+ * $CLCONV_VECTOR_PEEL (0 or 1, item 41), $CLCONV_VECTOR_PREFETCH (3D
+ * planes ahead prefetched, 0-4, item 65) and
  * $CLCONV_COARSE_MARCH (2D: 1 or 2, "2D coarse: the march rolled, the
  * mask read in place"; 1D: 1, 2 or 3, item 39), $CLCONV_COARSE_SPANS
  * (1D spans per work-group, 1..8, 16 or 32, item 40) and
@@ -90,6 +91,9 @@ void clc_overrides_read(clc_overrides *o)
                      : !strcmp(peel, "0") ? 1
                      : !strcmp(peel, "1") ? 2
                                            : 0;
+    const char *pf = getenv("CLCONV_VECTOR_PREFETCH");
+    o->vector_prefetch =
+        pf && pf[0] >= '0' && pf[0] <= '4' && !pf[1] ? pf[0] - '0' + 1 : 0;
     o->batch_loop = env_digit("CLCONV_BATCH_LOOP", 1);
     o->coarse_march = env_digit("CLCONV_COARSE_MARCH", 3);
     o->coarse_spans = env_digit_or("CLCONV_COARSE_SPANS", 8, 16, 32);
@@ -130,6 +134,9 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
     if (o->vector_peel && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_PEEL=%d",
                       n ? " " : "", o->vector_peel - 1);
+    if (o->vector_prefetch && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_PREFETCH=%d",
+                      n ? " " : "", o->vector_prefetch - 1);
     if (o->batch_loop && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_BATCH_LOOP=1",
                       n ? " " : "");

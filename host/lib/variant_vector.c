@@ -98,6 +98,17 @@ static void vector_defaults(const clconv_device_info *dev,
         k[CLC_KNOB_VEC_PEEL] = ov && ov->vector_peel ? ov->vector_peel - 1
                                                      : clc_pocl_cpu(dev);
     }
+    /* VEC_PREFETCH (3D): the rows of the plane one ahead prefetched
+     * (clang's __builtin_prefetch) on PoCL's CPUs, where it was measured:
+     * the 16-core Xeon ran 512x512x64 W=5 in 6.26/6.30 ms against
+     * 6.88/7.72 on 16 cores and 69.4/73.9 against 79.1/77.7 on one;
+     * 2 and 4 planes ahead mixed (bench/PERF.md item 65). Elsewhere
+     * not: Oclgrind cannot run the intrinsic, other compilers may lack
+     * the builtin. */
+    if (dims == 3)
+        k[CLC_KNOB_VEC_PREFETCH] = ov && ov->vector_prefetch
+                                       ? ov->vector_prefetch - 1
+                                       : clc_pocl_cpu(dev);
 }
 
 static void vector_geometry(const clc_config *cf, clc_geometry *g)
@@ -123,6 +134,7 @@ static void vector_geometry(const clc_config *cf, clc_geometry *g)
 #define VEC_BLOCKS {"VEC_BLOCKS", 1, 4, {0, 0}}
 #define VEC_WIDTH {"VEC_WIDTH", 8, 16, {0, 0}}
 #define VEC_PEEL {"VEC_PEEL", 0, 1, {0, 0}}
+#define VEC_PREFETCH {"VEC_PREFETCH", 0, 4, {0, 0}}
 
 /* Per dims: preferred work-group size, the tuning grid of work-group
  * sizes and of blocks (1D), rows (2D) or planes (3D) per work-item. */
@@ -148,6 +160,7 @@ const clc_variant clc_variant_vector = {
          .knob = {COARSEN(4, 8, 16, 32),
                   [CLC_KNOB_VEC_BLOCKS] = VEC_BLOCKS,
                   [CLC_KNOB_VEC_WIDTH] = VEC_WIDTH,
-                  [CLC_KNOB_VEC_PEEL] = VEC_PEEL}},
+                  [CLC_KNOB_VEC_PEEL] = VEC_PEEL,
+                  [CLC_KNOB_VEC_PREFETCH] = VEC_PREFETCH}},
     },
     1, vector_defaults, vector_geometry, NULL, 0};
