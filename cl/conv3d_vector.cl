@@ -30,22 +30,22 @@
  * lo .. hi-1; from k = MASK_Z - 1 on, slot 0's plane z0 + k - (MASK_Z - 1)
  * is complete and stored. inside (a constant where it is called): every
  * plane, row and column the work-item reads exists, and the mask is read
- * at M + *zero (a volatile 0: conv2d_vector.cl says why). */
+ * at M + *zero (a volatile 0: conv2d_vector.cl says why); xy_inside: every
+ * row and column does (the planes ahead are prefetched then). */
 CLC_INLINE void conv3d_vector_plane(floatv *q, const __global IN_T *N,
                                     __global OUT_T *P, __constant float *M,
                                     const int nx, const int ny, const int nz,
                                     const int x0, const int y, const int z0,
                                     const int *cols, const int *rows,
-                                    const bool x_inside, const bool inside,
+                                    const bool x_inside, const bool xy_inside,
+                                    const bool inside,
                                     const volatile int *zero, const int k,
                                     const int lo, const int hi)
 {
     const int p = z0 - LEFT_Z + k;
     const int plane = (inside ? p : CLC_AT(p, nz)) * ny;
 #if defined(__clang__) && VEC_PREFETCH > 0
-    if (p + VEC_PREFETCH >= 0 && p + VEC_PREFETCH < nz && y >= LEFT_Y &&
-        y + RIGHT_Y < ny &&
-        x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx) {
+    if (xy_inside && p + VEC_PREFETCH >= 0 && p + VEC_PREFETCH < nz) {
         const __global IN_T *f =
             N + ((p + VEC_PREFETCH) * ny + y - LEFT_Y) * nx + x0 - LEFT_X;
 #pragma unroll
@@ -87,6 +87,7 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
         return;
     const bool x_inside = x0 >= LEFT_X && x0 + VEC_SPAN + RIGHT_X <= nx;
     const bool y_inside = y >= LEFT_Y && y + RIGHT_Y < ny;
+    const bool xy_inside = x_inside && y_inside;
     const int n = min(z0 + COARSEN, nz) - z0;
     /* An x border's columns and a y border's rows, folded once per
      * work-item (clc_index: -1 for a ghost), not per plane. */
@@ -101,10 +102,10 @@ void conv3d_vector(const __global IN_T *restrict N, __global OUT_T *restrict P,
     volatile int zero = 0; /* see conv2d_vector.cl */
 #define PLANE(inside, k, lo, hi)                                              \
     conv3d_vector_plane(q, N, P, M, nx, ny, nz, x0, y, z0, cols, rows,        \
-                        x_inside, (inside), &zero, (k), (lo), (hi))
+                        x_inside, xy_inside, (inside), &zero, (k), (lo),      \
+                        (hi))
     VEC_QUEUE_MARCH(n, MASK_X * MASK_Y,
-                    x_inside && y_inside && z0 >= LEFT_Z &&
-                        z0 + n + RIGHT_Z <= nz,
+                    xy_inside && z0 >= LEFT_Z && z0 + n + RIGHT_Z <= nz,
                     PLANE);
 #undef PLANE
 }

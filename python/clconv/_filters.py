@@ -204,11 +204,10 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     if k == 0:
         return (np.asarray(x, dtype=np.float32)
                 * np.float32(w.reshape(()))).astype(np.float32)
-    if k > MAX_MASK_AXES:
-        return _run_padded(session, np.asarray(x, dtype=np.float32), w,
-                           waxes, modes, cval, origins)
-    if len(set(modes)) == 1 and (np.isfinite(cval)
-                                 or PAD_MODES[modes[0]] != "constant"):
+    # The library runs masks over at most MAX_MASK_AXES axes, one mode and
+    # a finite cval (or another mode than constant); the host path the rest.
+    if k <= MAX_MASK_AXES and len(set(modes)) == 1 and (
+            np.isfinite(cval) or PAD_MODES[modes[0]] != "constant"):
         try:
             return _run_library(session, x, w, waxes, modes[0], cval, origins,
                                 out)
