@@ -10,6 +10,17 @@
 #            ran the tree with bench/results/2026-11-27-h100-s24/
 #            exp-vector-sync.patch applied (-DVEC_SYNC=1), call 3 with
 #            exp-vector-rows.patch ($CLCONV_VECTOR_ROWS)
+#   prefetch (call 7) 3D 512x512x64 W=5 `vector`, VEC_PREFETCH 0/1/2/4
+#            (the rows of the plane that many ahead prefetched), on core 0
+#            alone and on all 16 (taskset), two rounds; call 7 gave it as
+#            CLCONV_BUILD_OPTIONS=-DVEC_PREFETCH=N, the tree then having
+#            the kernel side only, now $CLCONV_VECTOR_PREFETCH
+#   pfrows   (call 8) bench rows of 3D 512^3 W=5 on the CPU at the
+#            defaults (VEC_PREFETCH=1) against CLCONV_VECTOR_PREFETCH=0,
+#            two rounds interleaved
+# Calls 5 and 6 (POCL_CPU_MAX_CU_NUM, not honoured by PoCL 5.0, and
+# `taskset` runs of 512x512x64 W=5) were one-line commands; their logs are
+# in the results folder.
 set -u
 cd "$(dirname "$0")/.."
 . scripts/gpu-env.sh
@@ -40,37 +51,26 @@ for step in ${STEPS:-cpuinfo cpusync}; do
             done
         done 2>&1 | tee "$R/cpusync.log"
         el "cpusync done" ;;
+    prefetch)
+        for r in 1 2; do
+            for cores in 0 0-15; do
+                for pf in 0 1 2 4; do
+                    t=pf$pf-cores$cores-r$r
+                    CLCONV_VECTOR_PREFETCH=$pf taskset -c $cores \
+                        timeout 120 build/clconv run --device cpu --dims 3 \
+                        --size 512x512x64 --mask 5 --strategy vector \
+                        --seed 1 --reps 10 >"$R/$t.txt" 2>&1
+                    echo "$t: exit $? $(grep -o 'max_err.*' "$R/$t.txt" | tail -1)"
+                done
+            done
+        done 2>&1 | tee "$R/prefetch.log" ;;
+    pfrows)
+        for r in 1 2; do
+            for k in off on; do
+                e=X=1; [ $k = off ] && e=CLCONV_VECTOR_PREFETCH=0
+                LT=150 gpu_row cpu-512-w5-prefetch-$k-r$r cpu "$e" --dims 3 \
+                    --size 512x512x512 --mask 5 --strategy vector
+            done
+        done 2>&1 | tee "$R/pfrows.log" ;;
     esac
 done
-# Calls 5-7 (bench/PERF.md item 65): POCL_CPU_MAX_CU_NUM (not honoured by
-# PoCL 5.0) and `taskset` runs of 512x512x64 W=5 were typed as one-line
-# commands (their logs in the results folder); call 7 is $STEPS=prefetch:
-#   prefetch 3D 512x512x64 W=5 `vector`, -D VEC_PREFETCH=0/1/2/4 (the
-#            rows of the plane that many ahead prefetched), on core 0
-#            alone and on all 16 (taskset), two rounds
-# Call 8 is $STEPS=pfrows: bench rows of 3D 512^3 W=5 on the CPU at the
-# defaults (now VEC_PREFETCH=1) against CLCONV_VECTOR_PREFETCH=0, two
-# rounds interleaved.
-if [ "${STEPS:-}" = pfrows ]; then
-    for r in 1 2; do
-        for k in off on; do
-            e=X=1; [ $k = off ] && e=CLCONV_VECTOR_PREFETCH=0
-            LT=150 gpu_row cpu-512-w5-prefetch-$k-r$r cpu "$e" --dims 3 \
-                --size 512x512x512 --mask 5 --strategy vector
-        done
-    done 2>&1 | tee "$R/pfrows.log"
-fi
-if [ "${STEPS:-}" = prefetch ]; then
-    for r in 1 2; do
-        for cores in 0 0-15; do
-            for pf in 0 1 2 4; do
-                t=pf$pf-cores$cores-r$r
-                CLCONV_BUILD_OPTIONS=-DVEC_PREFETCH=$pf taskset -c $cores \
-                    timeout 120 build/clconv run --device cpu --dims 3 \
-                    --size 512x512x64 --mask 5 --strategy vector --seed 1 \
-                    --reps 10 >"$R/$t.txt" 2>&1
-                echo "$t: exit $? $(grep -o 'max_err.*' "$R/$t.txt" | tail -1)"
-            done
-        done
-    done 2>&1 | tee "$R/prefetch.log"
-fi
