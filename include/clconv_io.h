@@ -80,6 +80,16 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
  * file can be. */
 clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
                                        size_t *total);
+/* Arrays of any rank NumPy writes (1 to CLCONV_NPY_MAX_DIMS dimensions),
+ * for callers that filter some axes and take the others slice by slice
+ * (clconv apply): *data (malloc'ed) gets the elements in C order (a
+ * Fortran-order file transposed) in the host's byte order and the file's
+ * dtype; dims and shape[0..dims-1] in NumPy's order (the rest 1). */
+#define CLCONV_NPY_MAX_DIMS 64
+clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
+                                  int *dims,
+                                  size_t shape[CLCONV_NPY_MAX_DIMS],
+                                  clconv_npy_info *info, void **out);
 /* The header alone, for callers that map or stream the data: dims and
  * shape (NumPy order) and the info of a .npy whose first len bytes are
  * data (at least its preamble and header; the data need not be there).
@@ -99,18 +109,20 @@ clconv_status clconv_npy_convert(const unsigned char *raw, size_t count,
                                  const clconv_npy_info *info, float *out);
 /* The preamble and header of a little-endian float32 version 1.0 .npy of
  * this shape (what clconv_npy_encode writes before the data): at most
- * CLCONV_NPY_HEADER_MAX bytes into buf, the count in *len. */
-#define CLCONV_NPY_HEADER_MAX 384
-clconv_status clconv_npy_header(int dims, const size_t shape[3],
+ * CLCONV_NPY_HEADER_MAX bytes into buf, the count in *len. dims 1 to
+ * CLCONV_NPY_MAX_DIMS here and in clconv_npy_header_typed and
+ * clconv_npy_encode_typed (shape[] holds dims extents). */
+#define CLCONV_NPY_HEADER_MAX 2048
+clconv_status clconv_npy_header(int dims, const size_t *shape,
                                 unsigned char *buf, size_t cap, size_t *len);
 /* The same for any dtype, little-endian ('|' for one-byte types, as NumPy
  * writes them). */
-clconv_status clconv_npy_header_typed(int dims, const size_t shape[3],
+clconv_status clconv_npy_header_typed(int dims, const size_t *shape,
                                       clconv_dtype t, unsigned char *buf,
                                       size_t cap, size_t *len);
 /* Encode dims/shape elements of dtype t at data (host byte order) as a
  * little-endian version 1.0 .npy; *buf is malloc'ed. */
-clconv_status clconv_npy_encode_typed(int dims, const size_t shape[3],
+clconv_status clconv_npy_encode_typed(int dims, const size_t *shape,
                                       clconv_dtype t, const void *data,
                                       unsigned char **buf, size_t *len);
 /* Encode a float32 array as a little-endian version 1.0 .npy; *buf is

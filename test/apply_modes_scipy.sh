@@ -211,6 +211,99 @@ report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
 rc, err = run(img, "box:3", ["--dims", "3"])
 report(rc == 0, "--dims 3 filters it as a volume", f"exit {rc}: {err}")
 
+# 7. Arrays of more than 3 axes: --axes lists 1 to 3 of them (spelled
+# from either end), the others are slices filtered one by one; a 4D
+# array's --channel-axis leaves 3. Every mode, cval, origins, convolve,
+# float and narrow dtypes of either byte order, C and Fortran order, the
+# three methods; each against SciPy with the mask expanded by 1-wide axes.
+nd_dtypes = [np.float32, np.float64, np.uint8, np.int16, np.float16,
+             np.dtype(">f4"), np.uint16]
+for k in range(24):
+    nd = 4 + k % 3
+    shape = tuple(int(rng.integers(1, 6 if nd > 4 else 8)) for _ in range(nd))
+    dt = np.dtype(nd_dtypes[k % len(nd_dtypes)])
+    a = (rng.integers(0, 200, size=shape) if dt.kind in "iu"
+         else rng.standard_normal(shape)).astype(dt)
+    if k % 4 == 2:
+        a = np.asfortranarray(a)
+    channel = nd == 4 and k % 5 == 0
+    if channel:
+        ca = int(rng.integers(-4, 4))
+        axes = [i for i in range(nd) if i != ca % nd]
+    else:
+        axes = sorted(int(x) for x in rng.choice(nd, int(rng.integers(1, 4)),
+                                                 replace=False))
+    mshape = tuple(int(rng.integers(1, 5)) for _ in axes)
+    m = rng.standard_normal(mshape).astype(np.float32)
+    mode = modes[k % 5]
+    cval = 0.0 if k % 3 else float(rng.uniform(-2, 2))
+    origin = [int(rng.integers(-(w // 2), (w - 1) // 2 + 1)) for w in mshape]
+    convolve = k % 4 == 1
+    method = ["direct", "auto", "separable" if len(axes) > 1 else "direct",
+              "fft"][k % 4]
+    if method == "separable":  # an outer product
+        m = np.ones(1, np.float32)
+        for w in mshape:
+            m = np.multiply.outer(m, rng.standard_normal(w)).astype(np.float32)
+        m = m.reshape(mshape)
+    spelled = [x - nd if (x + k) % 2 else x for x in axes]
+    extra = (["--channel-axis", str(ca)] if channel
+             else ["--axes", ",".join(map(str, spelled))])
+    extra += ["--mode", mode, "--cval", repr(cval), "--origin",
+              ",".join(map(str, origin)), "--method", method]
+    if convolve:
+        extra.append("--convolve")
+    np.save(f"{tmp}/m.npy", m)
+    name = (f"{nd}D {dt.str} {shape}{' F' if k % 4 == 2 else ''} "
+            f"{'channel ' + str(ca) if channel else 'axes ' + str(spelled)} "
+            f"mask {mshape} {mode} cval {cval:.3g} origin {origin} "
+            f"{'convolve ' if convolve else ''}{method}")
+    rc, err = run(a, f"{tmp}/m.npy", extra)
+    if rc != 0:
+        report(False, name, f"exit {rc}: {err}")
+        continue
+    full = m.reshape([mshape[axes.index(i)] if i in axes else 1
+                      for i in range(nd)])
+    org = [origin[axes.index(i)] if i in axes else 0 for i in range(nd)]
+    compare(name, a, full, mode, cval, org, convolve, np.load(f"{tmp}/y.npy"),
+            fft=method == "fft")
+
+# A uint8 (N, H, W, C) batch kept uint8 (--out-dtype same): SciPy's float
+# result rounded half to even and saturated, within one where the float
+# lies within the bound of a half.
+batch = rng.integers(0, 256, size=(3, 9, 8, 3)).astype(np.uint8)
+rc, err = run(batch, "gaussian:5:1.1", ["--axes", "1,2", "--out-dtype", "same",
+                                    "--mode", "nearest"])
+if rc != 0:
+    report(False, "u8 (N, H, W, C) batch --out-dtype same", f"exit {rc}: {err}")
+else:
+    got = np.load(f"{tmp}/y.npy")
+    x = np.arange(5) - 2.0
+    g = np.exp(-0.5 * (x / 1.1) ** 2)
+    g = (g / g.sum()).astype(np.float32).astype(np.float64)
+    want = ndimage.correlate(batch.astype(np.float64),
+                             np.multiply.outer(g, g)[None, :, :, None],
+                             mode="nearest")
+    near = np.abs(want - np.floor(want) - 0.5) < 1e-4
+    err = np.abs(got.astype(np.float64) - np.clip(np.rint(want), 0, 255))
+    report(got.dtype == np.uint8 and got.shape == batch.shape and
+           bool(np.all(err[~near] == 0)) and bool(np.all(err <= 1)),
+           "u8 (N, H, W, C) batch --out-dtype same",
+           f"{got.dtype} {got.shape}, max err {err.max()}")
+
+# Usage errors on arrays of more than 3 axes: exit 2 with the reason.
+a5 = rng.standard_normal((2, 3, 4, 5, 2)).astype(np.float32)
+for extra, needle in [([], "--axes"), (["--channel-axis", "1"], "leaves 4"),
+                      (["--axes", "0,1,2,3"], "at most 3"),
+                      (["--axes", "5"], "out of range"),
+                      (["--axes", "2,1"], "increasing"),
+                      (["--axes", "1,-4"], "once"),
+                      (["--dims", "3"], "5D")]:
+    rc, err = run(a5, "box:3", extra)
+    report(rc == 2 and needle in err and err.count("\n") == 0,
+           f"5D array with {extra or 'no axes'} is a usage error",
+           f"exit {rc}: {err}")
+
 print(f"apply_modes_scipy.sh: {'all passed' if not failures else f'{failures} failure(s)'}")
 sys.exit(1 if failures else 0)
 EOF

@@ -105,6 +105,22 @@ static void put_header(buf *o, int major, const char *dict)
     put(o, "\n", 1);
 }
 
+/* The n native elements at raw (dtype t, host order) equal value[]'s
+ * float32s; what names the file in a failure. */
+static void assert_native_values(const void *raw, size_t n, clconv_dtype t,
+                                 const double *value, const char *what)
+{
+    float *conv = malloc(n * sizeof *conv);
+    assert_non_null(conv);
+    const clconv_npy_info host = clconv_npy_host_info(t);
+    assert_int_equal(clconv_npy_convert(raw, n, &host, conv), CLCONV_OK);
+    for (size_t c = 0; c < n; ++c)
+        if (conv[c] != (float)value[c])
+            fail_msg("%s element %zu: got %g expected %g", what, c, conv[c],
+                     value[c]);
+    free(conv);
+}
+
 static void every_dtype_version_and_byte_order_reads_back_exactly(void **state)
 {
     (void)state;
@@ -223,16 +239,7 @@ static void fortran_order_reads_back_in_c_order(void **state)
                 if (clconv_npy_parse_native(o.b, o.n, &nd, nsh, &info, &raw) !=
                     CLCONV_OK)
                     fail_msg("%s (native): %s", dict, clconv_last_error());
-                float *conv = malloc(n * sizeof *conv);
-                assert_non_null(conv);
-                const clconv_npy_info host = clconv_npy_host_info(info.dtype);
-                assert_int_equal(clconv_npy_convert(raw, n, &host, conv),
-                                 CLCONV_OK);
-                for (size_t c = 0; c < n; ++c)
-                    if (conv[c] != (float)value[c])
-                        fail_msg("%s native element %zu: got %g expected %g",
-                                 dict, c, conv[c], value[c]);
-                free(conv);
+                assert_native_values(raw, n, info.dtype, value, dict);
                 free(raw);
                 int hdims;
                 size_t hsh[3];
@@ -242,6 +249,133 @@ static void fortran_order_reads_back_in_c_order(void **state)
                 assert_non_null(strstr(clconv_last_error(), "Fortran"));
                 free(o.b);
             }
+}
+
+/* Arrays of any rank (clconv apply's slices): ranks 1 to 7 and NumPy's
+ * 64, every dtype, both byte orders, C and Fortran order, read in C order
+ * by clconv_npy_parse_nd; the typed writer's N-D output reads back to the
+ * same bytes; 65 axes and the 3-axis readers' limit refused by name. */
+static void arrays_of_any_rank_read_and_write_back(void **state)
+{
+    (void)state;
+    static const size_t cycle[] = {2, 3, 1, 2, 1, 1, 2};
+    static const int ranks[] = {1, 2, 4, 5, 7, 64};
+    for (size_t r = 0; r < sizeof ranks / sizeof ranks[0]; ++r)
+        for (size_t t = 0; t < sizeof dtype_cases / sizeof dtype_cases[0]; ++t)
+            for (int variant = 0; variant < 4; ++variant) {
+                const int nd = ranks[r], big = variant & 1,
+                          fortran = variant >> 1 & 1;
+                const dtype_case *dt = &dtype_cases[t];
+                if (dt->size == 1 && big)
+                    continue;
+                size_t sh[CLCONV_NPY_MAX_DIMS], n = 1;
+                char dict[2048], tuple[1800];
+                size_t k = 0;
+                tuple[k++] = '(';
+                for (int d = 0; d < nd; ++d) {
+                    sh[d] = nd == 64 ? (d == 5 || d == 60 ? 2 : 1)
+                                     : cycle[(d + t) % 7];
+                    n *= sh[d];
+                    k += (size_t)snprintf(tuple + k, sizeof tuple - k, "%zu, ",
+                                          sh[d]);
+                }
+                snprintf(tuple + k, sizeof tuple - k, ")");
+                snprintf(dict, sizeof dict,
+                         "{'descr': '%c%s', 'fortran_order': %s, 'shape': "
+                         "%s, }",
+                         dt->size == 1 ? '|' : big ? '>' : '<', dt->code,
+                         fortran ? "True" : "False", tuple);
+                /* element of C index c holds value(c); in Fortran order it
+                 * lies at the offset of its index with axis 0 fastest */
+                double *value = malloc(n * sizeof *value);
+                size_t *at = malloc(n * sizeof *at);
+                assert_non_null(value);
+                assert_non_null(at);
+                for (size_t c = 0; c < n; ++c) {
+                    value[c] = (double)(c % 10) *
+                               (dt->is_signed && c % 3 ? -1 : 1);
+                    size_t rest = c, f = 0, step = 1, idx[CLCONV_NPY_MAX_DIMS];
+                    for (int d = nd - 1; d >= 0; --d) {
+                        idx[d] = rest % sh[d];
+                        rest /= sh[d];
+                    }
+                    for (int d = 0; d < nd; ++d) {
+                        f += idx[d] * step;
+                        step *= sh[d];
+                    }
+                    at[fortran ? f : c] = c;
+                }
+                buf o = {NULL, 0, 0};
+                put_header(&o, 1, dict);
+                for (size_t f = 0; f < n; ++f)
+                    put_value(&o, dt, value[at[f]], big);
+                int got_nd = 0;
+                size_t got_sh[CLCONV_NPY_MAX_DIMS];
+                clconv_npy_info info;
+                void *raw = NULL;
+                if (clconv_npy_parse_nd(o.b, o.n, &got_nd, got_sh, &info,
+                                        &raw) != CLCONV_OK)
+                    fail_msg("%s: %s", dict, clconv_last_error());
+                assert_int_equal(got_nd, nd);
+                assert_int_equal(info.fortran_order, fortran && nd > 1);
+                for (int d = 0; d < nd; ++d)
+                    assert_int_equal(got_sh[d], sh[d]);
+                assert_native_values(raw, n, info.dtype, value, dict);
+                /* written back (C order, little-endian) and read again */
+                unsigned char *enc = NULL;
+                size_t len = 0;
+                if (clconv_npy_encode_typed(nd, sh, info.dtype, raw, &enc,
+                                            &len) != CLCONV_OK)
+                    fail_msg("%s (write): %s", dict, clconv_last_error());
+                void *again = NULL;
+                int nd2 = 0;
+                size_t sh2[CLCONV_NPY_MAX_DIMS];
+                assert_int_equal(
+                    clconv_npy_parse_nd(enc, len, &nd2, sh2, &info, &again),
+                    CLCONV_OK);
+                assert_int_equal(nd2, nd);
+                assert_int_equal(info.fortran_order, 0);
+                assert_memory_equal(again, raw, n * (size_t)dt->size);
+                /* the 3-axis readers say why they refuse it */
+                clconv_array a;
+                if (nd > 3) {
+                    assert_int_equal(clconv_npy_parse(o.b, o.n, &a, NULL),
+                                     CLCONV_EINVAL);
+                    assert_non_null(strstr(clconv_last_error(),
+                                           "more than 3 dimensions"));
+                }
+                free(again);
+                free(enc);
+                free(raw);
+                free(value);
+                free(at);
+                free(o.b);
+            }
+    /* 65 axes: past NumPy's limit */
+    char dict[512];
+    size_t k = (size_t)snprintf(dict, sizeof dict,
+                                "{'descr': '<f4', 'fortran_order': False, "
+                                "'shape': (");
+    for (int d = 0; d < 65; ++d)
+        k += (size_t)snprintf(dict + k, sizeof dict - k, "1, ");
+    snprintf(dict + k, sizeof dict - k, "), }");
+    buf o = {NULL, 0, 0};
+    put_header(&o, 1, dict);
+    put(&o, "\0\0\0\0", 4);
+    int nd = 0;
+    size_t sh[CLCONV_NPY_MAX_DIMS];
+    clconv_npy_info info;
+    void *raw = NULL;
+    assert_int_equal(clconv_npy_parse_nd(o.b, o.n, &nd, sh, &info, &raw),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "more than 64"));
+    assert_null(raw);
+    unsigned char *enc = NULL;
+    size_t len = 0;
+    assert_int_equal(clconv_npy_encode_typed(65, sh, CLCONV_DTYPE_F32, &nd,
+                                             &enc, &len),
+                     CLCONV_EINVAL);
+    free(o.b);
 }
 
 static void writer_output_reads_back_with_64_byte_aligned_data(void **state)
@@ -490,6 +624,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_dtype_version_and_byte_order_reads_back_exactly),
         cmocka_unit_test(fortran_order_reads_back_in_c_order),
+        cmocka_unit_test(arrays_of_any_rank_read_and_write_back),
         cmocka_unit_test(writer_output_reads_back_with_64_byte_aligned_data),
         cmocka_unit_test(typed_writer_and_native_reader_keep_each_dtype),
         cmocka_unit_test(float64_beyond_float32_range_is_refused),

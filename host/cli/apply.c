@@ -16,7 +16,8 @@ void cli_apply_usage(FILE *f)
         "                    [--channel-axis N | --dims 3]\n"
         "                    [--out-dtype same|f32]\n"
         "Correlate (scipy.ndimage.correlate; zeros outside by default) a .npy\n"
-        "array of 1 to 3 dimensions or a PNG/PGM/PPM image with a mask.\n"
+        "array or a PNG/PGM/PPM image with a mask (over 1 to 3 axes: an\n"
+        "array of more takes --axes, the others filtered slice by slice).\n"
         "  IN              .npy (float16/32/64, int8/16/32, uint8/16/32, either\n"
         "                  byte order, versions 1.0-3.0, C or Fortran order)\n"
         "                  or an image; - reads standard input;\n"
@@ -42,7 +43,9 @@ void cli_apply_usage(FILE *f)
         "  --cval V        the constant mode's value outside (default 0)\n"
         "  --origin O      SciPy's origin: one, or one per axis (NumPy's order)\n"
         "  --convolve      scipy.ndimage.convolve (the mask flipped)\n"
-        "  --axes A[,B..]  the data axes the mask spans (SciPy's axes=)\n"
+        "  --axes A[,B..]  the data axes the mask spans (SciPy's axes=); in an\n"
+        "                  array of more than 3 axes the others are slices,\n"
+        "                  each filtered on its own\n"
         "  --channel-axis N  filter each slice along .npy axis N on its own\n"
         "  --dims 3        a 3D .npy is a volume ((H, W, 3|4) floats need this\n"
         "                  or --channel-axis)\n"
@@ -81,7 +84,9 @@ int apply_parse(int argc, char **argv, apply_options *o)
             if (r < 0)
                 return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--channel-axis", &v))) {
-            if (r < 0 || cli_parse_int("--channel-axis", v, -3, 2, &x))
+            if (r < 0 || cli_parse_int("--channel-axis", v,
+                                       -CLCONV_NPY_MAX_DIMS,
+                                       CLCONV_NPY_MAX_DIMS - 1, &x))
                 return -1;
             o->channel_axis = (int)x;
         } else if ((r = cli_opt_value(argc, argv, &i, "--dims", &v))) {
@@ -203,7 +208,8 @@ static void print_summary(const apply_options *o, const apply_data *d,
     char filter[160];
     cli_filter_describe(p, 1, filter, sizeof filter);
     if (d->planes > 1 && !d->is_image)
-        fprintf(f, " x %d channels", d->planes);
+        fprintf(f, " x %d %s", d->planes,
+                o->channel_axis != CLI_NO_CHANNEL_AXIS ? "channels" : "slices");
     char shape[48];
     cli_mask_shape(m->dims, m->size, shape, sizeof shape);
     fprintf(f, ", mask %s (%s)%s, ", o->mask, shape, filter);
@@ -325,6 +331,10 @@ int cli_apply_main(int argc, char **argv)
     }
     if (apply_load_input(&o, &d))
         return CLI_EXIT_USAGE;
+    /* Beyond 3 axes the problem is the axes --axes lists, in order: the
+     * mask spans all of them. */
+    if (!d.is_image && d.nd > 3)
+        o.filter.naxes = 0;
     if (apply_choose_types(&o, &d)) {
         clconv_array_free(&d.array);
         clconv_image_free(&d.image);

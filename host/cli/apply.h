@@ -37,10 +37,17 @@ typedef struct apply_data {
     clconv_problem shape;
     int planes;       /* convolved planes */
     int plane_of[4];  /* image channel of each plane */
-    /* --channel-axis: the array's planes are its slices along that axis:
-     * element i of plane c at data[(i / inner * planes + c) * inner +
-     * i % inner]. */
-    size_t inner;
+    /* A .npy array: its own shape (NumPy order, nd axes) and where each
+     * plane lies in it. Element (x, y, z) of plane k is element
+     * plane_base(k) + x step[0] + y step[1] + z step[2] of the array (C
+     * order); plane k's base is k spelled over the batch axes, extents
+     * bext and steps bstep (NumPy order, the last fastest): the channel
+     * axis, or in an array of more than 3 axes those --axes leaves out. */
+    int nd;
+    size_t full[CLCONV_NPY_MAX_DIMS];
+    int nbatch;
+    size_t bext[CLCONV_NPY_MAX_DIMS], bstep[CLCONV_NPY_MAX_DIMS];
+    size_t step[3];
     /* The element types on the device: elem what is uploaded (u8, u16,
      * i16, f16 for those .npy dtypes and for 8/16-bit images, else f32),
      * out_elem what comes back (elem, or f32: apply_choose_types). */
@@ -69,11 +76,13 @@ int apply_parse(int argc, char **argv, apply_options *o);
 /* Read IN (.npy or image) into d: an array's channel axis split off as
  * planes, an image's colour channels. 0, or -1 (error printed). */
 int apply_load_input(const apply_options *o, apply_data *d);
-/* Is the array a volume, an image with channels or a problem of fewer
- * axes? --dims 3 only for 3D arrays, --channel-axis within the array, and
- * a 3D float array of 3 or 4 along its last axis only with one of them
- * (or --axes): 0, or -1 (error printed). */
-int apply_array_axes(const apply_options *o, const clconv_array *a,
+/* Is the array (nd axes of these extents, NumPy order) a volume, an image
+ * with channels or a problem of fewer axes? --dims 3 only for 3D arrays,
+ * --channel-axis within the array, a 3D float array of 3 or 4 along its
+ * last axis only with one of them (or --axes), and an array of more than
+ * 3 axes only with --axes (at most 3, each once, in increasing order) or
+ * a channel axis that leaves 3: 0, or -1 (error printed). */
+int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
                      clconv_dtype t);
 /* The device's element types for this input and --out-dtype (elem,
  * out_elem): 0, or -1 (error printed: a type the device does not take
@@ -84,9 +93,10 @@ int apply_choose_types(const apply_options *o, apply_data *d);
  * d->elem when out_elem is narrow, float32 otherwise; an image's float
  * pixels). apply_plane_put: 0, or -1 out of memory (error printed). */
 void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
-/* The input's elements themselves where they already are that plane (an
- * array of one plane, no channel axis), else NULL. */
-const void *apply_plane_view(const apply_data *d);
+/* The input's elements themselves where plane k already lies in one
+ * piece (an array of one plane, or slices along leading axes), else
+ * NULL. */
+const void *apply_plane_view(const apply_data *d, int k);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
 /* OUT's element type for a .npy of file_dtype (--out-dtype same: the
  * file's where it has a device type, else said and -1; f32 otherwise). */

@@ -1,5 +1,6 @@
 /* `clconv apply`'s input: a .npy array or an image, as planes of one
  * problem. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,25 +20,47 @@ static clconv_elem elem_of(clconv_dtype t)
     }
 }
 
-/* A .npy: a narrow dtype kept as it is (d->raw), any other converted to
- * float32. */
-static clconv_status load_npy(const unsigned char *buf, size_t len,
-                              apply_data *d, clconv_npy_info *info)
+/* A .npy (the file name) of any rank: a narrow dtype kept as it is
+ * (d->raw), any other as float32 (d->array.data). 0, or -1 (error
+ * printed). */
+static int load_npy(const char *name, const unsigned char *buf, size_t len,
+                    apply_data *d, clconv_npy_info *info)
 {
-    clconv_status st = clconv_npy_parse_native(buf, len, &d->array.dims,
-                                               d->array.shape, info, &d->raw);
-    if (st != CLCONV_OK)
-        return st;
-    if (elem_of(info->dtype) != CLCONV_ELEM_F32) {
-        d->file_dtype = info->dtype;
-        d->elem = elem_of(info->dtype);
-        return st;
+    void *raw = NULL;
+    clconv_status st =
+        clconv_npy_parse_nd(buf, len, &d->nd, d->full, info, &raw);
+    if (st != CLCONV_OK) {
+        cli_error("%s: %s", name, clconv_last_error());
+        return -1;
     }
-    free(d->raw);
-    d->raw = NULL;
     d->file_dtype = info->dtype;
-    d->elem = CLCONV_ELEM_F32;
-    return clconv_npy_parse(buf, len, &d->array, info);
+    d->elem = elem_of(info->dtype);
+    if (d->elem != CLCONV_ELEM_F32 || info->dtype == CLCONV_DTYPE_F32) {
+        if (d->elem != CLCONV_ELEM_F32)
+            d->raw = raw;
+        else
+            d->array.data = raw;
+        return 0;
+    }
+    size_t n = 1;
+    for (int k = 0; k < d->nd; ++k)
+        n *= d->full[k];
+    float *f = malloc(n * sizeof *f);
+    if (!f) {
+        free(raw);
+        cli_error("%s: out of memory for %zu floats", name, n);
+        return -1;
+    }
+    const clconv_npy_info host = clconv_npy_host_info(info->dtype);
+    st = clconv_npy_convert(raw, n, &host, f); /* float64 past float32 */
+    free(raw);
+    if (st != CLCONV_OK) {
+        free(f);
+        cli_error("%s: %s", name, clconv_last_error());
+        return -1;
+    }
+    d->array.data = f;
+    return 0;
 }
 
 int apply_choose_types(const apply_options *o, apply_data *d)
@@ -72,26 +95,49 @@ int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
     return 0;
 }
 
+/* Of an array of more than 3 axes, the --axes list as axes (0 .. nd-1):
+ * at most 3, each once, in increasing order. 0, or -1 (error printed). */
+static int listed_axes(const apply_options *o, int nd, int ax[3])
+{
+    const cli_filter *f = &o->filter;
+    for (int i = 0; i < f->naxes; ++i) {
+        const int n = f->axes[i];
+        if (n < -nd || n >= nd) {
+            cli_error("--axes: %d is out of range for %s, a %dD array", n,
+                      o->in, nd);
+            return -1;
+        }
+        ax[i] = n < 0 ? n + nd : n;
+        if (i > 0 && ax[i] <= ax[i - 1]) {
+            cli_error("--axes: list each axis once, in increasing order (got "
+                      "%d after %d)", ax[i], ax[i - 1]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The problem and planes of a .npy array: one plane, or its slices along
- * --channel-axis. An (H, W, 3|4) float array is neither an image nor a
- * volume until the user says which. 0, or -1 with one line printed. */
-int apply_array_axes(const apply_options *o, const clconv_array *a,
+ * --channel-axis, or along the axes --axes leaves out. An (H, W, 3|4)
+ * float array is neither an image nor a volume until the user says
+ * which. 0, or -1 with one line printed. */
+int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
                      clconv_dtype t)
 {
-    const int nd = a->dims, ca = o->channel_axis;
+    const int ca = o->channel_axis;
     if (o->dims3 && nd != 3) {
         cli_error("--dims 3: %s is a %dD array", o->in, nd);
         return -1;
     }
     if (ca == CLI_NO_CHANNEL_AXIS && !o->dims3 && !o->filter.naxes && nd == 3 &&
-        (a->shape[2] == 3 || a->shape[2] == 4) &&
+        (shape[2] == 3 || shape[2] == 4) &&
         (t == CLCONV_DTYPE_F32 || t == CLCONV_DTYPE_F64 ||
          t == CLCONV_DTYPE_F16)) {
         cli_error("apply: %s has shape (%zu, %zu, %zu), an image with %zu "
                   "channels or a volume? give --channel-axis 2 (each channel "
                   "filtered in 2D), --axes 0,1 (the same) or --dims 3 (one "
                   "3D filter)",
-                  o->in, a->shape[0], a->shape[1], a->shape[2], a->shape[2]);
+                  o->in, shape[0], shape[1], shape[2], shape[2]);
         return -1;
     }
     if (ca != CLI_NO_CHANNEL_AXIS && (ca < -nd || ca >= nd || nd < 2)) {
@@ -100,38 +146,83 @@ int apply_array_axes(const apply_options *o, const clconv_array *a,
                   ca, o->in, nd);
         return -1;
     }
-    return 0;
+    if (nd <= 3)
+        return 0;
+    int ax[3];
+    if (ca != CLI_NO_CHANNEL_AXIS && nd > 4) {
+        cli_error("--channel-axis: %s is a %dD array, which leaves %d axes to "
+                  "filter (clconv filters 1 to 3): list them with --axes (the "
+                  "others are taken slice by slice)",
+                  o->in, nd, nd - 1);
+        return -1;
+    }
+    if (ca == CLI_NO_CHANNEL_AXIS && !o->filter.naxes) {
+        cli_error("apply: %s is a %dD array and clconv filters 1 to 3 axes: "
+                  "list them with --axes (the others are taken slice by "
+                  "slice), or give --channel-axis in a 4D array",
+                  o->in, nd);
+        return -1;
+    }
+    return ca == CLI_NO_CHANNEL_AXIS ? listed_axes(o, nd, ax) : 0;
 }
 
 static int array_planes(const apply_options *o, const clconv_npy_info *info,
                         apply_data *d)
 {
-    const clconv_array *a = &d->array;
-    const int nd = a->dims;
+    const int nd = d->nd;
     int ca = o->channel_axis;
     clconv_problem *p = &d->shape;
-    if (apply_array_axes(o, a, info->dtype))
+    if (apply_array_axes(o, nd, d->full, info->dtype))
         return -1;
-    d->planes = 1;
-    d->inner = 0;
+    /* The axes the problem takes (NumPy order): all but the channel axis;
+     * beyond 3 axes, those --axes lists. */
+    int filtered[CLCONV_NPY_MAX_DIMS];
+    for (int k = 0; k < nd; ++k)
+        filtered[k] = 1;
     if (ca != CLI_NO_CHANNEL_AXIS) {
         ca = ca < 0 ? ca + nd : ca;
-        if (a->shape[ca] > 4096) {
-            cli_error("--channel-axis: %zu channels along axis %d (at most "
-                      "4096)", a->shape[ca], ca);
-            return -1;
-        }
-        d->planes = (int)a->shape[ca];
-        d->inner = 1;
-        for (int k = ca + 1; k < nd; ++k)
-            d->inner *= a->shape[k];
+        filtered[ca] = 0;
+    } else if (nd > 3) {
+        int ax[3];
+        listed_axes(o, nd, ax); /* checked by apply_array_axes */
+        for (int k = 0; k < nd; ++k)
+            filtered[k] = 0;
+        for (int i = 0; i < o->filter.naxes; ++i)
+            filtered[ax[i]] = 1;
     }
-    /* The remaining axes, x (NumPy's last) first. */
+    size_t stride[CLCONV_NPY_MAX_DIMS], planes = 1;
+    stride[nd - 1] = 1;
+    for (int k = nd - 2; k >= 0; --k)
+        stride[k] = stride[k + 1] * d->full[k + 1];
+    /* The problem's axes x (NumPy's last) first; the rest are planes. */
     p->dims = 0;
-    p->size[0] = p->size[1] = p->size[2] = 1;
+    for (int a = 0; a < 3; ++a) {
+        p->size[a] = 1;
+        d->step[a] = 0;
+    }
     for (int k = nd - 1; k >= 0; --k)
-        if (ca == CLI_NO_CHANNEL_AXIS || k != ca)
-            p->size[p->dims++] = a->shape[k];
+        if (filtered[k]) {
+            d->step[p->dims] = stride[k];
+            p->size[p->dims++] = d->full[k];
+        }
+    d->nbatch = 0;
+    for (int k = 0; k < nd; ++k)
+        if (!filtered[k]) {
+            d->bext[d->nbatch] = d->full[k];
+            d->bstep[d->nbatch++] = stride[k];
+            planes *= d->full[k];
+        }
+    if (ca != CLI_NO_CHANNEL_AXIS && planes > 4096) {
+        cli_error("--channel-axis: %zu channels along axis %d (at most 4096)",
+                  planes, ca);
+        return -1;
+    }
+    if (planes > INT_MAX) {
+        cli_error("apply: %s has %zu slices to filter one by one (at most %d)",
+                  o->in, planes, INT_MAX);
+        return -1;
+    }
+    d->planes = (int)planes;
     return 0;
 }
 
@@ -151,8 +242,7 @@ int apply_load_input(const apply_options *o, apply_data *d)
     clconv_problem *p = &d->shape;
     if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) {
         clconv_npy_info info;
-        st = load_npy(buf, len, d, &info);
-        if (st == CLCONV_OK && array_planes(o, &info, d)) {
+        if (load_npy(o->in, buf, len, d, &info) || array_planes(o, &info, d)) {
             free(buf);
             clconv_array_free(&d->array); /* refused after parsing */
             free(d->raw);
@@ -218,13 +308,52 @@ static void sample_put(apply_data *d, size_t j, clconv_elem t,
                                : ((const float *)src)[i];
 }
 
-/* Where element i of plane k lies in the array (in elements). */
-static size_t plane_index(const apply_data *d, int k, size_t i)
+/* Where plane k starts in the array (in elements). */
+static size_t plane_base(const apply_data *d, int k)
 {
-    if (!d->inner)
-        return i;
-    const size_t c = (size_t)k, np = (size_t)d->planes, in = d->inner;
-    return (i / in * np + c) * in + i % in;
+    size_t base = 0, r = (size_t)k;
+    for (int b = d->nbatch - 1; b >= 0; --b) {
+        base += r % d->bext[b] * d->bstep[b];
+        r /= d->bext[b];
+    }
+    return base;
+}
+
+/* Does plane k lie in one piece (C order over the problem's axes)? */
+static int plane_contiguous(const apply_data *d)
+{
+    const clconv_problem *p = &d->shape;
+    return d->step[0] == 1 && (p->dims < 2 || d->step[1] == p->size[0]) &&
+           (p->dims < 3 || d->step[2] == p->size[0] * p->size[1]);
+}
+
+/* Copy plane k between the array's elements (es bytes each) and a plane
+ * of its own (x fastest): into plane when get, else out of it. */
+static void plane_copy(const apply_data *d, int k, unsigned char *arr,
+                       unsigned char *plane, size_t es, int get)
+{
+    const clconv_problem *p = &d->shape;
+    const size_t base = plane_base(d, k), nx = p->size[0];
+    size_t i = 0;
+    for (size_t z = 0; z < p->size[2]; ++z)
+        for (size_t y = 0; y < p->size[1]; ++y, i += nx) {
+            unsigned char *row =
+                arr + (base + y * d->step[1] + z * d->step[2]) * es;
+            if (d->step[0] == 1) {
+                if (get)
+                    memcpy(plane + i * es, row, nx * es);
+                else
+                    memcpy(row, plane + i * es, nx * es);
+                continue;
+            }
+            for (size_t x = 0; x < nx; ++x) {
+                unsigned char *e = row + x * d->step[0] * es;
+                if (get)
+                    memcpy(plane + (i + x) * es, e, es);
+                else
+                    memcpy(e, plane + (i + x) * es, es);
+            }
+        }
 }
 
 void apply_plane_get(const apply_data *d, int k, void *dst, size_t n)
@@ -236,24 +365,18 @@ void apply_plane_get(const apply_data *d, int k, void *dst, size_t n)
             sample_get(d, i * ch + c, d->elem, dst, i);
         return;
     }
-    const size_t es = clconv_elem_size(d->elem);
-    const unsigned char *base =
-        d->raw ? (const unsigned char *)d->raw
-               : (const unsigned char *)d->array.data;
-    if (!d->inner) {
-        memcpy(dst, base, n * es);
-        return;
-    }
-    for (size_t i = 0; i < n; ++i)
-        memcpy((unsigned char *)dst + i * es, base + plane_index(d, k, i) * es,
-               es);
+    unsigned char *base = d->raw ? (unsigned char *)d->raw
+                                 : (unsigned char *)d->array.data;
+    plane_copy(d, k, base, dst, clconv_elem_size(d->elem), 1);
 }
 
-const void *apply_plane_view(const apply_data *d)
+const void *apply_plane_view(const apply_data *d, int k)
 {
-    if (d->is_image || d->inner || d->planes != 1)
+    if (d->is_image || !plane_contiguous(d))
         return NULL;
-    return d->raw ? d->raw : (const void *)d->array.data;
+    const unsigned char *base = d->raw ? (const unsigned char *)d->raw
+                                       : (const unsigned char *)d->array.data;
+    return base + plane_base(d, k) * clconv_elem_size(d->elem);
 }
 
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
@@ -268,23 +391,18 @@ int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
     /* A narrow array's float32 output: the array's own floats, made on
      * the first plane. */
     if (d->out_elem == CLCONV_ELEM_F32 && !d->array.data) {
-        const size_t shape[3] = {d->array.shape[0], d->array.shape[1],
-                                 d->array.shape[2]};
-        if (clconv_array_alloc(&d->array, d->array.dims, shape) != CLCONV_OK) {
-            cli_error("%s", clconv_last_error());
+        size_t count = 1;
+        for (int a = 0; a < d->nd; ++a)
+            count *= d->full[a];
+        if (!(d->array.data = malloc(count * sizeof(float)))) {
+            cli_error("out of memory for %zu floats", count);
             return -1;
         }
     }
-    const size_t es = clconv_elem_size(d->out_elem);
     unsigned char *base = d->out_elem == CLCONV_ELEM_F32
                               ? (unsigned char *)d->array.data
                               : (unsigned char *)d->raw;
-    if (!d->inner) {
-        memcpy(base, src, n * es);
-        return 0;
-    }
-    for (size_t i = 0; i < n; ++i)
-        memcpy(base + plane_index(d, k, i) * es,
-               (const unsigned char *)src + i * es, es);
+    plane_copy(d, k, base, (unsigned char *)src,
+               clconv_elem_size(d->out_elem), 0);
     return 0;
 }

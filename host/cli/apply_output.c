@@ -135,11 +135,12 @@ int apply_write_outputs(const apply_options *o, apply_data *d)
     if (d->is_image)
         st = clconv_image_encode(&d->image, &buf[0], &len[0]);
     else if (d->out_elem != CLCONV_ELEM_F32)
-        st = clconv_npy_encode_typed(d->array.dims, d->array.shape,
+        st = clconv_npy_encode_typed(d->nd, d->full,
                                      clconv_dtype_of_elem(d->out_elem), d->raw,
                                      &buf[0], &len[0]);
     else
-        st = clconv_npy_encode(&d->array, &buf[0], &len[0]);
+        st = clconv_npy_encode_typed(d->nd, d->full, CLCONV_DTYPE_F32,
+                                     d->array.data, &buf[0], &len[0]);
     if (st == CLCONV_OK && nout == 2)
         st = clconv_npy_encode(&unclamped, &buf[1], &len[1]);
     for (int k = 0; st == CLCONV_OK && k < nout; ++k)

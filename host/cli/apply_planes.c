@@ -50,8 +50,9 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
                                     int verify, apply_result *r)
 {
     size_t n = clconv_problem_elements(p);
-    /* A buffer for the plane only where it is not one in the data. */
-    const void *view = apply_plane_view(d);
+    /* A buffer for the plane only where planes are not pieces of the
+     * data. */
+    const void *view = apply_plane_view(d, 0);
     void *in = view ? NULL : malloc(n * clconv_elem_size(p->in_dtype));
     void *out = malloc(n * clconv_elem_size(p->out_dtype));
     double *ref = verify ? malloc(n * sizeof *ref) : NULL;
@@ -74,10 +75,10 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
         st = clconv_plan_set_mask(plan, m->values);
     for (int k = 0; st == CLCONV_OK && k < d->planes; ++k) {
         double ms = 0;
-        /* One plane is read where it lies (out is a buffer of its own,
-         * so the slabs of a host-to-host call never read what they
-         * wrote); channels are gathered into in. */
-        const void *x = view;
+        /* A plane in one piece is read where it lies (out is a buffer
+         * of its own, so the slabs of a host-to-host call never read what
+         * they wrote); channels are gathered into in. */
+        const void *x = view ? apply_plane_view(d, k) : NULL;
         if (!x) {
             apply_plane_get(d, k, in, n);
             x = in;

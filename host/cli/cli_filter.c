@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clconv_io.h"
 #include "cli.h"
 
 /* A comma list of integers: at most max of them, each in lo..hi. */
@@ -153,7 +154,8 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
         else if (r > 0)
             f->batch = (int)x;
     } else if ((r = cli_opt_value(argc, argv, i, "--axes", &v))) {
-        if (r > 0 && parse_int_list("--axes", v, -3, 2, f->axes, 3,
+        if (r > 0 && parse_int_list("--axes", v, -CLCONV_NPY_MAX_DIMS,
+                                    CLCONV_NPY_MAX_DIMS - 1, f->axes, 3,
                                     &f->naxes))
             r = -1;
     } else if (cli_opt_flag(argv, *i, "--convolve")) {

@@ -546,7 +546,7 @@ clconv_status clc_mask_parse_named(const char *spec, int dims,
 typedef struct clc_npy_header {
     clconv_dtype dtype;
     int big, fortran, dims;
-    size_t shape[3];
+    size_t shape[CLCONV_NPY_MAX_DIMS];
 } clc_npy_header;
 /* Parse the dict literal of n bytes (CLCONV_EINVAL with the reason). */
 clconv_status clc_npy_parse_dict(const char *s, size_t n, clc_npy_header *h);

@@ -1,5 +1,5 @@
 /* NumPy .npy files: the dtypes, arrays and a careful reader (versions
- * 1.0-3.0, 1-3 dimensions, every numeric dtype of clconv_dtype in either
+ * 1.0-3.0, 1 to 64 dimensions (clconv_array's readers 1 to 3), every numeric dtype of clconv_dtype in either
  * byte order, C or Fortran order; the writer is npy_write.c). The format:
  * "\x93NUMPY", major, minor, a little-endian header length (2 bytes in
  * 1.0, 4 in 2.0/3.0), a Python dict literal {'descr': '<f4',
@@ -203,7 +203,7 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
     if (hd->dims == 0)
         return clc_fail(CLCONV_EINVAL,
                         ".npy: a 0-dimensional (scalar) array; clconv takes 1 "
-                        "to 3 dimensions");
+                        "or more dimensions");
     hd->fortran = hd->fortran && hd->dims > 1; /* 1-D: C order either way */
     size_t isz = dtypes[hd->dtype].size, count = 1;
     for (int d = 0; d < hd->dims; ++d) {
@@ -249,22 +249,43 @@ static void fill_info(const unsigned char *data, const clc_npy_header *hd,
 static unsigned char *c_order(const unsigned char *src,
                               const clc_npy_header *hd, size_t isz)
 {
-    size_t s[3] = {1, 1, 1}, count = 1;
-    for (int d = 0; d < hd->dims; ++d)
-        count *= (s[d] = hd->shape[d]);
+    const int nd = hd->dims;
+    size_t count = 1, fstride[CLCONV_NPY_MAX_DIMS], idx[CLCONV_NPY_MAX_DIMS];
+    for (int d = 0; d < nd; ++d) {
+        fstride[d] = count; /* axis d's step in the Fortran data */
+        idx[d] = 0;
+        count *= hd->shape[d];
+    }
     unsigned char *dst = malloc(count * isz);
     if (!dst) {
         clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", count * isz);
         return NULL;
     }
-    /* C index (i, j, k) over shape s; its Fortran offset i + s0 (j + s1 k) */
-    size_t c = 0;
-    for (size_t i = 0; i < s[0]; ++i)
-        for (size_t j = 0; j < s[1]; ++j)
-            for (size_t k = 0; k < s[2]; ++k, ++c)
-                memcpy(dst + c * isz, src + (i + s[0] * (j + s[1] * k)) * isz,
-                       isz);
+    /* The C index idx walks the array in C order (last axis fastest);
+     * f is its element's offset in the Fortran data. */
+    size_t f = 0;
+    for (size_t c = 0; c < count; ++c) {
+        memcpy(dst + c * isz, src + f * isz, isz);
+        for (int d = nd - 1; d >= 0; --d) {
+            f += fstride[d];
+            if (++idx[d] < hd->shape[d])
+                break;
+            f -= idx[d] * fstride[d];
+            idx[d] = 0;
+        }
+    }
     return dst;
+}
+
+/* The readers of clconv_array's 1 to 3 dimensions refuse more. */
+static clconv_status at_most_3(const clc_npy_header *hd)
+{
+    if (hd->dims > 3)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: more than 3 dimensions (%d): this reader takes "
+                        "1 to 3",
+                        hd->dims);
+    return CLCONV_OK;
 }
 
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
@@ -274,6 +295,8 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
     clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    if (st == CLCONV_OK)
+        st = at_most_3(&hd);
     if (st != CLCONV_OK)
         return st;
     /* Its callers read the data in place, row by row. */
@@ -296,6 +319,8 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
     clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    if (st == CLCONV_OK)
+        st = at_most_3(&hd);
     if (st != CLCONV_OK)
         return st;
     size_t isz = dtypes[hd.dtype].size, count = bytes / isz;
@@ -337,6 +362,30 @@ void clc_swap_elements(unsigned char *p, size_t count, size_t isz)
         }
 }
 
+/* The data of a parsed header as it lies in this host's memory, C order:
+ * *out malloc'ed. */
+static clconv_status native_data(const unsigned char *data, size_t len,
+                                 const clc_npy_header *hd, size_t off,
+                                 size_t bytes, void **out)
+{
+    if (len - off != bytes)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: shape needs %zu bytes of %s data, the file has "
+                        "%zu",
+                        bytes, dtypes[hd->dtype].code, len - off);
+    const size_t isz = dtypes[hd->dtype].size;
+    unsigned char *b = hd->fortran ? c_order(data + off, hd, isz)
+                                   : malloc(bytes ? bytes : 1);
+    if (!b)
+        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", bytes);
+    if (!hd->fortran)
+        memcpy(b, data + off, bytes);
+    if (hd->big != clc_host_big_endian())
+        clc_swap_elements(b, bytes / isz, isz);
+    *out = b;
+    return CLCONV_OK;
+}
+
 clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info, void **out)
@@ -345,26 +394,35 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
     clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    if (st == CLCONV_OK)
+        st = at_most_3(&hd);
+    if (st == CLCONV_OK)
+        st = native_data(data, len, &hd, off, bytes, out);
     if (st != CLCONV_OK)
         return st;
-    if (len - off != bytes)
-        return clc_fail(CLCONV_EINVAL,
-                        ".npy: shape needs %zu bytes of %s data, the file has "
-                        "%zu",
-                        bytes, dtypes[hd.dtype].code, len - off);
-    const size_t isz = dtypes[hd.dtype].size;
-    unsigned char *b = hd.fortran ? c_order(data + off, &hd, isz)
-                                  : malloc(bytes ? bytes : 1);
-    if (!b)
-        return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", bytes);
-    if (!hd.fortran)
-        memcpy(b, data + off, bytes);
-    if (hd.big != clc_host_big_endian())
-        clc_swap_elements(b, bytes / isz, isz);
     *dims = hd.dims;
     for (int d = 0; d < 3; ++d)
         shape[d] = d < hd.dims ? hd.shape[d] : 1;
     fill_info(data, &hd, off, info);
-    *out = b;
+    return CLCONV_OK;
+}
+
+clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
+                                  int *dims,
+                                  size_t shape[CLCONV_NPY_MAX_DIMS],
+                                  clconv_npy_info *info, void **out)
+{
+    *out = NULL;
+    clc_npy_header hd;
+    size_t off = 0, bytes = 0;
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    if (st == CLCONV_OK)
+        st = native_data(data, len, &hd, off, bytes, out);
+    if (st != CLCONV_OK)
+        return st;
+    *dims = hd.dims;
+    for (int d = 0; d < CLCONV_NPY_MAX_DIMS; ++d)
+        shape[d] = d < hd.dims ? hd.shape[d] : 1;
+    fill_info(data, &hd, off, info);
     return CLCONV_OK;
 }

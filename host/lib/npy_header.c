@@ -99,7 +99,8 @@ static clconv_status parse_bool(cursor *c, int *out)
 
 /* A tuple of non-negative integers, as Python spells it: (), (3,), (3, 4),
  * (3, 4,). Python 2's long suffix (3L) is accepted. */
-static clconv_status parse_shape(cursor *c, size_t shape[3], int *dims)
+static clconv_status parse_shape(cursor *c, size_t shape[CLCONV_NPY_MAX_DIMS],
+                                 int *dims)
 {
     clconv_status st = expect(c, '(', "to open the shape tuple");
     if (st != CLCONV_OK)
@@ -125,9 +126,10 @@ static clconv_status parse_shape(cursor *c, size_t shape[3], int *dims)
         }
         if (peek(c) == 'L')
             ++c->i;
-        if (n == 3)
+        if (n == CLCONV_NPY_MAX_DIMS)
             return clc_fail(CLCONV_EINVAL,
-                            ".npy: more than 3 dimensions (clconv takes 1 to 3)");
+                            ".npy: more than %d dimensions (NumPy's limit)",
+                            CLCONV_NPY_MAX_DIMS);
         shape[n++] = v;
         skip_ws(c);
         trailing_comma = 0;

@@ -9,29 +9,30 @@
 #include "clconv_io.h"
 #include "internal.h"
 
-clconv_status clconv_npy_header(int dims, const size_t shape[3],
+clconv_status clconv_npy_header(int dims, const size_t *shape,
                                 unsigned char *buf, size_t cap, size_t *len)
 {
     return clconv_npy_header_typed(dims, shape, CLCONV_DTYPE_F32, buf, cap,
                                    len);
 }
 
-clconv_status clconv_npy_header_typed(int dims, const size_t shape[3],
+clconv_status clconv_npy_header_typed(int dims, const size_t *shape,
                                       clconv_dtype t, unsigned char *buf,
                                       size_t cap, size_t *len)
 {
-    if (dims < 1 || dims > 3)
-        return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions");
+    if (dims < 1 || dims > CLCONV_NPY_MAX_DIMS)
+        return clc_fail(CLCONV_EINVAL, "arrays have 1 to %d dimensions (got %d)",
+                        CLCONV_NPY_MAX_DIMS, dims);
     if ((unsigned)t >= CLCONV_DTYPE_COUNT)
         return clc_fail(CLCONV_EINVAL, "unknown dtype %d", (int)t);
-    char dict[256], sh[96];
-    if (dims == 1)
-        snprintf(sh, sizeof sh, "(%zu,)", shape[0]);
-    else if (dims == 2)
-        snprintf(sh, sizeof sh, "(%zu, %zu)", shape[0], shape[1]);
-    else
-        snprintf(sh, sizeof sh, "(%zu, %zu, %zu)", shape[0], shape[1],
-                 shape[2]);
+    /* Each extent at most 20 digits and ", ": the tuple fits. */
+    char dict[CLCONV_NPY_MAX_DIMS * 22 + 128], sh[CLCONV_NPY_MAX_DIMS * 22 + 8];
+    size_t k = 0;
+    sh[k++] = '(';
+    for (int d = 0; d < dims; ++d)
+        k += (size_t)snprintf(sh + k, sizeof sh - k, "%s%zu", d ? ", " : "",
+                              shape[d]);
+    snprintf(sh + k, sizeof sh - k, dims == 1 ? ",)" : ")");
     int n = snprintf(dict, sizeof dict,
                      "{'descr': '%c%s', 'fortran_order': False, 'shape': "
                      "%s, }",
@@ -88,7 +89,7 @@ clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
     return CLCONV_OK;
 }
 
-clconv_status clconv_npy_encode_typed(int dims, const size_t shape[3],
+clconv_status clconv_npy_encode_typed(int dims, const size_t *shape,
                                       clconv_dtype t, const void *data,
                                       unsigned char **buf, size_t *len)
 {
