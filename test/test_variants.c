@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "clconv_cl.h" /* <CL/cl.h>: the devices' native float width */
 #include "clconv_tune.h"
 #include "support.h"
 
@@ -524,6 +525,45 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     clconv_devices_free(&list);
 }
 
+/* On every device present: VEC_WIDTH 8 where PoCL runs a CPU whose native
+ * float vector is 8 wide (AVX2), in 2D at any mask and in 3D up to mask 5
+ * (its queue of two float16 blocks spilled there: bench/PERF.md items
+ * 23, 66); 16 in 3D beyond, and 16 on every other device. */
+static void vector_width_follows_the_native_float_width(void **state)
+{
+    (void)state;
+    clconv_device_list list;
+    assert_int_equal(clconv_devices_discover(&list), CLCONV_OK);
+    for (size_t i = 0; i < list.count; ++i) {
+        const clconv_device_info *dev = &list.devices[i];
+        cl_uint native = 0;
+        assert_int_equal(clGetDeviceInfo((cl_device_id)dev->opaque_device,
+                                         CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+                                         sizeof native, &native, NULL),
+                         CL_SUCCESS);
+        const int avx2_pocl =
+            dev->kind == CLCONV_DEVICE_CPU && native == 8 &&
+            strstr(dev->platform, "Portable Computing Language") != NULL;
+        static const struct {
+            int dims, mask, eight; /* eight: 8 on such a device */
+        } rows[] = {{2, 3, 1}, {2, 9, 1}, {3, 3, 1}, {3, 4, 1}, {3, 5, 1},
+                    {3, 7, 0}};
+        for (size_t r = 0; r < sizeof rows / sizeof *rows; ++r) {
+            const clconv_problem p =
+                shape(rows[r].dims, rows[r].mask, CLCONV_VECTOR);
+            char d[512];
+            has_defines(dev, &p, d, sizeof d,
+                        (const char *const[]){avx2_pocl && rows[r].eight
+                                                  ? "-D VEC_WIDTH=8"
+                                                  : "-D VEC_WIDTH=16",
+                                              NULL});
+        }
+        printf("  %s (native float %u): %s\n", dev->name, native,
+               avx2_pocl ? "width 8 up to 3D mask 5" : "width 16");
+    }
+    clconv_devices_free(&list);
+}
+
 /* A copy of the kernels whose conv1d_naive.cl asks for twice the planned
  * work-group: planning it is CLCONV_EINTERNAL, never unsupported. */
 static void a_kernel_compiled_for_another_work_group_is_an_internal_error(
@@ -575,6 +615,7 @@ int main(void)
             every_strategy_has_a_name_summary_and_kernels_for_dims_1_to_3),
         cmocka_unit_test(knob_ranges_are_sane_and_defaults_lie_inside_them),
         cmocka_unit_test(default_tiles_fit_small_devices),
+        cmocka_unit_test(vector_width_follows_the_native_float_width),
         cmocka_unit_test(an_explicit_tile_that_cannot_fit_is_unsupported),
         cmocka_unit_test(three_d_coarse_takes_one_along_z_where_two_do_not_fit),
         cmocka_unit_test(vector_blocks_default_depends_on_the_implementation),

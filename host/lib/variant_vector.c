@@ -15,10 +15,12 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* A CPU device of PoCL, where the vector defaults were measured. */
 
-/* VEC_WIDTH in 2D: 8 on PoCL CPU devices whose native float vector is 8
- * wide (AVX2: a float16 is two of its 16 registers, and the 2D queue
- * spilled to the stack, bench/PERF.md item 23), else 16. 3D and other
- * CPU implementations keep 16 until measured. */
+/* VEC_WIDTH in 2D, and in 3D up to mask 5: 8 on PoCL CPU devices whose
+ * native float vector is 8 wide (AVX2: a float16 is two of its 16
+ * registers, and the 2D queue spilled to the stack, bench/PERF.md item
+ * 23; the 3D queue of 5 planes of two float16 blocks too, item 66), else
+ * 16. 3D beyond mask 5 (one block) and other CPU implementations keep 16
+ * until measured. */
 static int width_default(const clconv_device_info *dev)
 {
     cl_uint native = 0;
@@ -83,7 +85,7 @@ static void vector_defaults(const clconv_device_info *dev,
                                      ? ov->vector_blocks
                                      : blocks_default(dev, w);
         k[CLC_KNOB_VEC_WIDTH] = ov && ov->vector_width ? ov->vector_width
-                                : dims == 2             ? width_default(dev)
+                                : dims == 2 || w <= 5   ? width_default(dev)
                                                         : VECTOR_WIDTH;
         /* VEC_PEEL: the march's ends unrolled with only the slots they
          * store (bench/PERF.md item 41), on PoCL's CPUs, where it was
