@@ -121,5 +121,44 @@ fi
 check "bench --csv to a regular file" 0 bench --csv "$tmp/r.csv"
 head -1 "$tmp/r.csv" | grep -q '^clconv_version,' || fail "bench --csv: no header"
 
+# --- a signal while apply writes, after the device's compiler ran --------
+# PoCL's LLVM installs its own SIGINT/SIGTERM/SIGHUP handlers when it
+# compiles; clconv's, installed before, must still remove the temporary
+# file (the old OUT kept). Signalled as soon as the temporary file exists.
+PY=/usr/bin/python3
+if [ -x "$PY" ] && "$PY" -c 'import numpy' 2>/dev/null; then
+    "$PY" - "$CLI" "$tmp/sig" <<'EOF_PY' || fails=$((fails + 1))
+import os, signal, subprocess, sys, time
+import numpy as np
+cli, d = sys.argv[1], sys.argv[2]
+os.makedirs(d)
+np.save(f"{d}/in.npy", np.ones((96, 128, 128), np.float32))
+bad = 0
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    with open(f"{d}/out.npy", "w") as f:
+        f.write("old")
+    p = subprocess.Popen([cli, "apply", f"{d}/in.npy", f"{d}/out.npy",
+                          "--mask", "box:3"], stderr=subprocess.DEVNULL)
+    t0 = time.time()
+    while (p.poll() is None and time.time() - t0 < 120 and
+           not any(n.startswith(".clconv-") for n in os.listdir(d))):
+        time.sleep(0.0002)
+    p.send_signal(sig)
+    p.wait()
+    left = [n for n in os.listdir(d) if n.startswith(".clconv-")]
+    old = open(f"{d}/out.npy", "rb").read() == b"old"
+    ok = p.returncode == -sig and not left and old
+    # the run may have finished before the signal: then OUT is new, whole
+    if p.returncode == 0:
+        ok = not left and np.load(f"{d}/out.npy").shape == (96, 128, 128)
+    print(("ok  " if ok else "FAIL") + f" {sig.name} during apply's write:"
+          f" exit {p.returncode}, left {left}, old OUT kept {old}")
+    bad += not ok
+sys.exit(1 if bad else 0)
+EOF_PY
+else
+    echo "skip signals during apply's write: $PY with numpy is not installed"
+fi
+
 [ "$fails" -eq 0 ] && echo "output_files.sh: all passed" || echo "output_files.sh: $fails failed"
 [ "$fails" -eq 0 ]

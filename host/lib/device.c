@@ -151,6 +151,7 @@ clconv_status clc_device_info_read(cl_platform_id pid, cl_device_id did,
 
 clconv_status clconv_devices_discover(clconv_device_list *list)
 {
+    clc_temp_install(); /* before any OpenCL compiler installs its own */
     clconv_status st = CLCONV_OK;
     cl_uint nplat = 0;
     cl_platform_id *plats = NULL;

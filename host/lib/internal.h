@@ -372,6 +372,16 @@ clconv_status clc_read_path(const char *path, size_t max_len,
  * it behind); unregister once it is renamed or removed. */
 int clc_temp_register(const char *path);
 void clc_temp_unregister(int slot);
+/* The handlers, once per process (also on the first registration): called
+ * before OpenCL is first touched, so that an OpenCL compiler's own
+ * handlers chain to them (tempfiles.c). */
+void clc_temp_install(void);
+/* templ's last 6 characters (XXXXXX) made random. */
+void clc_temp_name(char *templ);
+/* Create a new file (mode 0600) at templ with its XXXXXX made random,
+ * registered before it exists, so that no signal can leave it behind: the
+ * descriptor (*slot its registration), or -1 with errno set. */
+int clc_temp_create(char *templ, int *slot);
 
 /* ---- program_cache.c: the program binary cache. Best effort: a miss or a
  * doubtful entry never fails a build, it only costs the JIT. ---- */

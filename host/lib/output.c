@@ -163,9 +163,9 @@ static clconv_status open_temp(clconv_output *o, const struct stat *old)
     free(dir);
     if (!o->temp)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
-    o->fd = mkstemp(o->temp);
+    o->fd = clc_temp_create(o->temp, &o->slot);
+    const int e = errno;
     if (o->fd < 0) {
-        int e = errno;
         free(o->temp);
         o->temp = NULL;
         return clc_fail(e == ENOENT || e == EACCES || e == EROFS
@@ -175,7 +175,6 @@ static clconv_status open_temp(clconv_output *o, const struct stat *old)
                         "folder: %s",
                         o->shown, strerror(e));
     }
-    o->slot = clc_temp_register(o->temp);
     if (o->existed) {
         /* Where not ours to give away, keep our owner; the mode still. */
         if (fchown(o->fd, old->st_uid, old->st_gid) != 0)
@@ -374,7 +373,7 @@ clconv_status clconv_output_commit(clconv_output *o)
 /* A hard link to the file at target under a fresh name in its folder, to
  * put it back with; NULL when the target did not exist or cannot be
  * linked (a file system without hard links). */
-static char *backup_of(const clconv_output *o)
+static char *backup_of(const clconv_output *o, int *slot)
 {
     if (!o->existed)
         return NULL;
@@ -385,15 +384,14 @@ static char *backup_of(const clconv_output *o)
         snprintf(b, len, "%s/.clconv-XXXXXX", dir);
     free(dir);
     for (int tries = 0; b && tries < 16; ++tries) {
-        snprintf(b + len - sizeof "XXXXXX", sizeof "XXXXXX", "XXXXXX");
-        int fd = mkstemp(b);
-        if (fd < 0)
-            break;
-        close(fd);
-        unlink(b);
+        clc_temp_name(b);
+        *slot = clc_temp_register(b); /* before it exists: clc_temp_create */
         if (link(o->target, b) == 0)
             return b;
-        if (errno != EEXIST)
+        const int e = errno;
+        clc_temp_unregister(*slot);
+        *slot = -1;
+        if (e != EEXIST)
             break;
     }
     free(b);
@@ -426,9 +424,8 @@ clconv_status clconv_output_commit_all(clconv_output **outs, size_t n)
         st = finish(outs[i]);
     for (size_t i = 0; st == CLCONV_OK && i < n; ++i) {
         slots[i] = -1;
-        if (n > 1 && outs[i]->kind == OUT_REPLACE &&
-            (backups[i] = backup_of(outs[i])))
-            slots[i] = clc_temp_register(backups[i]);
+        if (n > 1 && outs[i]->kind == OUT_REPLACE)
+            backups[i] = backup_of(outs[i], &slots[i]);
     }
     size_t done = 0;
     for (; st == CLCONV_OK && done < n; ++done)

@@ -3,10 +3,18 @@
  * for a signal only while its disposition is the default one (a program
  * that handles or ignores it keeps its choice), and does only what is
  * async-signal-safe: unlink(2) each registered path, restore the default
- * action and raise the signal again. */
+ * action and raise the signal again. It is installed before OpenCL is
+ * first touched (device discovery), because an OpenCL compiler may
+ * install its own: LLVM's (inside PoCL) takes these signals to remove its
+ * own files, then restores the handler it found and raises again, so ours
+ * then runs too; installed after it, ours would never be (a SIGINT during
+ * apply's write left its temporary file behind). */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -32,7 +40,7 @@ static void on_signal(int sig)
     raise(sig); /* delivered, with the default action, once we return */
 }
 
-static void install(void)
+void clc_temp_install(void)
 {
     if (atomic_flag_test_and_set(&installed))
         return;
@@ -48,12 +56,53 @@ static void install(void)
     }
 }
 
+void clc_temp_name(char *templ)
+{
+    static const char chars[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static atomic_ulong counter;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    unsigned long long x = (unsigned long long)t.tv_nsec ^
+                           (unsigned long long)t.tv_sec << 30 ^
+                           (unsigned long long)getpid() << 16 ^
+                           atomic_fetch_add(&counter, 1) * 0x9e3779b97f4a7c15ull;
+    char *p = templ + strlen(templ) - 6;
+    for (int k = 0; k < 6; ++k) {
+        x ^= x >> 33; /* a splitmix-like scramble per character */
+        x *= 0xff51afd7ed558ccdull;
+        x ^= x >> 29;
+        p[k] = chars[x % (sizeof chars - 1)];
+    }
+}
+
+int clc_temp_create(char *templ, int *slot)
+{
+    for (int tries = 0; tries < 64; ++tries) {
+        clc_temp_name(templ);
+        /* Registered before it exists: a signal from here on removes it
+         * (a signal may reach any of the process's threads, so blocking
+         * it in this one would not close the gap). */
+        *slot = clc_temp_register(templ);
+        int fd = open(templ, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            return fd;
+        const int e = errno;
+        clc_temp_unregister(*slot);
+        *slot = -1;
+        errno = e;
+        if (e != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
 int clc_temp_register(const char *path)
 {
     size_t n = strlen(path);
     if (n >= PATH_CAP)
         return -1;
-    install();
+    clc_temp_install();
     for (int i = 0; i < SLOTS; ++i) {
         int free_slot = 0;
         /* 0 free, 1 being filled, 2 registered. */
