@@ -548,6 +548,18 @@ void clconv_verify_typed(const clconv_problem *p, const void *got,
  * mask on s: p->method itself unless auto. Callers that split a problem
  * (slabs on several processes) set it once for the whole, so every part
  * runs the method one process would. */
+/* clconv_method_choose for this input, n elements of p->in_dtype at in
+ * (the problem's data, or more: several planes of one array). A Fourier
+ * transform spreads each NaN or Inf of its input to every output (the
+ * direct and separable paths keep it where scipy.ndimage does), so on
+ * input holding one auto takes the best other method and an asked-for
+ * FFT is CLCONV_EUNSUPPORTED saying why. The input is read only where the
+ * choice would be the FFT. The host-to-host calls (clconv_convolve*)
+ * choose so; a plan's FFT on such data gives NaN everywhere. */
+clconv_status clconv_method_choose_for_input(const clconv_session *s,
+                                             const clconv_problem *p,
+                                             const float *mask, const void *in,
+                                             size_t n, clconv_method *out);
 clconv_method clconv_method_choose(const clconv_session *s,
                                    const clconv_problem *p,
                                    const float *mask);

@@ -304,6 +304,42 @@ for extra, needle in [([], "--axes"), (["--channel-axis", "1"], "leaves 4"),
            f"5D array with {extra or 'no axes'} is a usage error",
            f"exit {rc}: {err}")
 
+# NaN and Inf in the input: a Fourier transform would spread each to every
+# output, so auto takes another method (SciPy's NaN where the window holds
+# one, the rest within the bound, on a problem where finite data take the
+# FFT) and --method fft is exit 3 with the reason.
+a = rng.standard_normal((96, 96)).astype(np.float32)
+m = rng.standard_normal((31, 31)).astype(np.float32)
+np.save(f"{tmp}/m.npy", m)
+np.save(f"{tmp}/x.npy", a)
+r = subprocess.run([cli, "apply", f"{tmp}/x.npy", f"{tmp}/y.npy", "--mask",
+                    f"{tmp}/m.npy"], capture_output=True, text=True)
+print(f"     finite data: {r.stdout.strip()}")
+a[40, 50], a[90, 7] = np.nan, np.inf
+rc, err = run(a, f"{tmp}/m.npy", ["--method", "auto"])
+if rc != 0:
+    report(False, "NaN and Inf input, auto", f"exit {rc}: {err}")
+else:
+    got = np.load(f"{tmp}/y.npy").astype(np.float64)
+    want = ndimage.correlate(a.astype(np.float64), m.astype(np.float64),
+                             mode="constant")
+    fin = np.isfinite(want)
+    scale = ndimage.correlate(np.nan_to_num(np.abs(a.astype(np.float64)),
+                                            posinf=0.0),
+                              np.abs(m.astype(np.float64)), mode="constant")
+    err = np.abs(got[fin] - want[fin])
+    same_class = bool(np.all(np.isnan(got) == np.isnan(want)) and
+                      np.all(np.isinf(got) == np.isinf(want)))
+    report(same_class and bool(np.all(err <= 8 * m.size * EPS * scale[fin]
+                                      + 1e-30)),
+           "NaN and Inf input, auto: SciPy's NaN and Inf, the rest in bound",
+           f"{(~fin).sum()} non-finite in SciPy, {(~np.isfinite(got)).sum()} "
+           f"here, max err {err.max():.3g}")
+rc, err = run(a, f"{tmp}/m.npy", ["--method", "fft"])
+report(rc == 3 and "NaN or Inf" in err and "\n" not in err,
+       "NaN and Inf input, --method fft: exit 3 with the reason",
+       f"exit {rc}: {err}")
+
 print(f"apply_modes_scipy.sh: {'all passed' if not failures else f'{failures} failure(s)'}")
 sys.exit(1 if failures else 0)
 EOF

@@ -195,6 +195,36 @@ static void plant_nonfinite(float *in, const clconv_problem *p)
     }
 }
 
+/* A problem's input and mask (random, from their seeds), its output and
+ * reference arrays. */
+typedef struct arrays {
+    float *in, *mask, *got;
+    double *ref, *mag;
+} arrays;
+
+static arrays arrays_alloc(const clconv_problem *p, unsigned in_seed,
+                           unsigned mask_seed)
+{
+    const size_t n = clconv_problem_elements(p);
+    const size_t m = clconv_problem_mask_elements(p);
+    arrays a = {malloc(n * sizeof(float)), malloc(m * sizeof(float)),
+                malloc(n * sizeof(float)), malloc(n * sizeof(double)),
+                malloc(n * sizeof(double))};
+    assert_non_null(a.in && a.mask && a.got && a.ref && a.mag);
+    clconv_fill_random(a.in, n, in_seed);
+    clconv_fill_random(a.mask, m, mask_seed);
+    return a;
+}
+
+static void arrays_free(arrays *a)
+{
+    free(a->in);
+    free(a->mask);
+    free(a->got);
+    free(a->ref);
+    free(a->mag);
+}
+
 static void device_variants_propagate_nan_and_inf_like_the_reference(
     void **state)
 {
@@ -216,12 +246,9 @@ static void device_variants_propagate_nan_and_inf_like_the_reference(
                                    shapes[k].mask, 4, CLCONV_NAIVE);
         const size_t n = clconv_problem_elements(&p);
         const size_t m = clconv_problem_mask_elements(&p);
-        float *in = malloc(n * sizeof *in), *mask = malloc(m * sizeof *mask);
-        float *got = malloc(n * sizeof *got);
-        double *ref = malloc(n * sizeof *ref), *mag = malloc(n * sizeof *mag);
-        assert_non_null(in && mask && got && ref && mag);
-        clconv_fill_random(in, n, 11 + k);
-        clconv_fill_random(mask, m, 23 + k);
+        arrays a = arrays_alloc(&p, 11 + (unsigned)k, 23 + (unsigned)k);
+        float *in = a.in, *mask = a.mask, *got = a.got;
+        double *ref = a.ref, *mag = a.mag;
         mask[m / 2] = 0.0f; /* Inf times the centre tap is NaN */
         for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
             p.strategy = (clconv_strategy)s;
@@ -263,13 +290,82 @@ static void device_variants_propagate_nan_and_inf_like_the_reference(
                          v.worst_index, v.worst_got, v.worst_expected);
             ++checked;
         }
-        free(in);
-        free(mask);
-        free(got);
-        free(ref);
-        free(mag);
+        arrays_free(&a);
     }
     assert_true(checked > 0);
+}
+
+/* A Fourier transform spreads a NaN or Inf of its input to every output:
+ * on such input the host-to-host call's auto never takes the FFT (the
+ * result matches the reference, NaN only where its window holds the NaN),
+ * an asked-for FFT is unsupported saying why (float32 and float16 input),
+ * and finite input keeps the FFT where auto chose it. */
+static void the_fft_is_never_chosen_for_nonfinite_input(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    clconv_session *s = f->sessions[0];
+    clconv_problem p = support_problem(2, 200, 160, 1, 41, 16, CLCONV_NAIVE);
+    p.tile = 0; /* the device's default variant */
+    const size_t n = clconv_problem_elements(&p);
+    arrays a = arrays_alloc(&p, 5, 6); /* the mask not separable */
+    float *in = a.in, *mask = a.mask, *got = a.got;
+    double *ref = a.ref, *mag = a.mag;
+    clconv_method finite = CLCONV_METHOD_AUTO, with_nan = CLCONV_METHOD_AUTO;
+    assert_int_equal(clconv_method_choose_for_input(s, &p, mask, in, n,
+                                                    &finite),
+                     CLCONV_OK);
+    assert_int_equal(finite, clconv_method_choose(s, &p, mask));
+    in[77 * 200 + 50] = NAN;
+    in[10 * 200 + 190] = INFINITY;
+    assert_int_equal(clconv_method_choose_for_input(s, &p, mask, in, n,
+                                                    &with_nan),
+                     CLCONV_OK);
+    assert_int_not_equal(with_nan, CLCONV_METHOD_FFT);
+    print_message("auto: %s on finite input, %s with NaN and Inf\n",
+                  clconv_method_name(finite), clconv_method_name(with_nan));
+    /* computed (a smaller problem: Oclgrind runs this too) */
+    clconv_problem q = support_problem(2, 48, 40, 1, 9, 16, CLCONV_NAIVE);
+    q.tile = 0;
+    const size_t nq = clconv_problem_elements(&q);
+    for (size_t i = 0; i < nq; ++i)
+        in[i] = (float)((i * 7919) % 100) / 50.0f - 1.0f;
+    in[17 * 48 + 20] = NAN;
+    in[3 * 48 + 46] = -INFINITY;
+    assert_int_equal(clconv_convolve(s, &q, in, mask, got), CLCONV_OK);
+    assert_int_equal(clconv_reference(&q, in, mask, ref, mag), CLCONV_OK);
+    size_t nan_ref = 0;
+    for (size_t i = 0; i < nq; ++i)
+        nan_ref += !isfinite(ref[i]);
+    assert_true(nan_ref > 0 && nan_ref < nq / 4);
+    clconv_verdict v;
+    double scale, floor;
+    clconv_method mq = CLCONV_METHOD_AUTO;
+    assert_int_equal(clconv_method_choose_for_input(s, &q, mask, in, nq, &mq),
+                     CLCONV_OK);
+    clconv_verify_bound(&q, mq, in, mask, &scale, &floor);
+    clconv_verify_typed(&q, got, ref, mag, scale, floor, &v);
+    if (!v.ok)
+        fail_msg("%zu elements differ, e.g. index %zu: got %g, reference %g",
+                 v.failures, v.worst_index, v.worst_got, v.worst_expected);
+    /* asked for: unsupported, saying why */
+    q.method = p.method = CLCONV_METHOD_FFT;
+    assert_int_equal(clconv_convolve(s, &q, in, mask, got),
+                     CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "NaN or Inf"));
+    uint16_t *half = calloc(n, sizeof *half);
+    assert_non_null(half);
+    half[n / 2] = 0x7e00; /* a float16 NaN */
+    p.in_dtype = CLCONV_ELEM_F16;
+    clconv_method mh = CLCONV_METHOD_AUTO;
+    assert_int_equal(clconv_method_choose_for_input(s, &p, mask, half, n, &mh),
+                     CLCONV_EUNSUPPORTED);
+    half[n / 2] = 0x3c00; /* 1.0: finite again */
+    assert_int_equal(clconv_method_choose_for_input(s, &p, mask, half, n, &mh),
+                     CLCONV_OK);
+    assert_int_equal(mh, CLCONV_METHOD_FFT);
+    free(half);
+    arrays_free(&a);
 }
 
 int main(void)
@@ -292,6 +388,9 @@ int main(void)
             verify_counts_the_nan_it_matched_so_no_pass_is_silent),
         cmocka_unit_test_setup_teardown(
             device_variants_propagate_nan_and_inf_like_the_reference,
+            support_devices_setup_or_skip, support_devices_teardown),
+        cmocka_unit_test_setup_teardown(
+            the_fft_is_never_chosen_for_nonfinite_input,
             support_devices_setup_or_skip, support_devices_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

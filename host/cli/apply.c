@@ -107,10 +107,12 @@ int apply_parse(int argc, char **argv, apply_options *o)
             clconv_strategy s;
             if (strcmp(v, "auto") == 0) {
                 o->strategy = -1;
-            } else if (clconv_strategy_parse(v, &s) == CLCONV_OK) {
+            } else if (strcmp(v, "all") != 0 &&
+                       clconv_strategy_parse(v, &s) == CLCONV_OK) {
                 o->strategy = (int)s;
-            } else {
-                cli_error("--strategy: %s (or auto)", clconv_last_error());
+            } else { /* apply runs one variant: "all" is run's and tune's */
+                cli_error("--strategy: unknown strategy '%s' (%s, or auto)", v,
+                          cli_strategy_list(0));
                 return -1;
             }
         } else if ((r = cli_opt_value(argc, argv, &i, "--method", &v))) {
@@ -275,7 +277,7 @@ static int load_mask(const apply_options *o, const apply_data *d,
 /* A session on the first device --device selects, and the plan on it.
  * CLI_EXIT_OK, or the exit code (error printed). */
 static int open_plan(const apply_options *o, const clconv_mask *mask,
-                     clconv_problem *p, cli_devices *devs,
+                     const apply_data *d, clconv_problem *p, cli_devices *devs,
                      clconv_session **session, clconv_plan **plan)
 {
     int code = cli_devices_open(devs, o->device, 0);
@@ -287,6 +289,16 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     }
     const clconv_device_info *dev = cli_device(devs, 0);
     clconv_status st = clconv_session_create(dev, session);
+    /* The method for these data: never an FFT on NaN or Inf, which it
+     * would spread to every output (an image's samples are finite). */
+    if (st == CLCONV_OK && !d->is_image) {
+        size_t n = 1;
+        for (int k = 0; k < d->nd; ++k)
+            n *= d->full[k];
+        st = clconv_method_choose_for_input(
+            *session, p, mask->values,
+            d->raw ? d->raw : (const void *)d->array.data, n, &p->method);
+    }
     /* Beyond what one plan runs: no plan, the host-to-host call in slabs
      * (with the variant auto or --strategy gives). */
     if (st == CLCONV_OK && run_needs_slabs(p, *session)) {
@@ -350,7 +362,7 @@ int cli_apply_main(int argc, char **argv)
     int code = apply_check_paths(&o, &d) ? CLI_EXIT_USAGE
                                          : load_mask(&o, &d, &mask, &p);
     if (code == CLI_EXIT_OK)
-        code = open_plan(&o, &mask, &p, &devs, &session, &plan);
+        code = open_plan(&o, &mask, &d, &p, &devs, &session, &plan);
     if (code == CLI_EXIT_OK) {
         clconv_status st = apply_convolve_planes(session, plan, &p, &mask,
                                                  &d, o.verify, &r);

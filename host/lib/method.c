@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "clconv_bench.h"
+#include <stdint.h>
+
 #include "internal.h"
 
 static const char *const method_names[CLCONV_METHOD_COUNT] = {
@@ -252,4 +254,42 @@ clconv_method clconv_method_choose(const clconv_session *s,
                                    const clconv_problem *p, const float *mask)
 {
     return clc_method_choose(s, p, mask);
+}
+
+/* Any NaN or Inf among n elements of type t at in (integers: none). */
+static int any_nonfinite(const void *in, size_t n, clconv_elem t)
+{
+    if (t == CLCONV_ELEM_F32) {
+        const uint32_t *u = in;
+        for (size_t i = 0; i < n; ++i)
+            if ((u[i] & 0x7f800000u) == 0x7f800000u)
+                return 1;
+    } else if (t == CLCONV_ELEM_F16) {
+        const uint16_t *u = in;
+        for (size_t i = 0; i < n; ++i)
+            if ((u[i] & 0x7c00u) == 0x7c00u)
+                return 1;
+    }
+    return 0;
+}
+
+clconv_status clconv_method_choose_for_input(const clconv_session *s,
+                                             const clconv_problem *p,
+                                             const float *mask, const void *in,
+                                             size_t n, clconv_method *out)
+{
+    clconv_method m = clc_method_choose(s, p, mask);
+    if (m == CLCONV_METHOD_FFT && in && any_nonfinite(in, n, p->in_dtype)) {
+        if (p->method != CLCONV_METHOD_AUTO)
+            return clc_fail(CLCONV_EUNSUPPORTED,
+                            "method fft: the input holds NaN or Inf, which a "
+                            "Fourier transform spreads to every output (the "
+                            "direct and separable methods keep each where "
+                            "scipy.ndimage does)");
+        const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
+        const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
+        m = pick(&s->dev, &c, p, sep, 0);
+    }
+    *out = m;
+    return CLCONV_OK;
 }

@@ -188,8 +188,8 @@ static clconv_status parse_descr(const char *d, clconv_dtype *t, int *big)
     }
 bad:
     return clc_fail(CLCONV_EINVAL,
-                    ".npy: unsupported dtype '%s' (clconv reads float32, "
-                    "float64, int8/16/32 and uint8/16/32, '<' or '>')",
+                    ".npy: unsupported dtype '%s' (clconv reads float16/32/64, "
+                    "int8/16/32 and uint8/16/32, '<' or '>')",
                     d);
 }
 

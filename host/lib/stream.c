@@ -37,8 +37,9 @@ static int slabs_allowed(const clc_job *j, size_t rows_per_slab)
     return rows_per_slab > j->lo + j->hi;
 }
 
-static void job_init(clc_job *j, clconv_session *s, const clconv_problem *p,
-                     const void *in, const float *mask, void *out)
+static clconv_status job_init(clc_job *j, clconv_session *s,
+                              const clconv_problem *p, const void *in,
+                              const float *mask, void *out)
 {
     memset(j, 0, sizeof *j);
     j->s = s;
@@ -53,8 +54,10 @@ static void job_init(clc_job *j, clconv_session *s, const clconv_problem *p,
     /* The method of the whole problem, chosen once: a slab left on auto
      * could choose another (its size differs) and differ in the last bit.
      * A caller passing a part of a larger problem (clconv_convolve_rows on
-     * a chunk) sets the whole problem's method itself. */
-    j->p.method = clconv_method_choose(s, &j->p, mask);
+     * a chunk) sets the whole problem's method itself. No FFT on input
+     * holding NaN or Inf (clconv_method_choose_for_input). */
+    clconv_status st = clconv_method_choose_for_input(
+        s, &j->p, mask, in, clconv_problem_elements(&j->p), &j->p.method);
     j->in = in;
     j->mask = mask;
     j->out = out;
@@ -68,6 +71,7 @@ static void job_init(clc_job *j, clconv_session *s, const clconv_problem *p,
     halo_of(p, &j->lo, &j->hi);
     j->host_ptr = s->zero_copy;
     j->staged = !s->zero_copy && s->pinned;
+    return st;
 }
 
 /* The whole problem on a CPU device, on the caller's memory. */
@@ -159,14 +163,16 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
                               size_t *nslabs)
 {
     clc_job j;
-    job_init(&j, s, p, in, mask, out);
+    clconv_status st = job_init(&j, s, p, in, mask, out);
     size_t rows = 1;
     if (nslabs)
         *nslabs = 0;
+    if (st != CLCONV_OK)
+        return st;
     if (begin >= end || end > j.rows)
         return clc_fail(CLCONV_EINVAL, "rows %zu to %zu of %zu", begin, end,
                         j.rows);
-    clconv_status st = slab_rows(&j, end - begin, nslabs_min, &rows);
+    st = slab_rows(&j, end - begin, nslabs_min, &rows);
     /* The FFT's last bits depend on the extent it transforms: rows in
      * parts, chosen automatically, take a path that gives the same bits
      * in any partition. */
@@ -228,7 +234,8 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
                      p->out_dtype == CLCONV_ELEM_F16))
         return clc_convolve_via_f32(s, p, in, mask, out, info);
     clc_job j;
-    job_init(&j, s, p, in, mask, out);
+    if ((st = job_init(&j, s, p, in, mask, out)) != CLCONV_OK)
+        return st;
     const size_t elements = clconv_problem_elements(&j.p);
     const uint64_t bytes = (uint64_t)elements * j.isz;
     const int fits = bytes <= s->alloc_limit &&

@@ -691,9 +691,7 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
     passes = []
     for a, n, o, m in zip(axes, sizes, origins, modes):
         n = int(n)
-        if n < 1:
-            raise RuntimeError("incorrect filter size")
-        if n > 1:
+        if n > 1:  # as SciPy: an axis of size 1 or less is left alone
             if n // 2 + o < 0 or n // 2 + o >= n:
                 raise ValueError("invalid origin")
             passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o))

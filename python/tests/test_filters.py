@@ -103,7 +103,9 @@ def test_gaussian_filter_integer_input_keeps_scipy_intermediate_dtype(rng):
 @pytest.mark.parametrize("mode", MODES)
 def test_uniform_filter_matches_scipy(mode, rng):
     x = random_input(rng, (17, 13, 5), np.float64)
-    for size, origin in [(3, 0), ((4, 1, 2), (1, 0, -1)), (6, -3), (1, 0)]:
+    # sizes of 1 or less leave their axes alone, as SciPy's do
+    for size, origin in [(3, 0), ((4, 1, 2), (1, 0, -1)), (6, -3), (1, 0),
+                         (0, 0), ((0, 3, -2), (5, 1, 7))]:
         expected = ndimage.uniform_filter(x, size, mode=mode, cval=-1.0, origin=origin)
         got = clconv.uniform_filter(x, size, mode=mode, cval=-1.0, origin=origin)
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
