@@ -160,6 +160,29 @@ same 3d-sep v3.npy gaussian:5 3 exchange --mode mirror --method separable --veri
 same 1d-same l1.npy 0.5,-0.25,0.125 4 exchange --out-dtype same --mode reflect
 same 1d-saturated l1.npy 200,-150,90 3 read --out-dtype same
 
+# NaN and Inf in IN: no rank transforms its slab (the FFT would spread
+# them over it). auto, which takes the FFT for finite data of this shape,
+# then gives one process's bytes; an asked-for FFT fails on every rank.
+python3 - "$tmp" <<'EOF3'
+import random, struct, sys
+random.seed(23)
+def npy(path, shape, vals):
+    d = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (
+        "".join("%d, " % e for e in shape))
+    head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)))
+        f.write(head.encode() + struct.pack("<%df" % len(vals), *vals))
+vals = [random.uniform(-1, 1) for _ in range(96 * 96)]
+vals[40 * 96 + 50], vals[90 * 96 + 7] = float("nan"), float("inf")
+npy(sys.argv[1] + "/nan2.npy", (96, 96), vals)
+npy(sys.argv[1] + "/m31.npy", (31, 31),
+    [random.uniform(-1, 1) for _ in range(31 * 31)])
+EOF3
+same 2d-nan-auto nan2.npy "$tmp/m31.npy" 3 read
+fault "NaN in IN, --method fft" "NaN or Inf" \
+    -n 3 "$MPI_CLI" apply "$tmp/nan2.npy" "$tmp/o.npy" --mask "$tmp/m31.npy" --method fft
+
 # usage NAME WANT-IN-MESSAGE apply-arguments...: exit 2 with one message
 # (not one per rank) and no OUT.
 usage() {

@@ -4,6 +4,7 @@
  * writes it into a temporary OUT that rank 0 renames into place once
  * every rank succeeded. Every step is agreed: a failure on any rank is
  * that rank's message and the same exit code on every rank. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -196,10 +197,39 @@ static int anywhere(MPI_Comm comm, int flag)
     return any;
 }
 
+/* The FFT chosen or asked for, and the input holds NaN or Inf on some
+ * rank: a transform would spread it over its slab. As one process does
+ * (clconv_method_choose_for_input), auto then takes the best other
+ * method and an asked-for FFT is unsupported: the exit code (agreed). */
+static int method_for_input(job *j)
+{
+    if (j->p.method != CLCONV_METHOD_FFT)
+        return CLI_EXIT_OK;
+    const clconv_mpi_block *b = &j->b;
+    const float *own = j->lin + b->halo_lo * b->row;
+    int nonfinite = 0;
+    for (size_t i = 0; i < (b->end - b->begin) * b->row && !nonfinite; ++i)
+        nonfinite = !isfinite(own[i]);
+    if (!anywhere(j->comm, nonfinite))
+        return CLI_EXIT_OK;
+    clconv_problem asked = j->p;
+    asked.method = j->o.method;
+    const float nan = NAN; /* what some rank holds */
+    return cli_mpi_step(
+        j->comm,
+        cli_mpi_lib(clconv_method_choose_for_input(j->dev.session, &asked,
+                                                   j->mask.values, &nan, 1,
+                                                   &j->p.method),
+                    "--method"),
+        0);
+}
+
 /* Read, compute, verify: the exit code (agreed). */
 static int run(job *j)
 {
     int code = cli_mpi_step(j->comm, read_block(j), 0);
+    if (code == CLI_EXIT_OK)
+        code = method_for_input(j);
     if (code != CLI_EXIT_OK)
         return code;
     clconv_status st = compute(j);
