@@ -554,8 +554,10 @@ void clconv_verify_typed(const clconv_problem *p, const void *got,
  * direct and separable paths keep it where scipy.ndimage does), so on
  * input holding one auto takes the best other method and an asked-for
  * FFT is CLCONV_EUNSUPPORTED saying why. The input is read only where the
- * choice would be the FFT. The host-to-host calls (clconv_convolve*)
- * choose so; a plan's FFT on such data gives NaN everywhere. */
+ * choice would be the FFT. The host-to-host calls (clconv_convolve*, and
+ * clconv_convolve_rows over all rows) choose so; a plan's FFT, and
+ * clconv_convolve_rows's on some rows (it reads only those within their
+ * reach), on such data give NaN across the transform. */
 clconv_status clconv_method_choose_for_input(const clconv_session *s,
                                              const clconv_problem *p,
                                              const float *mask, const void *in,

@@ -297,7 +297,7 @@ for extra, needle in [([], "--axes"), (["--channel-axis", "1"], "leaves 4"),
                       (["--axes", "0,1,2,3"], "at most 3"),
                       (["--axes", "5"], "out of range"),
                       (["--axes", "2,1"], "increasing"),
-                      (["--axes", "1,-4"], "once"),
+                      (["--axes", "1,-4"], "twice"),
                       (["--dims", "3"], "5D")]:
     rc, err = run(a5, "box:3", extra)
     report(rc == 2 and needle in err and err.count("\n") == 0,

@@ -291,14 +291,11 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     clconv_status st = clconv_session_create(dev, session);
     /* The method for these data: never an FFT on NaN or Inf, which it
      * would spread to every output (an image's samples are finite). */
-    if (st == CLCONV_OK && !d->is_image) {
-        size_t n = 1;
-        for (int k = 0; k < d->nd; ++k)
-            n *= d->full[k];
+    if (st == CLCONV_OK && !d->is_image)
         st = clconv_method_choose_for_input(
             *session, p, mask->values,
-            d->raw ? d->raw : (const void *)d->array.data, n, &p->method);
-    }
+            d->raw ? d->raw : (const void *)d->array.data,
+            apply_array_elements(d), &p->method);
     /* Beyond what one plan runs: no plan, the host-to-host call in slabs
      * (with the variant auto or --strategy gives). */
     if (st == CLCONV_OK && run_needs_slabs(p, *session)) {

@@ -98,6 +98,8 @@ void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
  * NULL. */
 const void *apply_plane_view(const apply_data *d, int k);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
+/* The .npy array's elements (all its planes). */
+size_t apply_array_elements(const apply_data *d);
 /* OUT's element type for a .npy of file_dtype (--out-dtype same: the
  * file's where it has a device type, else said and -1; f32 otherwise). */
 int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,

@@ -35,16 +35,15 @@ static int load_npy(const char *name, const unsigned char *buf, size_t len,
     }
     d->file_dtype = info->dtype;
     d->elem = elem_of(info->dtype);
-    if (d->elem != CLCONV_ELEM_F32 || info->dtype == CLCONV_DTYPE_F32) {
-        if (d->elem != CLCONV_ELEM_F32)
-            d->raw = raw;
-        else
-            d->array.data = raw;
+    if (d->elem != CLCONV_ELEM_F32) { /* uploaded as it is */
+        d->raw = raw;
         return 0;
     }
-    size_t n = 1;
-    for (int k = 0; k < d->nd; ++k)
-        n *= d->full[k];
+    if (info->dtype == CLCONV_DTYPE_F32) {
+        d->array.data = raw;
+        return 0;
+    }
+    const size_t n = apply_array_elements(d);
     float *f = malloc(n * sizeof *f);
     if (!f) {
         free(raw);
@@ -95,28 +94,6 @@ int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
     return 0;
 }
 
-/* Of an array of more than 3 axes, the --axes list as axes (0 .. nd-1):
- * at most 3, each once, in increasing order. 0, or -1 (error printed). */
-static int listed_axes(const apply_options *o, int nd, int ax[3])
-{
-    const cli_filter *f = &o->filter;
-    for (int i = 0; i < f->naxes; ++i) {
-        const int n = f->axes[i];
-        if (n < -nd || n >= nd) {
-            cli_error("--axes: %d is out of range for %s, a %dD array", n,
-                      o->in, nd);
-            return -1;
-        }
-        ax[i] = n < 0 ? n + nd : n;
-        if (i > 0 && ax[i] <= ax[i - 1]) {
-            cli_error("--axes: list each axis once, in increasing order (got "
-                      "%d after %d)", ax[i], ax[i - 1]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* The problem and planes of a .npy array: one plane, or its slices along
  * --channel-axis, or along the axes --axes leaves out. An (H, W, 3|4)
  * float array is neither an image nor a volume until the user says
@@ -163,7 +140,7 @@ int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
                   o->in, nd);
         return -1;
     }
-    return ca == CLI_NO_CHANNEL_AXIS ? listed_axes(o, nd, ax) : 0;
+    return ca == CLI_NO_CHANNEL_AXIS ? cli_filter_axes(&o->filter, nd, ax) : 0;
 }
 
 static int array_planes(const apply_options *o, const clconv_npy_info *info,
@@ -184,7 +161,7 @@ static int array_planes(const apply_options *o, const clconv_npy_info *info,
         filtered[ca] = 0;
     } else if (nd > 3) {
         int ax[3];
-        listed_axes(o, nd, ax); /* checked by apply_array_axes */
+        cli_filter_axes(&o->filter, nd, ax); /* apply_array_axes checked */
         for (int k = 0; k < nd; ++k)
             filtered[k] = 0;
         for (int i = 0; i < o->filter.naxes; ++i)
@@ -308,6 +285,14 @@ static void sample_put(apply_data *d, size_t j, clconv_elem t,
                                : ((const float *)src)[i];
 }
 
+size_t apply_array_elements(const apply_data *d)
+{
+    size_t n = 1;
+    for (int k = 0; k < d->nd; ++k)
+        n *= d->full[k];
+    return n;
+}
+
 /* Where plane k starts in the array (in elements). */
 static size_t plane_base(const apply_data *d, int k)
 {
@@ -391,9 +376,7 @@ int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
     /* A narrow array's float32 output: the array's own floats, made on
      * the first plane. */
     if (d->out_elem == CLCONV_ELEM_F32 && !d->array.data) {
-        size_t count = 1;
-        for (int a = 0; a < d->nd; ++a)
-            count *= d->full[a];
+        const size_t count = apply_array_elements(d);
         if (!(d->array.data = malloc(count * sizeof(float)))) {
             cli_error("out of memory for %zu floats", count);
             return -1;

@@ -331,6 +331,10 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
  * with one line naming the flag (a mask with more axes than the data, an
  * origin out of range, repeated or out-of-range axes, a batch of 3D). */
 int cli_filter_apply(const cli_filter *f, int numpy_order, clconv_problem *p);
+/* f's --axes as axes 0 .. d-1 of data of d axes (in the order given, a
+ * negative one from the end): each in range, none twice, increasing. 0,
+ * or -1 with one line naming the flag. */
+int cli_filter_axes(const cli_filter *f, int d, int norm[3]);
 /* The filter of a row as text (empty for the notes' default), e.g.
  * " reflect mask=5x3 origin=1,0 convolve" (per-axis values x first, or in
  * NumPy's order), and as a row's fields: mode, cval, mask_size ("5x3")

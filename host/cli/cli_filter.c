@@ -178,18 +178,8 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
     return r;
 }
 
-/* The data axes (x first) that the mask's axes span, in the mask's own
- * x-first order: ax[0..*k-1]. 0, or -1 (error printed). */
-static int mask_axes(const cli_filter *f, int numpy_order, int d, int ax[3],
-                     int *k)
+int cli_filter_axes(const cli_filter *f, int d, int norm[3])
 {
-    int norm[3];
-    *k = f->naxes ? f->naxes : d;
-    if (!f->naxes) {
-        for (int j = 0; j < d; ++j)
-            ax[j] = j;
-        return 0;
-    }
     for (int i = 0; i < f->naxes; ++i) {
         const int n = f->axes[i];
         if (n < -d || n >= d) {
@@ -207,6 +197,23 @@ static int mask_axes(const cli_filter *f, int numpy_order, int d, int ax[3],
             return -1;
         }
     }
+    return 0;
+}
+
+/* The data axes (x first) that the mask's axes span, in the mask's own
+ * x-first order: ax[0..*k-1]. 0, or -1 (error printed). */
+static int mask_axes(const cli_filter *f, int numpy_order, int d, int ax[3],
+                     int *k)
+{
+    int norm[3];
+    *k = f->naxes ? f->naxes : d;
+    if (!f->naxes) {
+        for (int j = 0; j < d; ++j)
+            ax[j] = j;
+        return 0;
+    }
+    if (cli_filter_axes(f, d, norm))
+        return -1;
     /* Mask axis j (x first) is listed axis k-1-j in NumPy's order, j in
      * clconv's. */
     for (int j = 0; j < *k; ++j)

@@ -37,9 +37,13 @@ static int slabs_allowed(const clc_job *j, size_t rows_per_slab)
     return rows_per_slab > j->lo + j->hi;
 }
 
+/* whole: the call reads all of in, so the method may look at it too
+ * (clconv_method_choose_for_input); a call on some rows reads only those
+ * within their reach (an out-of-core caller's mapped file), and does not
+ * scan the rest. */
 static clconv_status job_init(clc_job *j, clconv_session *s,
                               const clconv_problem *p, const void *in,
-                              const float *mask, void *out)
+                              const float *mask, void *out, int whole)
 {
     memset(j, 0, sizeof *j);
     j->s = s;
@@ -57,7 +61,8 @@ static clconv_status job_init(clc_job *j, clconv_session *s,
      * a chunk) sets the whole problem's method itself. No FFT on input
      * holding NaN or Inf (clconv_method_choose_for_input). */
     clconv_status st = clconv_method_choose_for_input(
-        s, &j->p, mask, in, clconv_problem_elements(&j->p), &j->p.method);
+        s, &j->p, mask, whole ? in : NULL, clconv_problem_elements(&j->p),
+        &j->p.method);
     j->in = in;
     j->mask = mask;
     j->out = out;
@@ -163,7 +168,9 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
                               size_t *nslabs)
 {
     clc_job j;
-    clconv_status st = job_init(&j, s, p, in, mask, out);
+    clconv_status st =
+        job_init(&j, s, p, in, mask, out,
+                 begin == 0 && p->dims >= 1 && end >= p->size[p->dims - 1]);
     size_t rows = 1;
     if (nslabs)
         *nslabs = 0;
@@ -234,7 +241,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
                      p->out_dtype == CLCONV_ELEM_F16))
         return clc_convolve_via_f32(s, p, in, mask, out, info);
     clc_job j;
-    if ((st = job_init(&j, s, p, in, mask, out)) != CLCONV_OK)
+    if ((st = job_init(&j, s, p, in, mask, out, 1)) != CLCONV_OK)
         return st;
     const size_t elements = clconv_problem_elements(&j.p);
     const uint64_t bytes = (uint64_t)elements * j.isz;
