@@ -614,6 +614,13 @@ typedef struct clconv_dataset {
 
 clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
                                     clconv_dataset **out);
+/* The same with the mask from a seed of its own (clconv_dataset_create's
+ * is derived from seed): data that change from run to run with masks that
+ * do not, so that a device which builds the mask into its kernels (GPUs,
+ * CLCONV_MASK_BAKED) finds them in the program cache the next time. */
+clconv_status clconv_dataset_create_seeds(const clconv_problem *shape,
+                                          uint64_t seed, uint64_t mask_seed,
+                                          clconv_dataset **out);
 void clconv_dataset_destroy(clconv_dataset *d);
 /* Recompute the reference after the caller changed d->in or d->mask. */
 clconv_status clconv_dataset_update(clconv_dataset *d);

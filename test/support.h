@@ -5,6 +5,7 @@
 #define CLCONV_TEST_SUPPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "clconv.h"
@@ -52,6 +53,21 @@ int support_first_device(clconv_device_list *devices,
  * the strategy's default knobs). */
 clconv_problem support_problem(int dims, size_t nx, size_t ny, size_t nz,
                                int mask, int tile, clconv_strategy s);
+
+/* The seeds of a test program's random cases: the data's from
+ * $CLCONV_SEED, else the time (a new draw each run); the masks' from
+ * $CLCONV_MASK_SEED, else a constant, so that the masks are the same from
+ * run to run and a device that builds them into its kernels (GPUs,
+ * Oclgrind: CLCONV_MASK_BAKED) finds those programs in its caches the next
+ * run instead of building hundreds anew. Prints both, with the line that
+ * repeats the run, after `what`. */
+uint64_t support_seeds(const char *what);
+/* The mask seed support_seeds read (its constant before). */
+uint64_t support_mask_seed(void);
+/* clconv_dataset_create with the data from seed and the mask from
+ * support_mask_seed(). */
+clconv_status support_dataset(const clconv_problem *p, uint64_t seed,
+                              clconv_dataset **out);
 
 /* ---- skipping ---------------------------------------------------------------- */
 

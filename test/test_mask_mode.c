@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -49,7 +48,7 @@ static void both_modes_match_the_reference(void **state)
                 clconv_problem p = problem(dims, masks[dims],
                                            (clconv_strategy)s);
                 clconv_dataset *data = NULL;
-                assert_int_equal(clconv_dataset_create(&p, ++case_seed, &data),
+                assert_int_equal(support_dataset(&p, ++case_seed, &data),
                                  CLCONV_OK);
                 for (int m = CLCONV_MASK_ARGUMENT; m <= CLCONV_MASK_BAKED;
                      ++m) {
@@ -90,7 +89,7 @@ static void a_baked_plan_refuses_another_mask(void **state)
     clconv_problem p = problem(2, 3, CLCONV_COARSE);
     p.mask_mode = CLCONV_MASK_BAKED;
     float mask[9], other[9];
-    clconv_fill_random(mask, 9, seed);
+    clconv_fill_random(mask, 9, support_mask_seed());
     memcpy(other, mask, sizeof other);
     other[4] += 1.0f;
     clconv_plan *plan = NULL;
@@ -125,7 +124,7 @@ static void a_baked_nonfinite_mask_propagates_like_the_reference(void **state)
     assert_non_null(in && got && ref && mag);
     clconv_fill_random(in, n, seed);
     float mask[9];
-    clconv_fill_random(mask, 9, seed + 1);
+    clconv_fill_random(mask, 9, support_mask_seed() + 1);
     mask[0] = INFINITY;
     mask[8] = -INFINITY;
     mask[4] = NAN;
@@ -143,10 +142,7 @@ static void a_baked_nonfinite_mask_propagates_like_the_reference(void **state)
 
 int main(void)
 {
-    const char *env = getenv("CLCONV_SEED");
-    seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-    printf("mask modes: seed %llu (repeat with CLCONV_SEED=%llu)\n",
-           (unsigned long long)seed, (unsigned long long)seed);
+    seed = support_seeds("mask modes");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(both_modes_match_the_reference),
         cmocka_unit_test(a_baked_plan_refuses_another_mask),

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -137,7 +136,7 @@ static int run_case(device_tally *t, const clconv_problem *p,
                     const char *size_kind, uint64_t case_seed)
 {
     clconv_dataset *data = NULL;
-    clconv_status st = clconv_dataset_create(p, case_seed, &data);
+    clconv_status st = support_dataset(p, case_seed, &data);
     assert_int_equal(st, CLCONV_OK);
     /* The variant under test, never another path the automatic method
      * would take for a separable mask (a W x 1 or 1x1x1 one). */
@@ -406,10 +405,7 @@ static void print_summary(device_tally *tallies, size_t n)
 
 int main(void)
 {
-    const char *env = getenv("CLCONV_SEED");
-    seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-    printf("test matrix: seed %llu (repeat with CLCONV_SEED=%llu)\n",
-           (unsigned long long)seed, (unsigned long long)seed);
+    seed = support_seeds("test matrix");
 
     const char *sample = getenv("CLCONV_MATRIX_SAMPLE");
     if (sample && *sample) {

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -101,9 +100,9 @@ static int run_one(clconv_session *s, const clconv_problem *p,
                    uint64_t case_seed, const char *what)
 {
     clconv_dataset *data = NULL;
-    assert_int_equal(clconv_dataset_create(p, case_seed, &data), CLCONV_OK);
+    assert_int_equal(support_dataset(p, case_seed, &data), CLCONV_OK);
     if (p->method == CLCONV_METHOD_SEPARABLE) { /* an outer product */
-        clconv_fill_separable(p, data->mask, case_seed);
+        clconv_fill_separable(p, data->mask, support_mask_seed());
         assert_int_equal(clconv_dataset_update(data), CLCONV_OK);
     }
     clconv_result res;
@@ -269,10 +268,7 @@ static clconv_session *device_f16_session(const clconv_device_info *dev)
 
 int main(void)
 {
-    const char *env = getenv("CLCONV_SEED");
-    seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-    printf("dtype matrix: seed %llu (repeat with CLCONV_SEED=%llu)\n",
-           (unsigned long long)seed, (unsigned long long)seed);
+    seed = support_seeds("dtype matrix");
     /* The fixture's sessions convert f16 on the host; the second ones of
      * each device use it on the device (vload_half, core OpenCL C). */
     setenv("CLCONV_FP16", "0", 1);

@@ -53,6 +53,14 @@ static clconv_status typed_input(clconv_dataset *d, size_t n, size_t m)
 clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
                                     clconv_dataset **out)
 {
+    return clconv_dataset_create_seeds(shape, seed,
+                                       seed ^ 0x6d61736b6d61736bULL, out);
+}
+
+clconv_status clconv_dataset_create_seeds(const clconv_problem *shape,
+                                          uint64_t seed, uint64_t mask_seed,
+                                          clconv_dataset **out)
+{
     *out = NULL;
     clconv_status st = clconv_problem_validate(shape);
     if (st != CLCONV_OK)
@@ -89,7 +97,7 @@ clconv_status clconv_dataset_create(const clconv_problem *shape, uint64_t seed,
                         "out of memory for a dataset of %zu elements", n);
     }
     clconv_fill_random(d->in, n, seed);
-    clconv_fill_random(d->mask, m, seed ^ 0x6d61736b6d61736bULL);
+    clconv_fill_random(d->mask, m, mask_seed);
     st = typed_input(d, n, m);
     if (st == CLCONV_OK)
         st = clconv_reference(&d->shape, d->in, d->mask, d->ref, d->abs_sum);
