@@ -2,7 +2,8 @@
  * session) builds from the cached binary; a corrupt, truncated or
  * misplaced entry is never trusted but rebuilt, and the result is still
  * verified correct; CLCONV_NO_CACHE=1 neither reads nor writes;
- * CLCONV_BUILD_OPTIONS is part of the key. Runs on the first device that
+ * CLCONV_BUILD_OPTIONS is part of the key; $CLCONV_CACHE_MAX_MB bounds
+ * the folder, the least recently used entries going first. Runs on the first device that
  * $CLCONV_DEVICE selects (all: the first), in a temporary XDG_CACHE_HOME. */
 #include <dirent.h>
 #include <setjmp.h>
@@ -12,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -75,6 +78,7 @@ static int empty_cache(void **state)
     support_remove_tree(programs);
     unsetenv("CLCONV_NO_CACHE");
     unsetenv("CLCONV_BUILD_OPTIONS");
+    unsetenv("CLCONV_CACHE_MAX_MB");
     return 0;
 }
 
@@ -104,6 +108,7 @@ static clc_program_disk_stats run_once(int mask_width)
     d.misses -= before.misses;
     d.rejected -= before.rejected;
     d.stored -= before.stored;
+    d.evicted -= before.evicted;
     return d;
 }
 
@@ -226,6 +231,125 @@ static void build_options_env_is_appended_and_part_of_the_key(void **state)
     assert_int_equal(d.hits, 1);
 }
 
+/* programs/name's size in bytes (-1: absent), and setting its use time
+ * (modification time) to `ago` seconds before now. */
+static long long entry_size(const char *name)
+{
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", programs, name);
+    return lstat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+static void entry_age(const char *name, int ago)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", programs, name);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= ago;
+    t[1] = t[0];
+    assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+static void write_file(const char *name, size_t bytes)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", programs, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (size_t i = 0; i < bytes; ++i)
+        fputc((int)(i & 0xff), f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void least_recently_used_entries_are_evicted_first(void **state)
+{
+    (void)state;
+    char path[1024];
+    char dir[1024];
+    assert_int_equal(clc_cache_dir("programs", 1, dir, sizeof dir), CLCONV_OK);
+    assert_string_equal(dir, programs);
+    /* Six entries of 200 KiB, e0 the oldest, 1200 KiB in all. */
+    for (int i = 0; i < 6; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "e%d.bin", i);
+        write_file(name, 200 * 1024);
+        entry_age(name, 600 - 60 * i);
+    }
+    /* Not entries: another suffix, a symbolic link, a folder. */
+    write_file("notes.txt", 2 * 1024 * 1024);
+    snprintf(path, sizeof path, "%s/link.bin", programs);
+    assert_int_equal(symlink("e5.bin", path), 0);
+    snprintf(path, sizeof path, "%s/sub.bin", programs);
+    assert_int_equal(mkdir(path, 0700), 0);
+    /* No bound, or under it: nothing goes. */
+    assert_int_equal(clc_cache_evict(programs, ".bin", 0, NULL), 0);
+    assert_int_equal(clc_cache_evict(programs, ".bin", 1200 * 1024, NULL), 0);
+    assert_int_equal(entries(NULL, 0, NULL), 8); /* 6, the link, the folder */
+    /* Over 1 MiB: the oldest go until at most 0.9 MiB is left, e0 kept
+     * as the entry just stored would be: e1 and e2. */
+    assert_int_equal(clc_cache_evict(programs, ".bin", 1024 * 1024, "e0.bin"),
+                     2);
+    assert_true(entry_size("e0.bin") == 200 * 1024);
+    assert_true(entry_size("e1.bin") < 0);
+    assert_true(entry_size("e2.bin") < 0);
+    for (int i = 3; i < 6; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "e%d.bin", i);
+        assert_true(entry_size(name) == 200 * 1024);
+    }
+    assert_true(entry_size("notes.txt") == 2 * 1024 * 1024);
+    assert_true(entry_size("link.bin") > 0);
+    assert_true(entry_size("sub.bin") > 0);
+    /* Without `keep`, the oldest left (e0) goes first. */
+    assert_int_equal(clc_cache_evict(programs, ".bin", 600 * 1024, NULL), 2);
+    assert_true(entry_size("e0.bin") < 0);
+    assert_true(entry_size("e3.bin") < 0);
+    assert_true(entry_size("e5.bin") == 200 * 1024);
+}
+
+/* Builds of one program, told apart by CLCONV_BUILD_OPTIONS (so their
+ * entries are of one size), under a bound of two and a half entries: the
+ * third store evicts the entry used least recently, which is the one
+ * built second once the first was used again. */
+static void the_bound_holds_and_a_hit_keeps_an_entry(void **state)
+{
+    (void)state;
+    char a[64] = "", b[64] = "";
+    setenv("CLCONV_BUILD_OPTIONS", "-D CLCONV_TEST_ENTRY=1", 1);
+    assert_int_equal(run_once(5).stored, 1);
+    entries(a, sizeof a, NULL);
+    setenv("CLCONV_BUILD_OPTIONS", "-D CLCONV_TEST_ENTRY=2", 1);
+    assert_int_equal(run_once(5).stored, 1);
+    entries(b, sizeof b, a);
+    const long long size = entry_size(a) > entry_size(b) ? entry_size(a)
+                                                         : entry_size(b);
+    assert_true(size > 0);
+    char mb[64];
+    snprintf(mb, sizeof mb, "%.6f", 2.5 * (double)size / 1048576.0);
+    setenv("CLCONV_CACHE_MAX_MB", mb, 1);
+    entry_age(a, 7200);
+    entry_age(b, 3600);
+    setenv("CLCONV_BUILD_OPTIONS", "-D CLCONV_TEST_ENTRY=1", 1);
+    clc_program_disk_stats d = run_once(5); /* a used: now the newest */
+    assert_int_equal(d.hits, 1);
+    assert_int_equal(d.evicted, 0);
+    setenv("CLCONV_BUILD_OPTIONS", "-D CLCONV_TEST_ENTRY=3", 1);
+    d = run_once(5);
+    assert_int_equal(d.stored, 1);
+    assert_int_equal(d.evicted, 1);
+    assert_int_equal(entries(NULL, 0, NULL), 2);
+    assert_true(entry_size(a) > 0);
+    assert_true(entry_size(b) < 0);
+    /* An unreadable bound is the default one (far above these). */
+    setenv("CLCONV_CACHE_MAX_MB", "lots", 1);
+    setenv("CLCONV_BUILD_OPTIONS", "-D CLCONV_TEST_ENTRY=4", 1);
+    d = run_once(5);
+    assert_int_equal(d.evicted, 0);
+    assert_int_equal(entries(NULL, 0, NULL), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +365,10 @@ int main(void)
                                empty_cache),
         cmocka_unit_test_setup(
             build_options_env_is_appended_and_part_of_the_key, empty_cache),
+        cmocka_unit_test_setup(least_recently_used_entries_are_evicted_first,
+                               empty_cache),
+        cmocka_unit_test_setup(the_bound_holds_and_a_hit_keeps_an_entry,
+                               empty_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -406,9 +406,24 @@ typedef struct clc_program_disk_stats {
     unsigned long misses;   /* no entry */
     unsigned long rejected; /* an entry existed but was not trusted */
     unsigned long stored;   /* entries written */
+    unsigned long evicted;  /* entries deleted to keep the bound */
     char last_reject[4400]; /* why the last rejected entry was rejected */
 } clc_program_disk_stats;
 void clc_program_disk_stats_get(clc_program_disk_stats *out);
+
+/* The program cache's bound (cache_bound.c): $CLCONV_CACHE_MAX_MB MiB (a
+ * decimal number; 0: no bound; unset or not a number:
+ * CLC_CACHE_DEFAULT_MB), in bytes. */
+#define CLC_CACHE_DEFAULT_MB 2048
+uint64_t clc_cache_bound_bytes(void);
+/* Mark the entry at path used now (its modification time). */
+void clc_cache_touch(const char *path);
+/* Above max_bytes (0: no bound) of regular files named *suffix in dir,
+ * delete the least recently used (oldest modification time) until they
+ * hold at most nine tenths of it, never `keep` (a name in dir, or NULL).
+ * Returns how many this call deleted. */
+long clc_cache_evict(const char *dir, const char *suffix, uint64_t max_bytes,
+                     const char *keep);
 
 /* ---- plan_cache.c: the session's plans for host-to-host calls ---- */
 typedef struct clc_plan_cache clc_plan_cache;

@@ -7,7 +7,8 @@
  * full build options and the exact source strings. The entry stores the
  * whole key text and a checksum of everything after its header, so a hash
  * collision, a truncated or a corrupt file is recognised; any doubt deletes
- * the entry and the caller builds from source. */
+ * the entry and the caller builds from source. The folder is kept under
+ * $CLCONV_CACHE_MAX_MB, least recently used entries first (cache_bound.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,10 @@ void clc_program_disk_load(clconv_session *s, const char *const *parts,
     }
     /* An entry is at most key, binary and header: 1 GiB is beyond doubt. */
     if (clconv_file_read(path, (size_t)1 << 30, &udata, &n) != CLCONV_OK) {
-        reject(path, "unreadable");
+        if (access(path, F_OK) != 0)
+            ++stats.misses; /* evicted by another process meanwhile */
+        else
+            reject(path, "unreadable");
         goto out;
     }
     const char *data = (const char *)udata;
@@ -184,6 +188,7 @@ void clc_program_disk_load(clconv_session *s, const char *const *parts,
         goto out;
     }
     ++stats.hits;
+    clc_cache_touch(path);
     *out = prog;
     prog = NULL;
 out:
@@ -229,8 +234,11 @@ void clc_program_disk_store(clconv_session *s, const char *const *parts,
     put(&entry, &h, sizeof h);
     put(&entry, key.p, key.n);
     put(&entry, bin, bin_len);
-    if (!entry.oom && clconv_file_write(path, entry.p, entry.n) == CLCONV_OK)
+    if (!entry.oom && clconv_file_write(path, entry.p, entry.n) == CLCONV_OK) {
         ++stats.stored;
+        stats.evicted += (unsigned long)clc_cache_evict(
+            dir, ".bin", clc_cache_bound_bytes(), strrchr(path, '/') + 1);
+    }
 out:
     free(entry.p);
     free(key.p);
