@@ -280,6 +280,17 @@ void clconv_output_abort(clconv_output *o);
 /* open + write + commit of one buffer. */
 clconv_status clconv_file_write(const char *path, const void *data, size_t n);
 
+/* A temporary file for a caller that writes it in place itself (as
+ * clconv-mpi's ranks do, each at its offset) and then renames it over its
+ * target: a new file (mode 0600) at templ, whose last six characters
+ * (XXXXXX) are made random, removed as clconv's own temporary files are
+ * when SIGINT, SIGTERM or SIGHUP ends the process before
+ * clconv_temp_release. The descriptor (*handle set), or -1 with errno
+ * set. */
+int clconv_temp_create(char *templ, int *handle);
+/* Once the file is renamed or removed: a signal no longer removes it. */
+void clconv_temp_release(int handle);
+
 #ifdef __cplusplus
 }
 #endif

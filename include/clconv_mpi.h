@@ -177,6 +177,7 @@ typedef struct clconv_mpi_npy_out {
     int fd;
     char path[4096];   /* the destination */
     char temp[4096];   /* the temporary, "" once committed or removed */
+    int temp_handle;   /* rank 0: its clconv_temp_create handle, or -1 */
     size_t data_offset;
     clconv_elem elem;  /* the file's element type */
 } clconv_mpi_npy_out;

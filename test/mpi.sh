@@ -9,7 +9,8 @@
 # file among them); a
 # failure on one rank (cannot open IN, no such device, truncated IN) ends
 # the whole job within seconds, non-zero, with that rank's message and no
-# OUT; bench --mpi writes its JSON. Skips when mpirun or clconv-mpi is
+# OUT; a signal to the ranks while they write leaves no temporary file
+# and the old OUT; bench --mpi writes its JSON. Skips when mpirun or clconv-mpi is
 # missing. Usage: test/mpi.sh build/clconv
 set -u
 CLI=${1:-build/clconv}
@@ -230,6 +231,67 @@ if python3 -c "import numpy" 2>/dev/null; then
 else
     echo "skip mpi_fuzz.py: no numpy"
 fi
+
+# A signal to every rank while they write OUT (as a terminal's Ctrl-C or a
+# batch system sends it): the temporary file goes with them and the old
+# OUT stays (clconv-mpi's rank 0 registers it, clconv_temp_create). The
+# ranks are signalled as soon as the temporary file exists; a job that
+# finished first must have left OUT new and whole.
+mkdir "$tmp/sig"
+if python3 - "$MPI_CLI" "$tmp/sig" "$RUN" <<'EOF_PY'; then
+import os, signal, subprocess, sys, time
+cli, d, run = sys.argv[1], sys.argv[2], sys.argv[3].split()
+shape = (256, 256, 256)  # 64 MiB: the write takes a while
+head = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d, %d), }" % shape
+pad = (64 - (10 + len(head) + 1) % 64) % 64
+head = b"\x93NUMPY\x01\x00" + (len(head) + pad + 1).to_bytes(2, "little") + \
+    (head + " " * pad + "\n").encode()
+with open(f"{d}/in.npy", "wb") as f:
+    f.write(head + bytes(4 * shape[0] * shape[1] * shape[2]))
+def ranks():
+    pids = []
+    for p in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                a = f.read().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if a and a[0].endswith(b"clconv-mpi") and f"{d}/in.npy".encode() in a:
+            pids.append(int(p))
+    return pids
+bad = 0
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    with open(f"{d}/out.npy", "w") as f:
+        f.write("old")
+    p = subprocess.Popen(run + ["-n", "2", cli, "apply", f"{d}/in.npy",
+                         f"{d}/out.npy", "--mask", "box:3"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t0 = time.time()
+    while (p.poll() is None and time.time() - t0 < 120 and
+           not any(n.startswith(".clconv-") for n in os.listdir(d))):
+        time.sleep(0.0002)
+    for pid in ranks():
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+    p.wait()
+    left = [n for n in os.listdir(d) if n.startswith(".clconv-")]
+    size = os.path.getsize(f"{d}/out.npy")
+    ok = not left and (size == 3 or (p.returncode == 0 and
+                                      size == len(head) + 4 * 256 ** 3))
+    print(("ok  " if ok else "FAIL") + f" {sig.name} to every rank during "
+          f"the write: exit {p.returncode}, left {left}, OUT {size} bytes")
+    bad += not ok
+    for n in left:
+        os.unlink(f"{d}/{n}")
+sys.exit(1 if bad else 0)
+EOF_PY
+    :
+else
+    fail "a signal during the write left the temporary file or harmed OUT"
+fi
+rm -rf "$tmp/sig"
 
 # bench --mpi: one row per rank, the output identical to one rank's.
 if timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --reps 1 \

@@ -268,6 +268,51 @@ static void sigint_during_a_write_removes_the_temporary_file(void **state)
     signal_during_a_write_leaves_no_trace(SIGINT);
 }
 
+/* clconv_temp_create (for callers that write in place, as clconv-mpi):
+ * a template without XXXXXX is refused; the file it creates goes with a
+ * SIGHUP, and after clconv_temp_release a signal leaves it alone. */
+static void temp_files_of_callers_go_with_a_signal_until_released(void **state)
+{
+    (void)state;
+    char bad[512], t[512];
+    int handle = 7;
+    path_of(bad, sizeof bad, "no-template");
+    assert_int_equal(clconv_temp_create(bad, &handle), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(handle, -1);
+    for (int release = 0; release <= 1; ++release) {
+        path_of(t, sizeof t, ".clconv-XXXXXX");
+        pid_t child = fork();
+        assert_true(child >= 0);
+        if (child == 0) {
+            int fd = clconv_temp_create(t, &handle);
+            if (fd < 0 || write(fd, "rows", 4) != 4)
+                _exit(2);
+            if (release)
+                clconv_temp_release(handle);
+            raise(SIGHUP);
+            _exit(3);
+        }
+        int status = 0;
+        assert_int_equal(waitpid(child, &status, 0), child);
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(WTERMSIG(status), SIGHUP);
+        assert_int_equal(temporaries(), release);
+        if (release) { /* the caller's to rename or remove */
+            DIR *d = opendir(dir);
+            struct dirent *e;
+            while (d && (e = readdir(d)))
+                if (strncmp(e->d_name, ".clconv-", 8) == 0) {
+                    path_of(t, sizeof t, e->d_name);
+                    assert_string_equal(text_of(t), "rows");
+                    assert_int_equal(unlink(t), 0);
+                }
+            if (d)
+                closedir(d);
+        }
+    }
+}
+
 int main(void)
 {
     /* The signal tests need the default dispositions a terminal gives: a
@@ -286,6 +331,8 @@ int main(void)
         cmocka_unit_test(a_name_of_name_max_bytes_works),
         cmocka_unit_test(sigterm_during_a_write_removes_the_temporary_file),
         cmocka_unit_test(sigint_during_a_write_removes_the_temporary_file),
+        cmocka_unit_test(
+            temp_files_of_callers_go_with_a_signal_until_released),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -120,3 +120,16 @@ void clc_temp_unregister(int slot)
     if (slot >= 0 && slot < SLOTS)
         atomic_store(&used[slot], 0);
 }
+
+int clconv_temp_create(char *templ, int *handle)
+{
+    size_t n = strlen(templ);
+    if (n < 6 || strcmp(templ + n - 6, "XXXXXX") != 0) {
+        *handle = -1;
+        errno = EINVAL;
+        return -1;
+    }
+    return clc_temp_create(templ, handle);
+}
+
+void clconv_temp_release(int handle) { clc_temp_unregister(handle); }

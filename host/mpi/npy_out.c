@@ -31,7 +31,8 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
     const char *slash = strrchr(o->path, '/');
     int dir = slash ? (int)(slash - o->path) + 1 : 0;
     snprintf(o->temp, sizeof o->temp, "%.*s.clconv-XXXXXX", dir, o->path);
-    o->fd = mkstemp(o->temp);
+    /* Removed by a signal too (clconv_temp_create), as apply's are. */
+    o->fd = clconv_temp_create(o->temp, &o->temp_handle);
     if (o->fd < 0) {
         st = clconv_mpi_fail(CLCONV_EIO, "%s: cannot create a file in its "
                              "folder: %s", o->path, strerror(errno));
@@ -57,6 +58,8 @@ static void remove_temp(clconv_mpi_npy_out *o)
     if (o->temp[0])
         unlink(o->temp);
     o->temp[0] = '\0';
+    clconv_temp_release(o->temp_handle);
+    o->temp_handle = -1;
 }
 
 clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
@@ -66,6 +69,7 @@ clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
     int rank;
     memset(o, 0, sizeof *o);
     o->fd = -1;
+    o->temp_handle = -1;
     if (clconv_elem_size(elem) == 0)
         return clconv_mpi_fail(CLCONV_EINVAL, "unknown element type %d",
                                (int)elem);
@@ -157,8 +161,11 @@ clconv_status clconv_mpi_npy_commit(MPI_Comm comm, clconv_mpi_npy_out *o,
         if (rank == 0 && rename(o->temp, o->path) != 0)
             moved = clconv_mpi_fail(CLCONV_EIO, "%s: rename from %s: %s",
                                     o->path, o->temp, strerror(errno));
-        else if (rank == 0)
+        else if (rank == 0) {
             o->temp[0] = '\0';
+            clconv_temp_release(o->temp_handle);
+            o->temp_handle = -1;
+        }
         st = clconv_mpi_agree(comm, moved);
     }
     if (rank != 0)
