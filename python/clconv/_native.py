@@ -245,10 +245,11 @@ class NativeSession:
 
     def enqueue(self, shape, mask, axes, origins, border: int, cval: float,
                 in_mem: int, in_offset: int, out_mem: int, out_offset: int,
-                wait_events=()) -> int:
-        """correlate_ex (one array) on device buffers, after wait_events;
-        returns the completion event (a cl_event handle, 0 if none)."""
-        args = self._problem(shape, mask, axes, origins, 1, border, cval)
+                wait_events=(), batch: int = 1) -> int:
+        """correlate_ex on device buffers (a stack of batch arrays of
+        shape), after wait_events; returns the completion event (a
+        cl_event handle, 0 if none)."""
+        args = self._problem(shape, mask, axes, origins, batch, border, cval)
         nwait = len(wait_events)
         wait = (ctypes.c_void_p * max(1, nwait))(*wait_events)
         done = ctypes.c_void_p()

@@ -31,23 +31,54 @@ def _session(queue) -> "_native.NativeSession":
 def _unsupported(what: str):
     return _native.UnsupportedError(
         "on pyopencl arrays clconv runs float32 C-contiguous arrays of 1-3 "
-        "dimensions with a finite cval; %s (pass a NumPy array for the rest)"
-        % what)
+        "dimensions, or more where the mask spans at most 3 axes and the "
+        "others fold into a batch and at most 3 axes, with a finite cval; "
+        "%s (pass a NumPy array for the rest)" % what)
+
+
+def _fold(shape, axes):
+    """A C-contiguous array of more than 3 axes as the library sees it:
+    (batch, shape of at most 3 axes, the mask's axes in that shape). The
+    axes before the mask's first are a batch (stacked arrays, one
+    launch); after it, each run of axes the mask does not span is one
+    axis (their elements are contiguous, and the mask is 1 wide along
+    it). None when more than 3 axes are left."""
+    batch = 1
+    for n in shape[:axes[0]]:
+        batch *= n
+    folded, where = [], []
+    for a in range(axes[0], len(shape)):
+        if a in axes:
+            where.append(len(folded))
+            folded.append(shape[a])
+        elif a - 1 in axes:
+            folded.append(shape[a])
+        else:
+            folded[-1] *= shape[a]
+    return (batch, tuple(folded), where) if len(folded) <= 3 else None
 
 
 def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
               axes, origins):
     """The correlation of a pyopencl array on its queue with ``mask`` over
     its axes ``axes`` (increasing), SciPy's mode and origins (per mask
-    axis); returns a pyopencl array (``output`` when one is given) of the
+    axis; more than 3 axes fold, see _fold); returns a pyopencl array
+    (``output`` when one is given) of the
     same context."""
     import pyopencl.array as cla
 
     if input.dtype != np.float32 or not input.flags.c_contiguous:
         raise _unsupported("this array is %s%s" % (
             input.dtype, "" if input.flags.c_contiguous else ", not contiguous"))
-    if not 1 <= input.ndim <= 3:
-        raise _unsupported("this one has %d" % input.ndim)
+    batch, shape = 1, input.shape
+    if input.ndim > 3:
+        folded = _fold(input.shape, axes)
+        if folded is None:
+            raise _unsupported("the mask's axes %s of this array of %d "
+                               "leave more than 3" % (tuple(axes), input.ndim))
+        batch, shape, axes = folded
+    elif input.ndim < 1:
+        raise _unsupported("this one has 0 dimensions")
     if mode not in ("constant", "grid-constant"):
         cval = 0.0  # read by the constant mode only
     elif not np.isfinite(cval):
@@ -63,11 +94,20 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
         return output
     session = _session(input.queue)
     waits = [e.int_ptr for e in list(input.events) + list(output.events)]
-    done = session.enqueue(input.shape, np.ascontiguousarray(mask, np.float32),
-                           axes, origins, _native.BORDERS[mode], cval,
-                           input.base_data.int_ptr, input.offset,
-                           output.base_data.int_ptr, output.offset, waits)
-    if done:
-        import pyopencl as cl
-        output.add_event(cl.Event.from_int_ptr(done, retain=False))
+    import pyopencl as cl
+    mask = np.ascontiguousarray(mask, np.float32)
+    # The library stacks 1D and 2D problems in one launch; volumes one by
+    # one, each at its offset.
+    launches, step = (batch, 4 * int(np.prod(shape))) if len(shape) == 3 \
+        else (1, 0)
+    if launches > 1:
+        batch = 1
+    for k in range(launches):
+        done = session.enqueue(shape, mask, axes, origins,
+                               _native.BORDERS[mode], cval,
+                               input.base_data.int_ptr, input.offset + k * step,
+                               output.base_data.int_ptr,
+                               output.offset + k * step, waits, batch)
+        if done:
+            output.add_event(cl.Event.from_int_ptr(done, retain=False))
     return output

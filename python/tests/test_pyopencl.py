@@ -66,3 +66,38 @@ def test_pyopencl_arrays_refuse_what_needs_the_host(queue):
         clconv.correlate(cla.to_device(queue, np.ones(8)), [1.0], mode="constant")
     with pytest.raises(RuntimeError, match="incorrect shape"):
         clconv.correlate(dx, np.ones(3), mode="constant")
+
+
+@pytest.mark.parametrize("shape,axes,wshape", [
+    ((3, 5, 6, 7), (1, 2, 3), (3, 2, 3)),     # a batch of volumes
+    ((2, 3, 9, 10), (2, 3), (3, 4)),          # (N, C, H, W): one batch of 6
+    ((4, 9, 10, 3), (1, 2), (3, 3)),          # (N, H, W, C): C one axis
+    ((9, 2, 3, 10), (0, 3), (3, 5)),          # a run of two axes between
+    ((2, 7, 2, 2, 8), (1, 4), (4, 3)),        # a batch and a run between
+    ((5, 6, 3, 2), (0, 1), (2, 3)),           # a run after the last only
+])
+def test_pyopencl_arrays_of_more_dimensions_fold_into_three(shape, axes, wshape,
+                                                            queue):
+    rng = np.random.default_rng(5)
+    x = rng.random(shape).astype(np.float32)
+    w = rng.random(wshape) - 0.5
+    dx = cla.to_device(queue, x)
+    full = w.reshape([w.shape[axes.index(a)] if a in axes else 1
+                      for a in range(len(shape))])
+    for mode in ["reflect", "constant", "wrap"]:
+        cval = -0.25 if mode == "constant" else 0.0
+        for func in ["correlate", "convolve"]:
+            dy = getattr(clconv, func)(dx, w, mode=mode, cval=cval, axes=axes,
+                                       origin=[0, -1, 0][:len(axes)])
+            assert isinstance(dy, cla.Array) and dy.shape == shape
+            expected = getattr(ndimage, func)(
+                x, full, mode=mode, cval=cval,
+                origin=[([0, -1, 0][axes.index(a)] if a in axes else 0)
+                        for a in range(len(shape))])
+            np.testing.assert_allclose(dy.get(), expected, rtol=0, atol=1e-5)
+
+
+def test_pyopencl_arrays_whose_axes_do_not_fold_are_refused(queue):
+    dx = cla.to_device(queue, np.ones((3, 4, 5, 6, 7), np.float32))
+    with pytest.raises(clconv.UnsupportedError, match="leave more than 3"):
+        clconv.correlate(dx, np.ones((3, 3, 3)), axes=(0, 2, 4))
