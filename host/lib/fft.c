@@ -27,6 +27,10 @@ struct clc_fft {
     size_t rowf;    /* floats per row of the padded layout */
     size_t floats;  /* floats of the padded array */
     clc_vkfft *vk;
+    /* The session's queue, or its in-order one where the session's is an
+     * application's out-of-order queue: VkFFT's kernels, and the steps
+     * between them, follow each other by the queue's order alone. */
+    cl_command_queue q;
     cl_mem data, spec; /* the padded array, the mask's spectrum */
     cl_kernel pad, mul, crop;
 };
@@ -166,7 +170,7 @@ static clconv_status kernels(clc_fft *f)
  * sizes once. Read in chunks of 4 Mi floats. */
 static clconv_status impulse_check(clc_fft *f, int *right)
 {
-    cl_command_queue q = f->s->queue;
+    cl_command_queue q = f->q;
     const float zero = 0.0f, one = 1.0f;
     const double nall = (double)f->len[0] * (double)f->len[1] *
                         (double)f->len[2];
@@ -244,7 +248,7 @@ static clconv_status transform_for(clc_fft *f, int *right)
         return clc_cl_fail("clCreateBuffer(FFT array)", err, __FILE__,
                            __LINE__);
     clconv_status st =
-        clc_vkfft_create(f->s, f->p.dims, f->len, f->data, &f->vk);
+        clc_vkfft_create(f->s, f->q, f->p.dims, f->len, f->data, &f->vk);
     /* On CPUs VkFFT's work-groups wider than CPU_LOCAL_X are not run:
      * PoCL crashed at 4050 (1D 101250); up to 1372 they ran (at 1372,
      * 8232^2, wrong: the impulse check catches that). */
@@ -283,6 +287,10 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     f->s = s;
     f->p = *p;
+    if (!(f->q = clc_session_ordered_queue(s))) {
+        free(f);
+        return CLCONV_EOPENCL;
+    }
     clc_fft_padded_sizes(p, f->len);
     for (int k = 0; k < 3; ++k)
         f->left[k] = k < p->dims ? clconv_problem_left(p, k) : 0;
@@ -367,14 +375,14 @@ clconv_status clc_fft_set_mask(clc_fft *f, const float *mask)
                       f->rowf +
                   tap_slot(f, 0, jx)] += mask[(jz * wy + jy) * wx + jx];
     clconv_status st = CLCONV_OK;
-    cl_int err = clEnqueueWriteBuffer(f->s->queue, f->spec, CL_TRUE, 0,
+    cl_int err = clEnqueueWriteBuffer(f->q, f->spec, CL_TRUE, 0,
                                       f->floats * sizeof *k, k, 0, NULL, NULL);
     free(k);
     if (err != CL_SUCCESS)
         return clc_cl_fail("clEnqueueWriteBuffer(FFT mask)", err, __FILE__,
                            __LINE__);
     st = clc_vkfft_run(f->vk, f->spec, 0);
-    if (st == CLCONV_OK && (err = clFinish(f->s->queue)) != CL_SUCCESS)
+    if (st == CLCONV_OK && (err = clFinish(f->q)) != CL_SUCCESS)
         st = clc_cl_fail("clFinish", err, __FILE__, __LINE__);
     return st;
 }
@@ -390,7 +398,7 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_uint nwait, const cl_event *wait,
                              cl_event *first, cl_event *last)
 {
-    cl_command_queue q = f->s->queue;
+    cl_command_queue q = f->q;
     const size_t gpad[3] = {f->len[0], f->len[1], f->len[2]};
     const size_t gmul = f->floats / 2;
     cl_event ev = NULL;
@@ -402,7 +410,8 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
         *first = ev;
     else
         clReleaseEvent(ev);
-    /* The queue is in order: each step follows the one before. */
+    /* f->q is in order: each step follows the one before (the caller
+     * waits for *last, on whichever queue). */
     clconv_status st = clc_vkfft_run(f->vk, f->data, 0);
     if (st == CLCONV_OK)
         st = enqueued(clEnqueueNDRangeKernel(

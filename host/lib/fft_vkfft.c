@@ -26,7 +26,8 @@ static clconv_status vk_fail(const char *what, VkFFTResult r)
                     what, (int)r);
 }
 
-clconv_status clc_vkfft_create(clconv_session *s, int dims,
+clconv_status clc_vkfft_create(clconv_session *s, cl_command_queue queue,
+                               int dims,
                                const size_t len[3], cl_mem buffer,
                                clc_vkfft **out)
 {
@@ -36,7 +37,7 @@ clconv_status clc_vkfft_create(clconv_session *s, int dims,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     v->device = s->device;
     v->context = s->context;
-    v->queue = s->queue;
+    v->queue = queue;
     v->buffer = buffer;
     v->bytes = (uint64_t)(len[0] / 2 + 1) * 2 * len[1] * len[2] *
                sizeof(float);

@@ -496,6 +496,10 @@ struct clconv_session {
     cl_command_queue queue;      /* kernels (and everything by default) */
     cl_command_queue xfer[2];    /* uploads, downloads of streamed slabs
                                     (made on first use) */
+    /* An in-order queue for work that needs one (VkFFT's kernels follow
+     * each other without events) where the queue is an application's
+     * out-of-order one: made on first use (clc_session_ordered_queue). */
+    cl_command_queue ordered;
     clc_program_cache *programs;
     clc_plan_cache *plans;
     /* The largest buffer clconv allocates: the device's maximum, or
@@ -529,6 +533,14 @@ struct clconv_session {
     size_t fft_refused[CLC_FFT_REFUSED][3];
     int fft_nrefused;
 };
+/* The session's queue where it executes in order, else (an application's
+ * out-of-order queue) an in-order queue of the same context, device and
+ * profiling made on first use; NULL with the failure recorded. */
+cl_command_queue clc_session_ordered_queue(clconv_session *s);
+/* clFinish on the session's queue and on its in-order one if made: all
+ * the session's work done. The first failure, or CL_SUCCESS. */
+cl_int clc_session_finish(clconv_session *s);
+
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
 clconv_status clc_session_init(clconv_session *s);
@@ -619,8 +631,10 @@ int clc_fft_fits(const clconv_session *s, const clconv_problem *p);
 /* ---- fft_vkfft.c: VkFFT's OpenCL backend, in its own file ---- */
 typedef struct clc_vkfft clc_vkfft;
 /* An in-place R2C/C2R application of len[0..dims) reals on buffer (VkFFT's
- * padded layout: rows of 2 * (len[0] / 2 + 1) floats), on s's queue. */
-clconv_status clc_vkfft_create(clconv_session *s, int dims,
+ * padded layout: rows of 2 * (len[0] / 2 + 1) floats), on queue (of s's
+ * context; in order: VkFFT's kernels follow each other without events). */
+clconv_status clc_vkfft_create(clconv_session *s, cl_command_queue queue,
+                               int dims,
                                const size_t len[3], cl_mem buffer,
                                clc_vkfft **out);
 /* Enqueue the forward (inverse 0) or unnormalised inverse transform of

@@ -292,6 +292,8 @@ void clconv_session_destroy(clconv_session *s)
         if (s->xfer[i])
             clReleaseCommandQueue(s->xfer[i]);
     clc_program_cache_free(s->programs);
+    if (s->ordered)
+        clReleaseCommandQueue(s->ordered);
     if (s->queue)
         clReleaseCommandQueue(s->queue);
     if (s->context)
@@ -317,4 +319,37 @@ const char *clconv_session_cl_std(const clconv_session *s)
 uint64_t clconv_session_max_alloc(const clconv_session *s)
 {
     return s->alloc_limit;
+}
+
+cl_command_queue clc_session_ordered_queue(clconv_session *s)
+{
+    if (s->ordered)
+        return s->ordered;
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(s->queue, CL_QUEUE_PROPERTIES,
+                                       sizeof props, &props, NULL);
+    if (err != CL_SUCCESS) {
+        clc_cl_fail("clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)", err,
+                    __FILE__, __LINE__);
+        return NULL;
+    }
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return s->queue;
+    s->ordered = clCreateCommandQueue(s->context, s->device,
+                                      props & CL_QUEUE_PROFILING_ENABLE,
+                                      &err);
+    if (err != CL_SUCCESS) {
+        s->ordered = NULL;
+        clc_cl_fail("clCreateCommandQueue(in order)", err, __FILE__,
+                    __LINE__);
+        return NULL;
+    }
+    return s->ordered;
+}
+
+cl_int clc_session_finish(clconv_session *s)
+{
+    cl_int e = s->ordered ? clFinish(s->ordered) : CL_SUCCESS;
+    cl_int f = s->queue ? clFinish(s->queue) : CL_SUCCESS;
+    return e != CL_SUCCESS ? e : f;
 }

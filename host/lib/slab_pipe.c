@@ -196,7 +196,7 @@ static clconv_status pipe_open(clc_job *j, pipe *pp, size_t rows, int slots)
 static clconv_status pipe_close(clc_job *j, pipe *pp, int ok)
 {
     cl_int e0 = clFinish(j->s->xfer[0]);
-    cl_int e1 = clFinish(j->s->queue);
+    cl_int e1 = clc_session_finish(j->s);
     cl_int e2 = clFinish(j->s->xfer[1]);
     clconv_status drained =
         j->staged ? clc_staging_drain(j->s, ok && !e0 && !e1 && !e2)

@@ -75,8 +75,7 @@ void clc_staging_free(clconv_session *s)
         if (c->ptr)
             clEnqueueUnmapMemObject(s->queue, c->mem, c->ptr, 0, NULL, NULL);
     }
-    if (s->queue)
-        clFinish(s->queue);
+    clc_session_finish(s);
     for (int i = 0; i < CLC_STAGE_CHUNKS; ++i)
         if (g->c[i].mem)
             clReleaseMemObject(g->c[i].mem);

@@ -117,7 +117,7 @@ static clconv_status whole_in_place(clc_job *j, clconv_plan *plan)
     CLC_CHECK_GOTO(clFlush(s->queue));
 out:
     if (st != CLCONV_OK)
-        clFinish(s->queue);
+        clc_session_finish(s);
     if (done)
         clReleaseEvent(done);
     if (out)
