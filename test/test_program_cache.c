@@ -174,6 +174,29 @@ static void corrupt_entries_are_rebuilt_and_the_result_is_still_correct(
     }
 }
 
+/* An entry replaced by a FIFO (or another file that is not a regular
+ * one): rejected without waiting for a writer, rebuilt, written again as
+ * a regular file. A process used to block on it for ever. */
+static void an_entry_that_is_a_fifo_is_rebuilt_without_blocking(void **state)
+{
+    (void)state;
+    char name[256] = "", path[1024];
+    run_once(3);
+    assert_int_equal(entries(name, sizeof name, NULL), 1);
+    snprintf(path, sizeof path, "%s/%s", programs, name);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(60); /* a hang fails the test instead of the whole run */
+    clc_program_disk_stats d = run_once(3);
+    alarm(0);
+    assert_int_equal(d.rejected, 1);
+    assert_int_equal(d.stored, 1);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(run_once(3).hits, 1);
+}
+
 /* The entry of mask 3 placed under the name of mask 5's entry: the driver
  * would accept it, but it is another program (a wrong MASK_WIDTH), and
  * the stored key says so. */
@@ -361,6 +384,8 @@ int main(void)
             empty_cache),
         cmocka_unit_test_setup(an_entry_of_another_program_is_not_trusted,
                                empty_cache),
+        cmocka_unit_test_setup(
+            an_entry_that_is_a_fifo_is_rebuilt_without_blocking, empty_cache),
         cmocka_unit_test_setup(no_cache_env_neither_reads_nor_writes,
                                empty_cache),
         cmocka_unit_test_setup(

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -233,6 +234,39 @@ static void corrupt_tuning_files_are_ignored_with_a_reason(void **state)
     }
 }
 
+/* A tuning file that is a FIFO: loading says so at once (it waited for a
+ * writer for ever), auto falls back to the defaults, and a save replaces
+ * it with a regular file. */
+static void a_tuning_file_that_is_a_fifo_neither_blocks_nor_stays(void **state)
+{
+    (void)state;
+    char path[4200];
+    assert_int_equal(clconv_tune_path(dev, path, sizeof path), CLCONV_OK);
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK); /* the folder */
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(60); /* a hang fails the test instead of the whole run */
+    clconv_tune_table loaded = {0};
+    assert_int_equal(clconv_tune_load(dev, &loaded), CLCONV_EIO);
+    assert_non_null(strstr(clconv_last_error(), "not a regular file"));
+    clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE);
+    int tuned = -1;
+    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 0);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    alarm(0);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(clconv_tune_load(dev, &loaded), CLCONV_OK);
+    assert_int_equal(loaded.count, 2);
+    clconv_tune_table_free(&loaded);
+    clconv_tune_table_free(&t);
+}
+
 static void tuning_of_another_driver_is_stale(void **state)
 {
     (void)state;
@@ -453,6 +487,9 @@ int main(void)
                                empty_cache),
         cmocka_unit_test_setup(corrupt_tuning_files_are_ignored_with_a_reason,
                                empty_cache),
+        cmocka_unit_test_setup(
+            a_tuning_file_that_is_a_fifo_neither_blocks_nor_stays,
+            empty_cache),
         cmocka_unit_test_setup(tuning_of_another_driver_is_stale, empty_cache),
         cmocka_unit_test_setup(entry_whose_kernel_changed_is_dropped,
                                empty_cache),

@@ -14,13 +14,14 @@
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* Open path for reading and fstat it; a folder is CLCONV_EINVAL. */
-static clconv_status stream_open(const char *path, clc_stream *s,
+/* Open path for reading (with flags added) and fstat it; a folder is
+ * CLCONV_EINVAL. */
+static clconv_status stream_open(const char *path, int flags, clc_stream *s,
                                  struct stat *sb)
 {
     memset(s, 0, sizeof *s);
     s->path = path;
-    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
     if (s->fd < 0)
         return clc_fail(CLCONV_EIO, "cannot open '%s': %s", path,
                         strerror(errno));
@@ -80,6 +81,25 @@ static clconv_status stream_finish(clc_stream *s, clconv_status st,
     return CLCONV_OK;
 }
 
+/* An opened file (sb its fstat) read to its end, at most max_len bytes,
+ * handed over as stream_finish does. */
+static clconv_status read_all(clc_stream *s, const struct stat *sb,
+                              size_t max_len, unsigned char **buf,
+                              size_t *len)
+{
+    /* A regular file's size sizes the buffer at once. */
+    if (S_ISREG(sb->st_mode) && sb->st_size > 0 &&
+        (unsigned long long)sb->st_size < max_len) {
+        s->b = malloc((size_t)sb->st_size + 2);
+        s->cap = s->b ? (size_t)sb->st_size + 2 : 0;
+    }
+    clconv_status st = clc_stream_read(s, max_len + 1);
+    if (st == CLCONV_OK && s->n > max_len)
+        st = clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes",
+                      s->path, max_len);
+    return stream_finish(s, st, buf, len);
+}
+
 clconv_status clc_read_path(const char *path, size_t max_len,
                             clconv_status (*stream)(clc_stream *s,
                                                     size_t max_len),
@@ -89,22 +109,30 @@ clconv_status clc_read_path(const char *path, size_t max_len,
     *len = 0;
     clc_stream s;
     struct stat sb;
-    clconv_status st = stream_open(path, &s, &sb);
+    clconv_status st = stream_open(path, 0, &s, &sb);
     if (st != CLCONV_OK)
         return st;
     if (stream && !S_ISREG(sb.st_mode))
         return stream_finish(&s, stream(&s, max_len), buf, len);
-    /* A regular file's size sizes the buffer at once. */
-    if (S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (unsigned long long)sb.st_size < max_len) {
-        s.b = malloc((size_t)sb.st_size + 2);
-        s.cap = s.b ? (size_t)sb.st_size + 2 : 0;
-    }
-    st = clc_stream_read(&s, max_len + 1);
-    if (st == CLCONV_OK && s.n > max_len)
-        st = clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes", path,
-                      max_len);
-    return stream_finish(&s, st, buf, len);
+    return read_all(&s, &sb, max_len, buf, len);
+}
+
+clconv_status clc_read_regular(const char *path, size_t max_len,
+                               unsigned char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    clc_stream s;
+    struct stat sb;
+    /* Without blocking: opening a FIFO waits for a writer. */
+    clconv_status st = stream_open(path, O_NONBLOCK, &s, &sb);
+    if (st != CLCONV_OK)
+        return st;
+    if (!S_ISREG(sb.st_mode))
+        return stream_finish(
+            &s, clc_fail(CLCONV_EIO, "'%s' is not a regular file", path),
+            buf, len);
+    return read_all(&s, &sb, max_len, buf, len);
 }
 
 clconv_status clconv_file_read(const char *path, size_t max_len,

@@ -366,6 +366,10 @@ clconv_status clc_read_path(const char *path, size_t max_len,
                             clconv_status (*stream)(clc_stream *s,
                                                     size_t max_len),
                             unsigned char **buf, size_t *len);
+/* clc_read_path for the caches' files: a path that is not a regular file
+ * (a FIFO, a device) is CLCONV_EIO, found without blocking. */
+clconv_status clc_read_regular(const char *path, size_t max_len,
+                               unsigned char **buf, size_t *len);
 
 /* ---- tempfiles.c: temporary files removed on SIGINT/SIGTERM/SIGHUP ---- */
 /* Register a path (a slot, or -1 when none is free: then a signal leaves
@@ -517,6 +521,7 @@ struct clconv_session {
     clc_slab_buffers slab_buffers;
     clc_overrides overrides; /* measuring overrides, read at creation */
     char overrides_text[384]; /* "CLCONV_COARSE_ROWS=2", or "" */
+    char overrides_ignored[384]; /* set to values they do not take */
     char cl_std[16];         /* "-cl-std=CL1.2", "-cl-std=CL1.1" or "" */
     /* The device's ceilings once measured on this session
      * (clconv_measure_ceilings), else 0: the cost model of the automatic

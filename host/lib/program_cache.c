@@ -141,11 +141,11 @@ void clc_program_disk_load(clconv_session *s, const char *const *parts,
         goto out;
     }
     /* An entry is at most key, binary and header: 1 GiB is beyond doubt. */
-    if (clconv_file_read(path, (size_t)1 << 30, &udata, &n) != CLCONV_OK) {
+    if (clc_read_regular(path, (size_t)1 << 30, &udata, &n) != CLCONV_OK) {
         if (access(path, F_OK) != 0)
             ++stats.misses; /* evicted by another process meanwhile */
         else
-            reject(path, "unreadable");
+            reject(path, "unreadable, or not a regular file");
         goto out;
     }
     const char *data = (const char *)udata;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clconv_io.h"
@@ -239,7 +240,7 @@ static clconv_status load_path(const clconv_device_info *dev,
     size_t n = 0;
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return CLCONV_OK;
-    clconv_status st = clconv_file_read(path, (size_t)64 << 20, &data, &n);
+    clconv_status st = clc_read_regular(path, (size_t)64 << 20, &data, &n);
     if (st == CLCONV_OK)
         st = parse_file(dev, (char *)data, n, path, t);
     free(data);
@@ -326,7 +327,11 @@ clconv_status clconv_tune_save(const clconv_device_info *dev,
             return st;
         }
     /* What other processes saved since this one loaded, then t's entries
-     * over it (a corrupt or stale file is replaced). */
+     * over it (a corrupt or stale file is replaced; so is anything but a
+     * regular file or a link, which the writer would write through). */
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
+        (void)unlink(path);
     clconv_tune_table merged = {0};
     (void)load_path(dev, path, &merged);
     for (size_t i = 0; st == CLCONV_OK && i < t->count; ++i)
