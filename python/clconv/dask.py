@@ -114,6 +114,8 @@ def _run(x, reach, modes, cval, block_fn: Callable, dtype):
     import dask.array as da
     x = da.asarray(x)
     cval = _filters._check_cval(cval)
+    if x.size == 0:  # as SciPy: an empty result (nothing to extend by)
+        return da.zeros(x.shape, dtype=dtype, chunks=x.chunks)
     if any(m == "constant" and r != (0, 0) for m, r in zip(modes, reach)) \
             and not _exact_in(cval, x.dtype):
         x = x.astype(np.float64)

@@ -84,3 +84,20 @@ def test_dask_constant_mode_keeps_scipy_cval_and_intermediate(client):
                              mode="constant", cval=2.0).compute()
     expected = ndimage.gaussian_filter(xf, 1.2, order=(1, 0), mode="constant", cval=2.0)
     np.testing.assert_allclose(got, expected, rtol=0, atol=2e-5)
+
+
+def test_dask_empty_arrays_give_empty_results_as_scipy(client):
+    # An axis of length 0 (chunked or not): SciPy returns an empty array of
+    # the input's shape and type; the extension raised IndexError here.
+    for shape, chunks in [((0, 29), (1, 11)), ((5, 0), (2, 1)), ((0,), 4)]:
+        x = np.zeros(shape, np.float32)
+        dx = da.from_array(x, chunks=chunks)
+        w = np.ones((3,) * len(shape))
+        for got, want in [
+                (cd.correlate(dx, w), ndimage.correlate(x, w)),
+                (cd.convolve(dx, w, mode="wrap"), ndimage.convolve(x, w, mode="wrap")),
+                (cd.gaussian_filter(dx, 1.0), ndimage.gaussian_filter(x, 1.0)),
+                (cd.uniform_filter(dx, 3, mode="constant", cval=2.5),
+                 ndimage.uniform_filter(x, 3, mode="constant", cval=2.5))]:
+            got = got.compute()
+            assert got.shape == want.shape and got.dtype == want.dtype
