@@ -365,6 +365,9 @@ typedef struct clconv_session clconv_session;
 
 clconv_status clconv_session_create(const clconv_device_info *dev,
                                     clconv_session **out);
+/* Frees the session and what it owns (its programs, queues, buffers).
+ * Destroy its plans first: a plan used after its session is gone reads
+ * freed memory (destroying such a plan is still safe). */
 void clconv_session_destroy(clconv_session *s);
 const clconv_device_info *clconv_session_device(const clconv_session *s);
 /* The largest buffer the session allocates: the device's maximum, or
@@ -375,6 +378,9 @@ uint64_t clconv_session_max_alloc(const clconv_session *s);
  * read when the session was created and used by its plans, as
  * "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_BLOCKS=1"; "" when none is set. */
 const char *clconv_session_overrides(const clconv_session *s);
+/* The measuring overrides set to a value the knob does not take (so the
+ * default applies), as "CLCONV_VECTOR_WIDTH=3"; "" when none. */
+const char *clconv_session_overrides_ignored(const clconv_session *s);
 /* The -cl-std option the session's programs are built with: "-cl-std=CL1.2"
  * on devices that compile OpenCL C 1.2 (every 1.2, 2.x and 3.0 device),
  * "-cl-std=CL1.1" on a 1.1 device, "" on older ones. */

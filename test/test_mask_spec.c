@@ -147,6 +147,8 @@ static const bad_spec bad_specs[] = {
     {"1,2,3,4,5,6,7,8,9;", 2, "not a finite number"},
     {"1,,2", 1, "not a finite number"},
     {"1,x,2", 1, "not a finite number"},
+    {"nan,1,1", 1, "not a finite number"}, /* a list, not a name */
+    {"inf;1", 2, "not a finite number"},
     {"1,nan,2", 1, "not a finite number"},
     {"1,1e999,2", 1, "not a finite number"},
     {"1,2,3;4,5,6;7,8,9;1,2,3;4,5,6;7,8,9;1,2,3;4,5,6;7,8", 3, "different lengths"},

@@ -379,9 +379,44 @@ static void one_launch_beyond_int_is_unsupported(void **state)
     assert_non_null(strstr(clconv_last_error(), "halo rows"));
 }
 
+/* NULL where the API wants an object is a bad argument with the reason,
+ * never a crash (some entry points checked, others dereferenced it). */
+static void null_arguments_are_refused(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = support_problem(2, 16, 8, 1, 3, 0, CLCONV_NAIVE);
+    float in[128] = {0}, out[128], mask[9] = {0};
+    clconv_session *s = (clconv_session *)&p; /* overwritten or untouched */
+    clconv_plan *plan = (clconv_plan *)&p;
+    assert_int_equal(clconv_session_create(NULL, &s), CLCONV_EINVAL);
+    assert_null(s);
+    assert_int_equal(clconv_session_create(f->dev, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_convolve(f->whole, NULL, in, mask, out),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "no problem"));
+    assert_int_equal(clconv_convolve(NULL, &p, in, mask, out), CLCONV_EINVAL);
+    assert_int_equal(
+        clconv_convolve_rows(NULL, &p, in, mask, out, 0, 8, NULL),
+        CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_create(f->whole, NULL, &plan),
+                     CLCONV_EINVAL);
+    assert_null(plan);
+    plan = (clconv_plan *)&p;
+    assert_int_equal(clconv_plan_create(NULL, &p, &plan), CLCONV_EINVAL);
+    assert_null(plan);
+    assert_int_equal(clconv_plan_create(f->whole, &p, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_create_with_mask(f->whole, &p, NULL, NULL),
+                     CLCONV_EINVAL);
+    clconv_result res;
+    assert_int_equal(clconv_run_verified(f->whole, &p, NULL, 0, 0, &res),
+                     CLCONV_EINVAL);
+    assert_int_equal(res.status, CLCONV_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(null_arguments_are_refused),
         cmocka_unit_test(one_launch_beyond_int_is_unsupported),
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),

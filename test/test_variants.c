@@ -489,6 +489,7 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
                         "CLCONV_SEP_COARSEN=16,8 CLCONV_SEP_TILE=64,256 "
                         "CLCONV_SEP_GROUP_A=16 CLCONV_SEP_FUSE=0 "
                         "CLCONV_SEP_FUSE_GEOM=8,3,255");
+    assert_string_equal(clconv_session_overrides_ignored(s), "");
     clconv_session_destroy(s);
     setenv("CLCONV_COARSE_MARCH", "4", 1);
     setenv("CLCONV_COARSE_XV", "3", 1);
@@ -507,6 +508,13 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     unsetenv("CLCONV_SEP_COARSEN");
     unsetenv("CLCONV_SEP_FUSE");
     assert_string_equal(clconv_session_overrides(s), "");
+    /* named, so that a measurement does not run the default unawares */
+    assert_string_equal(clconv_session_overrides_ignored(s),
+                        "CLCONV_VECTOR_PEEL=2 CLCONV_VECTOR_PREFETCH=5 "
+                        "CLCONV_COARSE_MARCH=4 CLCONV_COARSE_XV=3 "
+                        "CLCONV_SEP_COARSEN=0,8 CLCONV_SEP_TILE=96,128 "
+                        "CLCONV_SEP_GROUP_A=3 CLCONV_SEP_FUSE=2 "
+                        "CLCONV_SEP_FUSE_GEOM=8,5,256");
     clconv_session_destroy(s);
     setenv("CLCONV_SEP_TILE", "128,2048", 1); /* beyond 1024 */
     setenv("CLCONV_SEP_GROUP_A", "64", 1);    /* beyond 32 */

@@ -104,6 +104,10 @@ void cli_note_overrides(const clconv_session *s)
     const char *ov = clconv_session_overrides(s);
     if (*ov)
         fprintf(stderr, "clconv: measuring overrides in effect: %s\n", ov);
+    const char *bad = clconv_session_overrides_ignored(s);
+    if (*bad)
+        fprintf(stderr, "clconv: measuring overrides ignored (not a value "
+                        "they take; the defaults apply): %s\n", bad);
 }
 
 const char *cli_strategy_list(int model_only)

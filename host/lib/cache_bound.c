@@ -30,7 +30,8 @@ uint64_t clc_cache_bound_bytes(void)
     double mb = v && *v ? strtod(v, &end) : -1.0;
     if (!v || !*v || *end != '\0' || !(mb >= 0.0) || mb > 1e9)
         mb = CLC_CACHE_DEFAULT_MB; /* unset or not a number: the default */
-    return (uint64_t)(mb * 1048576.0);
+    const uint64_t bytes = (uint64_t)(mb * 1048576.0);
+    return bytes == 0 && mb > 0.0 ? 1 : bytes; /* 0 is "no bound" */
 }
 
 void clc_cache_touch(const char *path)

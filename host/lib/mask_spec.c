@@ -198,7 +198,9 @@ clconv_status clconv_mask_spec_parse(const char *spec, int dims,
                         dims);
     if (!spec || !*spec)
         return clc_fail(CLCONV_EINVAL, "empty mask spec");
-    if (isalpha((unsigned char)spec[0]))
+    /* Named masks have no ',' or ';' ("nan,1,1" is a list, its first
+     * value not finite). */
+    if (isalpha((unsigned char)spec[0]) && !strpbrk(spec, ",;"))
         return clc_mask_parse_named(spec, dims, out);
     return parse_inline(spec, dims, out);
 }

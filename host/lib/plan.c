@@ -150,7 +150,11 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
                               const float *mask, int count_loads,
                               clconv_plan **out)
 {
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the plan (NULL)");
     *out = NULL;
+    if (!s)
+        return clc_fail(CLCONV_EINVAL, "no session given (NULL)");
     clconv_status st = clconv_problem_validate(p);
     if (st == CLCONV_OK)
         st = clc_launch_check(p);
@@ -194,7 +198,8 @@ clconv_status clconv_plan_create_with_mask(clconv_session *s,
                                            clconv_plan **out)
 {
     if (!mask) {
-        *out = NULL;
+        if (out)
+            *out = NULL;
         return clc_fail(CLCONV_EINVAL, "no mask given");
     }
     return clc_plan_create(s, p, mask, 0, out);

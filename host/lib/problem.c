@@ -144,6 +144,8 @@ static clconv_status validate_filter(const clconv_problem *p)
 clconv_status clconv_problem_validate(const clconv_problem *p)
 {
     static const char axis[] = "xyz";
+    if (!p)
+        return clc_fail(CLCONV_EINVAL, "no problem given (NULL)");
     if (p->dims < 1 || p->dims > 3)
         return clc_fail(CLCONV_EINVAL, "dims must be 1, 2 or 3 (got %d)",
                         p->dims);

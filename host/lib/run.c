@@ -151,6 +151,9 @@ clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
                                   int reps, clconv_result *res)
 {
     memset(res, 0, sizeof *res);
+    if (!s || !p || !data)
+        return finish(res, clc_fail(CLCONV_EINVAL,
+                                    "no session, problem or dataset (NULL)"));
     if (!same_shape(p, &data->shape))
         return finish(res, clc_fail(CLCONV_EINVAL,
                                     "dataset does not match the problem"));

@@ -173,6 +173,32 @@ static void overrides_text(const clc_overrides *o, char *buf, size_t len)
                  o->sep_fuse_geom[2]);
 }
 
+/* The overrides whose variable is set but not to a value the knob takes
+ * (they are not in `taken`, overrides_text's), as "NAME=value ...". */
+static void overrides_ignored(const char *taken, char *buf, size_t len)
+{
+    static const char *const names[] = {
+        "CLCONV_COARSE_ROWS",   "CLCONV_VECTOR_BLOCKS", "CLCONV_VECTOR_WIDTH",
+        "CLCONV_VECTOR_PEEL",   "CLCONV_VECTOR_PREFETCH",
+        "CLCONV_BATCH_LOOP",    "CLCONV_COARSE_MARCH",  "CLCONV_COARSE_SPANS",
+        "CLCONV_COARSE_XV",     "CLCONV_COARSE_GZ",     "CLCONV_SEP_LANES",
+        "CLCONV_SEP_COARSEN",   "CLCONV_SEP_TILE",      "CLCONV_SEP_GROUP_A",
+        "CLCONV_SEP_FUSE",      "CLCONV_SEP_FUSE_GEOM"};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        const char *v = getenv(names[i]);
+        char key[64];
+        snprintf(key, sizeof key, "%s=", names[i]);
+        if (!v || !*v || strstr(taken, key))
+            continue;
+        int k = snprintf(buf + n, len - n, "%s%s%.40s", n ? " " : "", key, v);
+        if (k < 0 || (size_t)k >= len - n)
+            break;
+        n += (size_t)k;
+    }
+}
+
 /* The -cl-std a program for this device is built with: CL1.2 wherever the
  * device compiles OpenCL C 1.2 (every 1.2, 2.x and 3.0 device must; the
  * kernels are written in 1.2), CL1.1 on a 1.1 device, none on a 1.0 one
@@ -197,7 +223,11 @@ clconv_status clconv_session_create(const clconv_device_info *dev,
 {
     clconv_status st = CLCONV_OK;
     cl_int err;
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the session (NULL)");
     *out = NULL;
+    if (!dev)
+        return clc_fail(CLCONV_EINVAL, "no device given (NULL)");
     clconv_session *s = calloc(1, sizeof *s);
     if (!s)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
@@ -254,6 +284,8 @@ clconv_status clc_session_init(clconv_session *s)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     clc_overrides_read(&s->overrides);
     overrides_text(&s->overrides, s->overrides_text, sizeof s->overrides_text);
+    overrides_ignored(s->overrides_text, s->overrides_ignored,
+                      sizeof s->overrides_ignored);
     cl_std_of(s->device, s->cl_std, sizeof s->cl_std);
     s->alloc_limit = s->dev.max_alloc_bytes;
     const char *env = getenv("CLCONV_MAX_ALLOC_BYTES");
@@ -309,6 +341,11 @@ const clconv_device_info *clconv_session_device(const clconv_session *s)
 const char *clconv_session_overrides(const clconv_session *s)
 {
     return s->overrides_text;
+}
+
+const char *clconv_session_overrides_ignored(const clconv_session *s)
+{
+    return s->overrides_ignored;
 }
 
 const char *clconv_session_cl_std(const clconv_session *s)

@@ -74,6 +74,8 @@ clconv_status clconv_session_create_from_cl(cl_context context,
 {
     clconv_status st;
     cl_int err;
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the session (NULL)");
     *out = NULL;
     if (!context || !device)
         return clc_fail(CLCONV_EINVAL, "no context or device given");

@@ -215,6 +215,9 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
                                  const float *in, const float *mask,
                                  float *out, clconv_call_info *info)
 {
+    clconv_status st = clconv_problem_validate(p);
+    if (st != CLCONV_OK)
+        return st;
     if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
         return clc_fail(CLCONV_EINVAL,
                         "clconv_convolve takes float32 data, the problem's "
@@ -291,6 +294,8 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                                    float *out, size_t begin, size_t end,
                                    clconv_call_info *info)
 {
+    if (!s)
+        return clc_fail(CLCONV_EINVAL, "no session given (NULL)");
     if (info)
         *info = (clconv_call_info){.devices = 1, .zero_copy = s->zero_copy};
     clconv_status st = clconv_problem_validate(p);
