@@ -56,8 +56,8 @@ typedef struct clconv_tune_table {
 /* The path of a device's tuning file (the folder is not created). */
 clconv_status clconv_tune_path(const clconv_device_info *dev, char *buf,
                                size_t len);
-/* Load a device's tuning file into t (which is emptied first). No file is
- * CLCONV_OK with an empty table. A file that cannot be read, is corrupt,
+/* Load a device's tuning file into t (which is emptied first). No file,
+ * or no cache folder to hold one, is CLCONV_OK with an empty table. A file that cannot be read, is corrupt,
  * or belongs to another driver or clconv version leaves the table empty
  * and returns CLCONV_EIO with the reason in clconv_last_error(): callers
  * treat that as "not tuned" and may say so once. */

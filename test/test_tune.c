@@ -267,6 +267,43 @@ static void a_tuning_file_that_is_a_fifo_neither_blocks_nor_stays(void **state)
     clconv_tune_table_free(&t);
 }
 
+/* No folder for a tuning file (XDG_CACHE_HOME a file; neither it nor HOME
+ * absolute): nothing tuned, not an error to read (apply warned about "the
+ * tuning cache" on every run); saving says why it cannot. */
+static void no_cache_folder_is_an_empty_tuning_without_complaint(void **state)
+{
+    (void)state;
+    char file[600];
+    const char *home = getenv("HOME");
+    char *saved_home = home ? strdup(home) : NULL;
+    snprintf(file, sizeof file, "%s/a-file", cache_home);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    clconv_tune_table t = {0};
+    clconv_tuning e[2];
+    for (int k = 0; k < 2; ++k) {
+        if (k == 0) {
+            setenv("XDG_CACHE_HOME", file, 1);
+        } else {
+            unsetenv("XDG_CACHE_HOME");
+            setenv("HOME", "relative", 1);
+        }
+        assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
+        assert_int_equal(t.count, 0);
+        two_entries(&t, e);
+        assert_int_not_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+        clconv_tune_table_free(&t);
+    }
+    if (saved_home)
+        setenv("HOME", saved_home, 1);
+    else
+        unsetenv("HOME");
+    free(saved_home);
+    setenv("XDG_CACHE_HOME", cache_home, 1);
+    unlink(file);
+}
+
 static void tuning_of_another_driver_is_stale(void **state)
 {
     (void)state;
@@ -489,6 +526,9 @@ int main(void)
                                empty_cache),
         cmocka_unit_test_setup(
             a_tuning_file_that_is_a_fifo_neither_blocks_nor_stays,
+            empty_cache),
+        cmocka_unit_test_setup(
+            no_cache_folder_is_an_empty_tuning_without_complaint,
             empty_cache),
         cmocka_unit_test_setup(tuning_of_another_driver_is_stale, empty_cache),
         cmocka_unit_test_setup(entry_whose_kernel_changed_is_dropped,

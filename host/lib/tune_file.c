@@ -238,7 +238,9 @@ static clconv_status load_path(const clconv_device_info *dev,
     clconv_tune_table_free(t);
     unsigned char *data = NULL;
     size_t n = 0;
-    if (access(path, F_OK) != 0 && errno == ENOENT)
+    /* No file, or no folder for one (XDG_CACHE_HOME is a file): nothing
+     * tuned. */
+    if (access(path, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR))
         return CLCONV_OK;
     clconv_status st = clc_read_regular(path, (size_t)64 << 20, &data, &n);
     if (st == CLCONV_OK)
@@ -259,8 +261,12 @@ clconv_status clconv_tune_load(const clconv_device_info *dev,
 {
     char path[4200];
     clconv_tune_table_free(t);
-    clconv_status st = clconv_tune_path(dev, path, sizeof path);
-    return st == CLCONV_OK ? load_path(dev, path, t) : st;
+    /* No cache folder at all (neither XDG_CACHE_HOME nor HOME absolute):
+     * nothing tuned, which is no error to a caller that only reads it
+     * (clconv tune's save says why it cannot write). */
+    if (clconv_tune_path(dev, path, sizeof path) != CLCONV_OK)
+        return CLCONV_OK;
+    return load_path(dev, path, t);
 }
 
 /* ---- writing ------------------------------------------------------------ */
