@@ -117,9 +117,9 @@ static void check_slabs(fixture *f, clconv_problem p, size_t rows)
         got[i] = NAN;
     clconv_status st = clconv_convolve_ex(s, &p, in, mask, got, &info);
     if (st != CLCONV_OK)
-        fail_msg("%dD %s W=%d in slabs: %s", p.dims,
+        fail_msg("%dD %s W=%d %s in slabs: %s", p.dims,
                  clconv_strategy_name(p.strategy), p.mask_width,
-                 clconv_last_error());
+                 clconv_border_name(p.border), clconv_last_error());
     if (info.slabs < 2)
         fail_msg("%dD %s W=%d ran in %zu slab(s)", p.dims,
                  clconv_strategy_name(p.strategy), p.mask_width, info.slabs);
@@ -129,9 +129,11 @@ static void check_slabs(fixture *f, clconv_problem p, size_t rows)
                  info.pinned, info.zero_copy);
     for (size_t i = 0; i < n; ++i)
         if (memcmp(&got[i], &want[i], 4) != 0)
-            fail_msg("%dD %s W=%d, %zu slabs: element %zu is %.9g, one launch "
-                     "gives %.9g", p.dims, clconv_strategy_name(p.strategy),
-                     p.mask_width, info.slabs, i, got[i], want[i]);
+            fail_msg("%dD %s W=%d %s, %zu slabs: element %zu is %.9g, one "
+                     "launch gives %.9g", p.dims,
+                     clconv_strategy_name(p.strategy), p.mask_width,
+                     clconv_border_name(p.border), info.slabs, i, got[i],
+                     want[i]);
     clconv_session_destroy(s);
     free(in);
     free(mask);
@@ -170,6 +172,60 @@ static void slabs_thinner_than_the_halo_equal_one_launch(void **state)
         check_slabs(f, q, 1);
     }
     binding = BIND_COPY;
+}
+
+/* Every border mode in slabs, thick and of one row, bit for bit one
+ * launch: wrap's slabs at the axis' ends (and reflect's and mirror's when
+ * thinner than the halo) gather their halo rows from the far end or the
+ * fold; once they were refused as not fitting the device. Row ranges at
+ * the ends and a range of one edge row too. */
+static void every_mode_in_slabs_equals_one_launch(void **state)
+{
+    fixture *f = *state;
+    static const clconv_border modes[] = {
+        CLCONV_BORDER_WRAP, CLCONV_BORDER_REFLECT, CLCONV_BORDER_MIRROR,
+        CLCONV_BORDER_NEAREST, CLCONV_BORDER_CONSTANT};
+    const size_t sizes[3][3] = {{300, 1, 1}, {23, 19, 1}, {9, 8, 10}};
+    for (binding = 0; binding < BIND_COUNT; ++binding)
+        for (size_t mi = 0; mi < sizeof modes / sizeof *modes; ++mi)
+            for (int dims = 1; dims <= 3; ++dims) {
+                clconv_problem p = {.dims = dims, .mask_width = 5,
+                                    .border = modes[mi], .cval = 0.5f};
+                memcpy(p.size, sizes[dims - 1], sizeof p.size);
+                p.origin[dims - 1] = (int)mi % 3 - 1;
+                clconv_pick_default(f->dev, &p);
+                check_slabs(f, p, dims == 1 ? 70 : 3);
+                check_slabs(f, p, 1);
+            }
+    binding = BIND_COPY;
+    clconv_problem p = {.dims = 2, .size = {17, 11, 1}, .mask_width = 7,
+                        .border = CLCONV_BORDER_WRAP};
+    clconv_pick_default(f->dev, &p);
+    const size_t n = clconv_problem_elements(&p);
+    const size_t m = clconv_problem_mask_elements(&p);
+    float *in = malloc(n * 4), *mask = malloc(m * 4);
+    float *want = malloc(n * 4), *got = malloc(n * 4);
+    assert_non_null(in && mask && want && got);
+    clconv_fill_random(in, n, 51);
+    clconv_fill_random(mask, m, 52);
+    for (int b = CLCONV_BORDER_NEAREST; b < CLCONV_BORDER_COUNT; ++b) {
+        p.border = (clconv_border)b;
+        one_launch(f, &p, in, mask, want);
+        for (size_t i = 0; i < n; ++i)
+            got[i] = NAN;
+        const size_t cuts[] = {0, 2, 10, 11, 2, 10};
+        for (int k = 0; k < 3; ++k)
+            if (clconv_convolve_rows(f->whole, &p, in, mask, got, cuts[2 * k],
+                                     cuts[2 * k + 1], NULL) != CLCONV_OK)
+                fail_msg("%s rows %zu to %zu: %s",
+                         clconv_border_name(p.border), cuts[2 * k],
+                         cuts[2 * k + 1], clconv_last_error());
+        assert_memory_equal(got, want, n * 4);
+    }
+    free(in);
+    free(mask);
+    free(want);
+    free(got);
 }
 
 /* Through pinned staging in one piece (no slab limit): 8-bit data in and
@@ -420,6 +476,7 @@ int main(void)
         cmocka_unit_test(one_launch_beyond_int_is_unsupported),
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
+        cmocka_unit_test(every_mode_in_slabs_equals_one_launch),
         cmocka_unit_test(pinned_staging_equals_the_plan),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
         cmocka_unit_test(row_ranges_add_up_to_the_whole),

@@ -6,6 +6,7 @@
  * when they are small (at most 1 GiB and a sixteenth of the device each),
  * so repeated calls allocate nothing. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clconv_cl.h"
@@ -70,11 +71,63 @@ static clconv_status bind_input(clc_job *j, pipe *pp, int k, size_t a, size_t b,
                                            __FILE__, __LINE__);
 }
 
+/* The input of output rows [r0, r1) in a mode the slab cannot fold
+ * (clc_job's gather_edges): rows r0 - lo .. r1 + hi, each the row the
+ * whole axis' fold gives (clconv_border_index), copied on the host and
+ * bound to *mem; no upload is left in flight when it returns (the rows
+ * are freed), so there is no event. */
+static clconv_status bind_gathered(clc_job *j, pipe *pp, int k, size_t r0,
+                                   size_t r1, cl_mem *mem)
+{
+    const size_t n = r1 - r0 + j->lo + j->hi, rb = j->row * j->isz;
+    char *rows = malloc(n * rb);
+    if (!rows)
+        return clc_fail(CLCONV_ENOMEM, "out of memory (%zu halo-gathered "
+                        "rows of %zu bytes)", n, rb);
+    for (size_t i = 0; i < n; ++i) {
+        const long long at = clconv_border_index(
+            (long long)r0 - (long long)j->lo + (long long)i,
+            (long long)j->rows, j->p.border);
+        memcpy(rows + i * rb, j->in + (size_t)at * rb, rb);
+    }
+    cl_int err;
+    clconv_status st = CLCONV_OK;
+    if (j->host_ptr) {
+        *mem = clCreateBuffer(j->s->context,
+                              CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * rb,
+                              rows, &err);
+        if (err != CL_SUCCESS) {
+            *mem = NULL;
+            st = clc_cl_fail("clCreateBuffer(CL_MEM_COPY_HOST_PTR)", err,
+                             __FILE__, __LINE__);
+        }
+    } else if ((err = clEnqueueWriteBuffer(
+                    j->s->xfer[0], pp->in[k], CL_TRUE, 0, n * rb, rows,
+                    pp->kern[k] ? 1 : 0, pp->kern[k] ? &pp->kern[k] : NULL,
+                    NULL)) != CL_SUCCESS) {
+        st = clc_cl_fail("clEnqueueWriteBuffer", err, __FILE__, __LINE__);
+    } else {
+        *mem = pp->in[k];
+        if ((err = clRetainMemObject(*mem)) != CL_SUCCESS) {
+            *mem = NULL;
+            st = clc_cl_fail("clRetainMemObject", err, __FILE__, __LINE__);
+        }
+    }
+    free(rows);
+    return st;
+}
+
 /* One slab: output rows [r0, r1) through slot k. */
 static clconv_status slab(clc_job *j, pipe *pp, int k, size_t r0, size_t r1)
 {
-    const size_t a = r0 > j->lo ? r0 - j->lo : 0;
-    const size_t b = r1 + j->hi < j->rows ? r1 + j->hi : j->rows;
+    const int gather =
+        j->gather_edges && (r0 < j->lo || r1 + j->hi > j->rows);
+    const size_t a = gather ? 0 : r0 > j->lo ? r0 - j->lo : 0;
+    const size_t b = gather ? r1 - r0 + j->lo + j->hi
+                     : r1 + j->hi < j->rows ? r1 + j->hi
+                                            : j->rows;
+    /* Rows of the slab's output before r0. */
+    const size_t skip = gather ? j->lo : r0 - a;
     clconv_problem q = j->p;
     q.size[j->axis] = b - a;
     clconv_plan *plan;
@@ -84,7 +137,8 @@ static clconv_status slab(clc_job *j, pipe *pp, int k, size_t r0, size_t r1)
     cl_mem in = NULL;
     cl_event waits[2], up = NULL, kern = NULL, down = NULL;
     cl_uint nw = 0;
-    st = bind_input(j, pp, k, a, b, &in, &up);
+    st = gather ? bind_gathered(j, pp, k, r0, r1, &in)
+                : bind_input(j, pp, k, a, b, &in, &up);
     if (st != CLCONV_OK)
         goto out;
     if (up)
@@ -97,14 +151,14 @@ static clconv_status slab(clc_job *j, pipe *pp, int k, size_t r0, size_t r1)
         goto out;
     const size_t row_bytes = j->row * j->osz;
     if (j->staged) {
-        st = clc_staged_read(j->s, pp->out[k], (r0 - a) * row_bytes,
+        st = clc_staged_read(j->s, pp->out[k], skip * row_bytes,
                              j->out + r0 * row_bytes, (r1 - r0) * row_bytes,
                              1, &kern, &down);
         if (st != CLCONV_OK)
             goto out;
     } else {
         cl_int err = clEnqueueReadBuffer(
-            j->s->xfer[1], pp->out[k], CL_FALSE, (r0 - a) * row_bytes,
+            j->s->xfer[1], pp->out[k], CL_FALSE, skip * row_bytes,
             (r1 - r0) * row_bytes, j->out + r0 * row_bytes, 1, &kern, &down);
         if (err != CL_SUCCESS) {
             st = clc_cl_fail("clEnqueueReadBuffer", err, __FILE__, __LINE__);

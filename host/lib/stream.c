@@ -23,11 +23,13 @@ static void halo_of(const clconv_problem *p, size_t *lo, size_t *hi)
     *hi = (size_t)(clconv_problem_mask_axis(p, axis) - 1) - *lo;
 }
 
-/* Can the slowest axis be cut into slabs? A slab's kernel folds indices
- * past the data's ends within the slab: right for the constant and
- * nearest modes, and for reflect and mirror when a slab holds the mask's
- * reach; wrap reads the far end of the axis, which another slab holds. */
-static int slabs_allowed(const clc_job *j, size_t rows_per_slab)
+/* Can a slab's kernel fold the slowest axis' ends itself? It folds
+ * indices past the data's ends within the slab: right for the constant
+ * and nearest modes, and for reflect and mirror when a slab holds the
+ * mask's reach; wrap reads the far end of the axis, which another slab
+ * holds. Where it cannot, the slabs at the ends gather their halo rows
+ * (clc_job's gather_edges, slab_pipe.c). */
+static int slabs_fold(const clc_job *j, size_t rows_per_slab)
 {
     if (j->p.border == CLCONV_BORDER_CONSTANT ||
         j->p.border == CLCONV_BORDER_NEAREST)
@@ -186,18 +188,15 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
     if (p->method == CLCONV_METHOD_AUTO && j.p.method == CLCONV_METHOD_FFT &&
         (begin > 0 || end < j.rows || rows < end - begin))
         j.p.method = CLCONV_METHOD_DIRECT;
-    /* Rows whose reach stays inside the array read no border on that axis,
-     * so every slab of them holds all it reads, whatever the mode (a
-     * domain decomposition's block with its halos). */
-    const int inside = begin >= j.lo && end + j.hi <= j.rows;
-    if (st == CLCONV_OK && (begin > 0 || end < j.rows || rows < end - begin) &&
-        !inside && !slabs_allowed(&j, rows))
-        st = clc_fail(CLCONV_EUNSUPPORTED,
-                      "border mode %s needs the whole slowest axis in one "
-                      "launch; it does not fit the device in one piece",
-                      clconv_border_name(p->border));
     if (st != CLCONV_OK)
         return st;
+    /* Rows whose reach stays inside the array read no border on that axis,
+     * so every slab of them holds all it reads, whatever the mode (a
+     * domain decomposition's block with its halos); rows in parts that
+     * reach a border the slabs cannot fold gather it. */
+    const int inside = begin >= j.lo && end + j.hi <= j.rows;
+    j.gather_edges = (begin > 0 || end < j.rows || rows < end - begin) &&
+                     !inside && !slabs_fold(&j, rows);
     return clc_pipe_rows(&j, begin, end, rows, nslabs);
 }
 
@@ -252,9 +251,10 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
                      2 * bytes <= s->dev.global_mem_bytes / 10 * 8 &&
                      elements <= (size_t)INT_MAX;
     size_t want = overlap_slabs(s, bytes);
-    /* Overlap is an optimisation: one launch instead where slabs may not
-     * be cut, and for the FFT, which transforms the whole at once. */
-    if (!slabs_allowed(&j, j.rows / (want ? want : 1)) ||
+    /* Overlap is an optimisation: one launch instead where the slabs
+     * would gather their ends' halos on the host, and for the FFT, which
+     * transforms the whole at once. */
+    if (!slabs_fold(&j, j.rows / (want ? want : 1)) ||
         j.p.method == CLCONV_METHOD_FFT)
         want = 1;
     /* One launch on the plan's own buffers: zero-copy calls, the FFT, and

@@ -20,6 +20,10 @@ typedef struct clc_job {
     size_t lo, hi;     /* halo rows before and after */
     int host_ptr;      /* bind the caller's input in place (CPU devices) */
     int staged;        /* else through pinned staging (GPUs) */
+    /* Slabs at the axis' ends take their halo rows from the whole axis'
+     * fold (wrap; reflect and mirror on slabs no thicker than the halo),
+     * gathered on the host: a slab's own fold would read other rows. */
+    int gather_edges;
 } clc_job;
 
 /* slab_pipe.c: output rows [begin, end) of j in slabs of `rows` output
