@@ -57,7 +57,14 @@ typedef struct clconv_buffer {
  * with device-side rectangle copies (clEnqueueCopyBufferRect), still
  * without a host round trip. in and out may not overlap. A buffer, event
  * or plan of another context is CLCONV_EINVAL with the reason, and nothing
- * is enqueued. A plan is used by one thread at a time. */
+ * is enqueued. A plan is used by one thread at a time. Enqueues of one
+ * plan run one after another in the order they were made, on out-of-order
+ * queues too (each waits for the one before: they may share the plan's
+ * own buffers, passes and mask); the plan's blocking calls (set_input,
+ * set_mask, execute, get_output) first wait for its enqueued work.
+ * Destroying a plan or the session waits for nothing, so it never waits
+ * for the application's own work on its queue; OpenCL keeps what enqueued
+ * work uses until it ends. */
 clconv_status clconv_plan_enqueue(clconv_plan *plan, const clconv_buffer *in,
                                   const clconv_buffer *out, cl_uint nwait,
                                   const cl_event *wait, cl_event *done);

@@ -239,6 +239,13 @@ static void bad_buffers_events_and_queues_are_refused(void **state)
     refused(f, plan, &bi, &bpitch, 0, NULL, "smaller than a row");
     clconv_buffer blong = {.mem = out, .row_pitch = bytes / p.size[1] + 4};
     refused(f, plan, &bi, &blong, 0, NULL, "needs"); /* rows run past */
+    /* Pitches whose products wrap around size_t: they once passed the
+     * check and PoCL copied from far outside the buffer. */
+    clconv_buffer bwrap = {.mem = in, .row_pitch = (size_t)1 << 63};
+    refused(f, plan, &bwrap, &bo, 0, NULL, "past any buffer");
+    clconv_buffer bwrap2 = {.mem = in, .row_pitch = SIZE_MAX / 10 + 1,
+                            .slice_pitch = 0};
+    refused(f, plan, &bwrap2, &bo, 0, NULL, "past any buffer");
     refused(f, plan, &bi, &bi, 0, NULL, "overlap");
     refused(f, plan, NULL, &bo, 0, NULL, "no input");
     refused(f, plan, &bi, &bo, 1, NULL, "no list");
@@ -418,6 +425,224 @@ static void every_method_is_right_on_an_out_of_order_queue(void **state)
     free(got);
 }
 
+/* Dense and pitched regions of sub-buffers, at offsets within them: the
+ * in-place path once made a sub-buffer of the sub-buffer (which OpenCL
+ * forbids: CL_INVALID_MEM_OBJECT), and the copies now address the root
+ * buffer (PoCL 3.1 crashed copying a rectangle of a sub-buffer). */
+static void regions_of_sub_buffers_match(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = problem(f, 2);
+    const size_t n = clconv_problem_elements(&p), fl = sizeof(float);
+    float *in = malloc(n * fl), *want = malloc(n * fl), *got = malloc(n * fl);
+    float mask[9];
+    assert_non_null(in && want && got);
+    expected(f, &p, in, mask, want);
+    cl_uint align_bits = 0;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    assert_int_equal(clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                     sizeof align_bits, &align_bits, NULL),
+                     CL_SUCCESS);
+    const size_t align = align_bits / 8 ? align_bits / 8 : 128;
+    const size_t row = p.size[0] * fl;
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_OK);
+    /* Region offsets within the sub-buffer: aligned (in place), unaligned
+     * (copied), and pitched (copied). */
+    const size_t offsets[] = {align, 12, align};
+    const size_t pitches[] = {0, 0, row + 3 * fl};
+    for (int k = 0; k < 3; ++k) {
+        const size_t span = offsets[k] + (pitches[k] ? pitches[k] : row) *
+                                             p.size[1];
+        cl_mem root_in = nan_buffer(f, 2 * align + span);
+        cl_mem root_out = nan_buffer(f, 2 * align + span);
+        cl_buffer_region sr = {align, span};
+        cl_int err;
+        cl_mem sub_in = clCreateSubBuffer(root_in, 0,
+                                          CL_BUFFER_CREATE_TYPE_REGION, &sr,
+                                          &err);
+        assert_int_equal(err, CL_SUCCESS);
+        cl_mem sub_out = clCreateSubBuffer(root_out, 0,
+                                           CL_BUFFER_CREATE_TYPE_REGION, &sr,
+                                           &err);
+        assert_int_equal(err, CL_SUCCESS);
+        clconv_buffer bi = {.mem = sub_in, .offset = offsets[k],
+                            .row_pitch = pitches[k],
+                            .slice_pitch = pitches[k] * p.size[1]};
+        clconv_buffer bo = bi;
+        bo.mem = sub_out;
+        /* Written and read through the roots (at the sub-buffers' start). */
+        clconv_buffer ri = bi, ro = bo;
+        ri.mem = root_in;
+        ri.offset += align;
+        ro.mem = root_out;
+        ro.offset += align;
+        put(f, root_in, &ri, &p, in);
+        cl_event done = NULL;
+        if (clconv_plan_enqueue(plan, &bi, &bo, 0, NULL, &done) != CLCONV_OK)
+            fail_msg("sub-buffer region at %zu, row pitch %zu: %s",
+                     offsets[k], pitches[k], clconv_last_error());
+        assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+        clReleaseEvent(done);
+        get(f, root_out, &ro, &p, got);
+        assert_memory_equal(got, want, n * fl);
+        clReleaseMemObject(sub_in);
+        clReleaseMemObject(sub_out);
+        clReleaseMemObject(root_in);
+        clReleaseMemObject(root_out);
+    }
+    clconv_plan_destroy(plan);
+    free(in);
+    free(want);
+    free(got);
+}
+
+/* One plan enqueued several times back to back on an out-of-order queue,
+ * each on its own pitched buffers (through the plan's own buffers) and
+ * behind one user event: every output is its own input's result. The
+ * enqueues once shared the plan's buffers at once (3 of 4 outputs held
+ * another input's result); each now waits for the one before. */
+static void a_plan_enqueued_back_to_back_on_an_out_of_order_queue(void **state)
+{
+    fixture *f = *state;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    cl_command_queue_properties can = 0;
+    assert_int_equal(clGetDeviceInfo(d, CL_DEVICE_QUEUE_PROPERTIES,
+                                     sizeof can, &can, NULL),
+                     CL_SUCCESS);
+    if (!(can & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        SUPPORT_SKIP("%s has no out-of-order queues", f->dev->name);
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(
+        f->ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clconv_session *s = NULL;
+    assert_int_equal(clconv_session_create_from_cl(f->ctx, d, q, &s),
+                     CLCONV_OK);
+    static const clconv_method methods[] = {CLCONV_METHOD_DIRECT,
+                                            CLCONV_METHOD_SEPARABLE};
+    clconv_problem p = {.dims = 2, .size = {40, 24, 1}, .mask_width = 3,
+                        .border = CLCONV_BORDER_WRAP};
+    enum { K = 4 };
+    const size_t n = clconv_problem_elements(&p), fl = sizeof(float);
+    for (int mi = 0; mi < 2; ++mi) {
+        p.method = methods[mi];
+        clconv_pick_default(f->dev, &p);
+        float mask[9], *in[K], *got = malloc(n * fl);
+        assert_non_null(got);
+        clconv_fill_separable(&p, mask, 77);
+        clconv_plan *plan = NULL;
+        assert_int_equal(clconv_plan_create_with_mask(s, &p, mask, &plan),
+                         CLCONV_OK);
+        cl_event gate = clCreateUserEvent(f->ctx, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        cl_mem min[K], mout[K];
+        cl_event done[K];
+        clconv_buffer b = {.row_pitch = (p.size[0] + 2) * fl};
+        b.slice_pitch = b.row_pitch * p.size[1];
+        const size_t bytes = b.row_pitch * p.size[1];
+        for (int k = 0; k < K; ++k) {
+            in[k] = malloc(n * fl);
+            assert_non_null(in[k]);
+            clconv_fill_random(in[k], n, 300 + (uint64_t)k);
+            min[k] = nan_buffer(f, bytes);
+            mout[k] = nan_buffer(f, bytes);
+            clconv_buffer bi = b;
+            bi.mem = min[k];
+            put(f, min[k], &bi, &p, in[k]);
+        }
+        for (int k = 0; k < K; ++k) {
+            clconv_buffer bi = b, bo = b;
+            bi.mem = min[k];
+            bo.mem = mout[k];
+            assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 1, &gate,
+                                                 &done[k]),
+                             CLCONV_OK);
+        }
+        assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+        assert_int_equal(clWaitForEvents(K, done), CL_SUCCESS);
+        for (int k = 0; k < K; ++k) {
+            clconv_buffer bo = b;
+            bo.mem = mout[k];
+            get(f, mout[k], &bo, &p, got);
+            within_bound(&p, in[k], mask, got, "back to back", k);
+            clReleaseEvent(done[k]);
+            clReleaseMemObject(min[k]);
+            clReleaseMemObject(mout[k]);
+            free(in[k]);
+        }
+        clReleaseEvent(gate);
+        clconv_plan_destroy(plan);
+        free(got);
+    }
+    clconv_session_destroy(s);
+    clReleaseCommandQueue(q);
+}
+
+/* Destroying a session on the application's queue while the application's
+ * own work there waits for its user event returns at once (it waited for
+ * the whole queue, forever); so does destroying a session whose plan's
+ * enqueue waits on such an event. The application completes its event
+ * after. Pinned staging is forced, so the session has chunks to free. */
+static void destroying_a_session_waits_for_no_application_work(void **state)
+{
+    fixture *f = *state;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(f->ctx, d, 0, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    setenv("CLCONV_PINNED", "1", 1);
+    setenv("CLCONV_ZERO_COPY", "0", 1);
+    clconv_session *s = NULL;
+    clconv_status st = clconv_session_create_from_cl(f->ctx, d, q, &s);
+    unsetenv("CLCONV_PINNED");
+    unsetenv("CLCONV_ZERO_COPY");
+    assert_int_equal(st, CLCONV_OK);
+    clconv_problem p = problem(f, 2);
+    const size_t n = clconv_problem_elements(&p), fl = sizeof(float);
+    float *in = malloc(n * fl), *want = malloc(n * fl), mask[9];
+    assert_non_null(in && want);
+    clconv_fill_random(in, n, 11);
+    clconv_fill_random(mask, 9, 12);
+    assert_int_equal(clconv_convolve(s, &p, in, mask, want), CLCONV_OK);
+    /* The plan first: its mask's upload is a blocking call on q. */
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(s, &p, mask, &plan),
+                     CLCONV_OK);
+    cl_event gate = clCreateUserEvent(f->ctx, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_mem m = nan_buffer(f, n * fl), mo = nan_buffer(f, n * fl);
+    assert_int_equal(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, n * fl, in, 1,
+                                          &gate, NULL),
+                     CL_SUCCESS);
+    clconv_buffer bi = {.mem = m}, bo = {.mem = mo};
+    cl_event done = NULL;
+    assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 1, &gate, &done),
+                     CLCONV_OK);
+    clconv_plan_destroy(plan);
+    const double t0 = clconv_now_s();
+    clconv_session_destroy(s);
+    const double waited = clconv_now_s() - t0;
+    assert_true(waited < 10.0);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    float *got = malloc(n * fl);
+    assert_non_null(got);
+    assert_int_equal(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, n * fl, got, 0,
+                                         NULL, NULL),
+                     CL_SUCCESS);
+    assert_memory_equal(got, want, n * fl);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+    clReleaseMemObject(mo);
+    clReleaseCommandQueue(q);
+    free(in);
+    free(want);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +652,9 @@ int main(void)
         cmocka_unit_test(bad_buffers_events_and_queues_are_refused),
         cmocka_unit_test(the_session_keeps_its_own_references),
         cmocka_unit_test(every_method_is_right_on_an_out_of_order_queue),
+        cmocka_unit_test(regions_of_sub_buffers_match),
+        cmocka_unit_test(a_plan_enqueued_back_to_back_on_an_out_of_order_queue),
+        cmocka_unit_test(destroying_a_session_waits_for_no_application_work),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

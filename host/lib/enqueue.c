@@ -28,14 +28,19 @@ static clconv_status resolve(const clconv_buffer *b, const char *what,
     const size_t dense_row = nx * elem, dense_slice = dense_row * ny;
     *r = (region){.what = what, .mem = b->mem, .offset = b->offset,
                   .row = b->row_pitch ? b->row_pitch : dense_row};
-    r->slice = b->slice_pitch ? b->slice_pitch : r->row * ny;
+    if (b->slice_pitch)
+        r->slice = b->slice_pitch;
+    else if (__builtin_mul_overflow(r->row, ny, &r->slice))
+        return clc_fail(CLCONV_EINVAL,
+                        "the %s region's row pitch of %zu bytes times %zu "
+                        "rows is past any buffer", what, r->row, ny);
     if (r->row < dense_row)
         return clc_fail(CLCONV_EINVAL,
                         "%s row pitch of %zu bytes is smaller than a row "
                         "(%zu bytes)", what, r->row, dense_row);
     if (nz == 1) /* no plane steps: the slice pitch is not used */
-        r->slice = r->row * ny;
-    if (ny > 1 && r->slice < r->row * ny)
+        r->slice = r->row * ny; /* no overflow: the one above */
+    if (ny > 1 && r->slice / ny < r->row)
         return clc_fail(CLCONV_EINVAL,
                         "%s slice pitch of %zu bytes is smaller than a plane "
                         "(%zu rows of %zu bytes)", what, r->slice, ny, r->row);
@@ -53,8 +58,16 @@ static clconv_status resolve(const clconv_buffer *b, const char *what,
         return clc_fail(CLCONV_EINVAL,
                         "the %s buffer belongs to another context than the "
                         "plan's session", what);
-    /* The last byte: (nz-1) planes, (ny-1) rows and one row further. */
-    size_t extent = (nz - 1) * r->slice + (ny - 1) * r->row + dense_row;
+    /* The last byte: (nz-1) planes, (ny-1) rows and one row further; a
+     * pitch so large that this wraps around size_t is past any buffer. */
+    size_t planes = 0, rows = 0, extent = 0;
+    if (__builtin_mul_overflow(nz - 1, r->slice, &planes) ||
+        __builtin_mul_overflow(ny - 1, r->row, &rows) ||
+        __builtin_add_overflow(planes, rows, &extent) ||
+        __builtin_add_overflow(extent, dense_row, &extent))
+        return clc_fail(CLCONV_EINVAL,
+                        "the %s region's pitches (row %zu, slice %zu bytes) "
+                        "reach past any buffer", what, r->row, r->slice);
     if (r->offset > size || extent > size - r->offset)
         return clc_fail(CLCONV_EINVAL,
                         "the %s region needs %zu bytes from offset %zu, the "
@@ -108,11 +121,12 @@ static clconv_status in_place(clconv_session *s, const region *r,
     CLC_CHECK(clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                               sizeof align_bits, &align_bits, NULL));
     size_t align = align_bits / 8;
-    if (align == 0 || r->offset % align != 0)
+    if (align == 0 || r->first % align != 0)
         return CLCONV_OK;
-    cl_buffer_region sub = {r->offset, r->end - r->first};
+    /* Of the root buffer: OpenCL makes no sub-buffer of a sub-buffer. */
+    cl_buffer_region sub = {r->first, r->end - r->first};
     cl_int err;
-    *mem = clCreateSubBuffer(r->mem, 0, CL_BUFFER_CREATE_TYPE_REGION, &sub,
+    *mem = clCreateSubBuffer(r->root, 0, CL_BUFFER_CREATE_TYPE_REGION, &sub,
                              &err);
     if (err != CL_SUCCESS)
         return clc_cl_fail("clCreateSubBuffer", err, __FILE__, __LINE__);
@@ -127,10 +141,12 @@ static clconv_status copy_rect(clconv_session *s, const clconv_problem *p,
                                const cl_event *wait, cl_event *ev)
 {
     const size_t row = p->size[0] * elem;
-    const size_t zero[3] = {0, 0, 0}, user[3] = {r->offset, 0, 0};
+    /* Addressed in the root buffer (r->first): PoCL 3.1 crashes copying
+     * a rectangle of a sub-buffer. */
+    const size_t zero[3] = {0, 0, 0}, user[3] = {r->first, 0, 0};
     const size_t extent[3] = {row, p->size[1], p->size[2]};
     cl_int err = clEnqueueCopyBufferRect(
-        s->queue, to_dense ? r->mem : dense, to_dense ? dense : r->mem,
+        s->queue, to_dense ? r->root : dense, to_dense ? dense : r->root,
         to_dense ? user : zero, to_dense ? zero : user, extent,
         to_dense ? r->row : row, to_dense ? r->slice : row * p->size[1],
         to_dense ? row : r->row, to_dense ? row * p->size[1] : r->slice,
@@ -173,7 +189,7 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
     region ri, ro;
     cl_mem kin = NULL, kout = NULL, own_in = NULL, own_out = NULL;
     int free_in = 0, free_out = 0;
-    cl_event ev[3] = {NULL, NULL, NULL};
+    cl_event ev[3] = {NULL, NULL, NULL}, *after = NULL;
     if (done)
         *done = NULL;
     if (!pl)
@@ -185,6 +201,8 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
         st = in_place(s, &ri, &kin, &free_in);
     if (st == CLCONV_OK)
         st = in_place(s, &ro, &kout, &free_out);
+    if (st == CLCONV_OK)
+        st = clc_plan_after(pl, &nwait, &wait, &after);
     if (st != CLCONV_OK)
         goto out;
     if (!kin || !kout) {
@@ -207,11 +225,14 @@ clconv_status clconv_plan_enqueue(clconv_plan *pl, const clconv_buffer *in,
     if (st == CLCONV_OK && !kout)
         st = copy_rect(s, p, clc_plan_elem_size(pl, 1), &ro, own_out, 0, 1,
                        &ev[1], &ev[2]);
+    if (st == CLCONV_OK)
+        clc_plan_last(pl, kout ? ev[1] : ev[2]);
     if (st == CLCONV_OK && done) {
         *done = kout ? ev[1] : ev[2];
         ev[kout ? 1 : 2] = NULL;
     }
 out:
+    free(after);
     for (int i = 0; i < 3; ++i)
         if (ev[i])
             clReleaseEvent(ev[i]);

@@ -692,6 +692,22 @@ clconv_elem clc_plan_device_elem(const clconv_plan *pl, int out);
 size_t clc_plan_elem_size(const clconv_plan *pl, int out);
 int clc_plan_host_converts(const clconv_plan *pl);
 clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out);
+/* A plan's enqueued work in order on any queue: its own buffers, passes
+ * and mask are shared by every enqueue, so each waits for the one before.
+ * clc_plan_after: the wait list of nwait events (wait) with the plan's
+ * last event added, in *all (freed by the caller; NULL where nothing is
+ * added, and then the caller's list stands). clc_plan_last: ev (retained)
+ * is now the plan's last; NULL when the work before is known done. */
+clconv_status clc_plan_after(const clconv_plan *pl, cl_uint *nwait,
+                             const cl_event **wait, cl_event **all);
+void clc_plan_last(clconv_plan *pl, cl_event ev);
+/* stream.c: in, or where [in, in + in_bytes) overlaps [out, out +
+ * out_bytes) a copy of it in *copy (malloc; NULL when out of memory). */
+const void *clc_unaliased(const void *in, size_t in_bytes, const void *out,
+                          size_t out_bytes, void **copy);
+/* Wait on the host for the plan's enqueued work (before a blocking call
+ * replaces what it reads or writes). */
+clconv_status clc_plan_drain(clconv_plan *pl);
 
 /* The mask as the kernels read it: flipped on every axis for a
  * convolution (p->flip), else copied; m elements. */

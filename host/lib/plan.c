@@ -19,6 +19,7 @@ struct clconv_plan {
     size_t n, m; /* elements of data and mask */
     float *baked; /* the mask compiled into the program, or NULL */
     clc_path *path; /* the separable or FFT path, or NULL (direct) */
+    cl_event last;  /* the plan's last enqueued work, or NULL */
 };
 
 static clconv_status set_args(clconv_plan *pl)
@@ -205,10 +206,46 @@ clconv_status clconv_plan_create_with_mask(clconv_session *s,
     return clc_plan_create(s, p, mask, 0, out);
 }
 
+clconv_status clc_plan_after(const clconv_plan *pl, cl_uint *nwait,
+                             const cl_event **wait, cl_event **all)
+{
+    *all = NULL;
+    if (!pl->last)
+        return CLCONV_OK;
+    *all = malloc((*nwait + 1) * sizeof **all);
+    if (!*all)
+        return clc_fail(CLCONV_ENOMEM, "out of memory");
+    for (cl_uint i = 0; i < *nwait; ++i)
+        (*all)[i] = (*wait)[i];
+    (*all)[(*nwait)++] = pl->last;
+    *wait = *all;
+    return CLCONV_OK;
+}
+
+void clc_plan_last(clconv_plan *pl, cl_event ev)
+{
+    if (ev)
+        clRetainEvent(ev);
+    if (pl->last)
+        clReleaseEvent(pl->last);
+    pl->last = ev;
+}
+
+clconv_status clc_plan_drain(clconv_plan *pl)
+{
+    if (!pl->last)
+        return CLCONV_OK;
+    CLC_CHECK(clWaitForEvents(1, &pl->last));
+    clc_plan_last(pl, NULL);
+    return CLCONV_OK;
+}
+
 void clconv_plan_destroy(clconv_plan *pl)
 {
     if (!pl)
         return;
+    if (pl->last)
+        clReleaseEvent(pl->last);
     if (pl->counters)
         clReleaseMemObject(pl->counters);
     if (pl->mask)
@@ -251,6 +288,12 @@ void clc_mask_oriented(const clconv_problem *p, const float *mask, size_t m,
 
 clconv_status clconv_plan_set_mask(clconv_plan *pl, const float *mask)
 {
+    if (!pl || !mask)
+        return clc_fail(CLCONV_EINVAL, "no plan or mask given (NULL)");
+    /* Work enqueued before reads the mask it was enqueued with. */
+    clconv_status drained = clc_plan_drain(pl);
+    if (drained != CLCONV_OK)
+        return drained;
     float *oriented = malloc(pl->m * sizeof *oriented);
     if (!oriented)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
@@ -356,7 +399,11 @@ clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out)
 
 clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
 {
-    clconv_status st = CLCONV_OK;
+    if (!pl)
+        return clc_fail(CLCONV_EINVAL, "no plan given (NULL)");
+    clconv_status st = clc_plan_drain(pl);
+    if (st != CLCONV_OK)
+        return st;
     cl_event ev = NULL, first = NULL;
     if (pl->count_loads) {
         const cl_int zero = 0;

@@ -24,16 +24,30 @@ static clconv_status float_only(const clconv_plan *pl, const char *fn)
                     clconv_elem_name(p->out_dtype), fn);
 }
 
+/* A plan and a host array given, the plan's enqueued work done. */
+static clconv_status ready(clconv_plan *pl, const void *data, const char *fn)
+{
+    if (!pl || !data)
+        return clc_fail(CLCONV_EINVAL, "%s: no plan or array given (NULL)",
+                        fn);
+    return clc_plan_drain(pl);
+}
+
 clconv_status clconv_plan_set_input(clconv_plan *pl, const float *in)
 {
-    clconv_status st = float_only(pl, "clconv_plan_set_input");
+    clconv_status st = ready(pl, in, "clconv_plan_set_input");
+    if (st != CLCONV_OK)
+        return st;
+    st = float_only(pl, "clconv_plan_set_input");
     return st != CLCONV_OK ? st : clconv_plan_set_input_typed(pl, in);
 }
 
 clconv_status clconv_plan_set_input_typed(clconv_plan *pl, const void *in)
 {
     cl_mem bin, bout;
-    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
+    clconv_status st = ready(pl, in, "clconv_plan_set_input_typed");
+    if (st == CLCONV_OK)
+        st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
     float *conv = NULL;
@@ -72,7 +86,9 @@ clconv_status clconv_plan_poison_output(clconv_plan *pl)
         psize = sizeof half_nan;
     }
     cl_mem bin, bout;
-    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
+    clconv_status st = ready(pl, &a5, "clconv_plan_poison_output");
+    if (st == CLCONV_OK)
+        st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
     cl_command_queue q = clc_plan_session(pl)->queue;
@@ -84,14 +100,19 @@ clconv_status clconv_plan_poison_output(clconv_plan *pl)
 
 clconv_status clconv_plan_get_output(clconv_plan *pl, float *out)
 {
-    clconv_status st = float_only(pl, "clconv_plan_get_output");
+    clconv_status st = ready(pl, out, "clconv_plan_get_output");
+    if (st != CLCONV_OK)
+        return st;
+    st = float_only(pl, "clconv_plan_get_output");
     return st != CLCONV_OK ? st : clconv_plan_get_output_typed(pl, out);
 }
 
 clconv_status clconv_plan_get_output_typed(clconv_plan *pl, void *out)
 {
     cl_mem bin, bout;
-    clconv_status st = clc_plan_buffers(pl, &bin, &bout);
+    clconv_status st = ready(pl, out, "clconv_plan_get_output_typed");
+    if (st == CLCONV_OK)
+        st = clc_plan_buffers(pl, &bin, &bout);
     if (st != CLCONV_OK)
         return st;
     const clconv_elem want = clc_plan_problem(pl)->out_dtype;
