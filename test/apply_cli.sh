@@ -161,6 +161,16 @@ check "a failed apply" 2 "$CLI" apply "$tmp/a.npy" "$tmp/kept.npy" --mask 1,1
 [ "$(cat "$tmp/kept.npy")" = keep ] || fail "an existing OUT was replaced by a failed apply"
 ls -a "$tmp" "$tmp"/* 2>/dev/null | grep -q '\.tmp\.' && fail "temporary files left after errors"
 
+# A good call prints its summary and nothing on stderr, also when its
+# kernels are built afresh: PoCL's clang printed "5 warnings generated."
+# while building the separable passes (the warnings are in the build log).
+mkdir -p "$tmp/cold"
+check "a first build prints nothing on stderr" 0 env \
+    XDG_CACHE_HOME="$tmp/cold" POCL_CACHE_DIR="$tmp/cold/pocl" \
+    "$CLI" apply "$tmp/a.npy" "$tmp/cold.npy" --mask box:3
+[ -s "$tmp/err" ] && { fail "a good apply wrote to stderr"; sed 's/^/  | /' "$tmp/err"; }
+rm -rf "$tmp/cold"
+
 if [ "$fails" -ne 0 ]; then
     echo "apply_cli.sh: $fails failure(s)"
     exit 1

@@ -228,6 +228,54 @@ static void every_mode_in_slabs_equals_one_launch(void **state)
     free(got);
 }
 
+/* The output over the input, whole or shifted by a few elements, in every
+ * binding: the result of separate arrays (CPUs' in-place binding once
+ * read outputs already written: 255 of 4096 wrong). Row ranges refuse
+ * overlapping arrays (other calls would read this one's outputs). */
+static void an_output_over_the_input_is_computed_as_if_apart(void **state)
+{
+    fixture *f = *state;
+    const size_t sizes[2][3] = {{4096, 1, 1}, {31, 7, 1}};
+    for (binding = 0; binding < BIND_COUNT; ++binding) {
+        clconv_session *s = session_bound(f);
+        for (int dims = 1; dims <= 2; ++dims)
+            for (size_t shift = 0; shift <= 5; shift += 5) {
+                clconv_problem p = {.dims = dims, .mask_width = 3,
+                                    .border = CLCONV_BORDER_WRAP};
+                memcpy(p.size, sizes[dims - 1], sizeof p.size);
+                clconv_pick_default(f->dev, &p);
+                const size_t n = clconv_problem_elements(&p);
+                float *in = malloc(n * 4), *want = malloc(n * 4);
+                float *both = malloc((n + shift) * 4), mask[9];
+                assert_non_null(in && want && both);
+                clconv_fill_random(in, n, 61);
+                clconv_fill_random(mask, 9, 62);
+                one_launch(f, &p, in, mask, want);
+                memcpy(both + shift, in, n * 4);
+                if (clconv_convolve(s, &p, both + shift, mask, both) !=
+                    CLCONV_OK)
+                    fail_msg("in place: %s", clconv_last_error());
+                for (size_t i = 0; i < n; ++i)
+                    if (memcmp(&both[i], &want[i], 4) != 0)
+                        fail_msg("%dD in place, output %zu before the input, "
+                                 "binding %d: element %zu is %.9g, apart "
+                                 "%.9g", dims, shift, binding, i, both[i],
+                                 want[i]);
+                memcpy(both + shift, in, n * 4);
+                assert_int_equal(clconv_convolve_rows(s, &p, both + shift,
+                                                      mask, both, 0,
+                                                      p.size[dims - 1], NULL),
+                                 CLCONV_EINVAL);
+                assert_non_null(strstr(clconv_last_error(), "overlaps"));
+                free(in);
+                free(want);
+                free(both);
+            }
+        clconv_session_destroy(s);
+    }
+    binding = BIND_COPY;
+}
+
 /* Through pinned staging in one piece (no slab limit): 8-bit data in and
  * out and float32, sizes that no chunk divides, bit for bit the plan's
  * result, no byte left unwritten; later calls on the same ring and the
@@ -467,6 +515,37 @@ static void null_arguments_are_refused(void **state)
     assert_int_equal(clconv_run_verified(f->whole, &p, NULL, 0, 0, &res),
                      CLCONV_EINVAL);
     assert_int_equal(res.status, CLCONV_EINVAL);
+    /* The plan's own calls, the reference, the mode's name, a split. */
+    clconv_border b;
+    assert_int_equal(clconv_border_parse(NULL, &b), CLCONV_EINVAL);
+    assert_int_equal(clconv_border_parse("wrap", NULL), CLCONV_EINVAL);
+    double ref[128];
+    assert_int_equal(clconv_reference(&p, NULL, mask, ref, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_reference(&p, in, mask, NULL, NULL),
+                     CLCONV_EINVAL);
+    const size_t past = 128, first = 0;
+    assert_int_equal(clconv_reference_at(&p, in, mask, &past, 1, ref, NULL),
+                     CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "past"));
+    assert_int_equal(clconv_reference_at(&p, in, mask, &first, 1, ref, NULL),
+                     CLCONV_OK);
+    assert_int_equal(clconv_plan_execute(NULL, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_set_input(NULL, in), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_get_output(NULL, out), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_set_mask(NULL, mask), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_time(NULL, 0, 1, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_create_with_mask(f->whole, &p, mask, &plan),
+                     CLCONV_OK);
+    assert_int_equal(clconv_plan_set_input(plan, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_get_output(plan, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_set_mask(plan, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_time(plan, 0, 1, NULL), CLCONV_EINVAL);
+    clconv_plan_destroy(plan);
+    const double w = 1;
+    assert_int_equal(clconv_convolve_split(NULL, 1, &p, &w, in, mask, out,
+                                           NULL),
+                     CLCONV_EINVAL);
 }
 
 int main(void)
@@ -477,6 +556,7 @@ int main(void)
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),
         cmocka_unit_test(every_mode_in_slabs_equals_one_launch),
+        cmocka_unit_test(an_output_over_the_input_is_computed_as_if_apart),
         cmocka_unit_test(pinned_staging_equals_the_plan),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
         cmocka_unit_test(row_ranges_add_up_to_the_whole),

@@ -77,6 +77,8 @@ static const struct {
 
 clconv_status clconv_border_parse(const char *name, clconv_border *out)
 {
+    if (!name || !out)
+        return clc_fail(CLCONV_EINVAL, "no mode name or result given (NULL)");
     for (int b = 0; b < CLCONV_BORDER_COUNT; ++b)
         if (strcmp(name, border_names[b]) == 0) {
             *out = (clconv_border)b;

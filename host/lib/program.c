@@ -183,6 +183,28 @@ static char *with_std(const clconv_session *s, const char *options)
     return opts;
 }
 
+/* Text printed to stderr while a build succeeded: a compiler's summary
+ * of its warnings ("5 warnings generated.", PoCL's clang; the warnings
+ * themselves are in the build log) is dropped, so a good call prints
+ * nothing; anything else (another thread's output meanwhile: stderr is
+ * one per process) passes through. */
+static void pass_through(const char *printed)
+{
+    for (const char *line = printed; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        unsigned n = 0;
+        char tail[16] = "";
+        const int summary =
+            sscanf(line, "%u warning%15[^\n]", &n, tail) == 2 &&
+            (!strncmp(tail, "s generated.", 12) ||
+             !strncmp(tail, " generated.", 11));
+        if (!summary)
+            fwrite(line, 1, len, stderr);
+        line += len;
+    }
+}
+
 /* A failed build: clconv's own line first (what, which file, which
  * device), then the driver's log and what it printed itself, then the
  * full options. */
@@ -274,8 +296,8 @@ static clconv_status build(clconv_session *s, const char *stem,
         st = build_failed(s, prog, err, path_body, opts, printed);
         goto out;
     }
-    if (printed) /* a driver's warnings on a good build pass through */
-        fputs(printed, stderr);
+    if (printed) /* what else was printed meanwhile passes through */
+        pass_through(printed);
     log_good_build(s, prog, path_body, opts);
     clc_program_disk_store(s, parts, 4, opts, prog);
     *out = prog;

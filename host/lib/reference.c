@@ -104,6 +104,8 @@ static clconv_status ctx_open(const clconv_problem *p, const float *in,
     clconv_status st = clconv_problem_validate(p);
     if (st != CLCONV_OK)
         return st;
+    if (!in || !mask)
+        return clc_fail(CLCONV_EINVAL, "no input or mask given (NULL)");
     const size_t m = clconv_problem_mask_elements(p);
     *flipped = p->flip ? malloc(m * sizeof **flipped) : NULL;
     if (*flipped) /* every axis reversed: the row-major order reversed */
@@ -137,6 +139,8 @@ clconv_status clconv_reference(const clconv_problem *p, const float *in,
     ref_ctx c;
     float *flipped;
     clconv_status st = ctx_open(p, in, mask, &c, &flipped);
+    if (st == CLCONV_OK && !out)
+        st = clc_fail(CLCONV_EINVAL, "no output given (NULL)");
     const long nx = c.n[0], ny = c.n[1], nz = st == CLCONV_OK ? c.n[2] : 0;
 #if defined(_OPENMP)
 #pragma omp parallel for collapse(2) schedule(static)
@@ -164,6 +168,14 @@ clconv_status clconv_reference_at(const clconv_problem *p, const float *in,
     ref_ctx c;
     float *flipped;
     clconv_status st = ctx_open(p, in, mask, &c, &flipped);
+    if (st == CLCONV_OK && count && (!index || !out))
+        st = clc_fail(CLCONV_EINVAL, "no indices or outputs given (NULL)");
+    const size_t n = st == CLCONV_OK ? clconv_problem_elements(p) : 0;
+    for (size_t k = 0; st == CLCONV_OK && k < count; ++k)
+        if (index[k] >= n)
+            st = clc_fail(CLCONV_EINVAL,
+                          "index %zu is past the problem's %zu elements",
+                          index[k], n);
     for (size_t k = 0; st == CLCONV_OK && k < count; ++k) {
         const long i = (long)index[k];
         double mag;

@@ -17,6 +17,8 @@ static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
     if (n == 0 || n > CLC_SPLIT_MAX)
         return clc_fail(CLCONV_EINVAL, "%zu devices (1 to %d)", n,
                         CLC_SPLIT_MAX);
+    if (!sessions || !problems)
+        return clc_fail(CLCONV_EINVAL, "no sessions or problems (NULL)");
     for (size_t i = 0; i < n; ++i) {
         if (!sessions[i])
             return clc_fail(CLCONV_EINVAL, "no session for device %zu", i);
@@ -132,6 +134,13 @@ clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
     st = split_rows(problems[0].size[axis], n, weights, bounds);
     if (st != CLCONV_OK)
         return st;
+    /* An output over the input: the parts read the input as it was. */
+    const size_t bytes = clconv_problem_elements(&problems[0]) * sizeof *in;
+    void *copy = NULL;
+    in = clc_unaliased(in, bytes, out, bytes, &copy);
+    if (!in)
+        return clc_fail(CLCONV_ENOMEM, "out of memory (a copy of the input, "
+                        "which the output overlaps)");
 #pragma omp parallel for num_threads((int)n) schedule(static, 1)
     for (size_t i = 0; i < n; ++i) {
         res[i] = CLCONV_OK;
@@ -148,5 +157,6 @@ clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
         if (res[i] != CLCONV_OK && st == CLCONV_OK)
             st = clc_fail(res[i], "%s: %s", sessions[i]->dev.name, why[i]);
     }
+    free(copy);
     return st;
 }

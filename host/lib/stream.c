@@ -8,6 +8,7 @@
  * problem's kernel would, so the result is the single-shot result. */
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clconv_cl.h"
@@ -226,6 +227,30 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
     return clconv_convolve_typed(s, p, in, mask, out, info);
 }
 
+const void *clc_unaliased(const void *in, size_t in_bytes, const void *out,
+                          size_t out_bytes, void **copy)
+{
+    *copy = NULL;
+    const uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
+    if (a >= b + out_bytes || b >= a + in_bytes)
+        return in;
+    *copy = malloc(in_bytes ? in_bytes : 1);
+    if (*copy)
+        memcpy(*copy, in, in_bytes);
+    return *copy;
+}
+
+/* An output over the input (in place): the kernels read the input as it
+ * was, from a copy (*copy, freed by the caller) that j now reads. */
+static clconv_status unalias(clc_job *j, void **copy)
+{
+    const size_t n = clconv_problem_elements(&j->p);
+    j->in = clc_unaliased(j->in, n * j->isz, j->out, n * j->osz, copy);
+    return j->in ? CLCONV_OK
+                 : clc_fail(CLCONV_ENOMEM, "out of memory (a copy of the "
+                            "input, which the output overlaps)");
+}
+
 clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
                                     const void *in, const float *mask,
                                     void *out, clconv_call_info *info)
@@ -243,6 +268,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
                      p->out_dtype == CLCONV_ELEM_F16))
         return clc_convolve_via_f32(s, p, in, mask, out, info);
     clc_job j;
+    void *copy = NULL;
     if ((st = job_init(&j, s, p, in, mask, out, 1)) != CLCONV_OK)
         return st;
     const size_t elements = clconv_problem_elements(&j.p);
@@ -274,8 +300,12 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
             return st;
         if (j.host_ptr) {
             info->zero_copy = 1;
-            return whole_in_place(&j, plan);
+            if ((st = unalias(&j, &copy)) == CLCONV_OK)
+                st = whole_in_place(&j, plan);
+            free(copy);
+            return st;
         }
+        /* The input is uploaded whole before the output is written. */
         st = clconv_plan_set_input_typed(plan, in);
         if (st == CLCONV_OK)
             st = clconv_plan_execute(plan, NULL);
@@ -285,8 +315,14 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     }
     info->zero_copy = j.host_ptr;
     info->pinned = j.staged;
-    return clc_stream_rows(s, &j.p, in, mask, out, 0, j.rows, want,
-                           &info->slabs);
+    /* Slabs that cannot be cut are refused before any copy. */
+    size_t rows;
+    if ((st = slab_rows(&j, j.rows, want, &rows)) == CLCONV_OK &&
+        (st = unalias(&j, &copy)) == CLCONV_OK)
+        st = clc_stream_rows(s, &j.p, j.in, mask, out, 0, j.rows, want,
+                             &info->slabs);
+    free(copy);
+    return st;
 }
 
 clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
@@ -306,6 +342,14 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
     if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
         return clc_fail(CLCONV_EINVAL,
                         "clconv_convolve_rows takes float32 data only");
+    /* Other calls' rows would read this call's outputs as their input. */
+    const size_t bytes = clconv_problem_elements(p) * sizeof *in;
+    if (!((uintptr_t)in >= (uintptr_t)out + bytes ||
+          (uintptr_t)out >= (uintptr_t)in + bytes))
+        return clc_fail(CLCONV_EINVAL,
+                        "the output overlaps the input: clconv_convolve_rows "
+                        "needs them apart (clconv_convolve takes them in "
+                        "place)");
     return clc_stream_rows(s, p, in, mask, out, begin, end, 1,
                            info ? &info->slabs : NULL);
 }

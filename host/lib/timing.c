@@ -29,6 +29,8 @@ void clconv_timing_of(double *ms, int n, clconv_timing *t)
 clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
                                clconv_timing *t)
 {
+    if (!plan || !t)
+        return clc_fail(CLCONV_EINVAL, "no plan or timing given (NULL)");
     if (reps < 1)
         return clc_fail(CLCONV_EINVAL, "reps must be >= 1 (got %d)", reps);
     double *ms = malloc((size_t)reps * sizeof *ms);
