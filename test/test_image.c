@@ -83,6 +83,92 @@ static void png_written_by_libpng_decodes_to_the_same_samples(void **state)
         }
 }
 
+/* libpng's writer into a growing memory buffer. */
+typedef struct membuf {
+    unsigned char *data;
+    size_t len, cap;
+} membuf;
+
+static void mem_write(png_structp png, png_bytep bytes, png_size_t n)
+{
+    membuf *m = png_get_io_ptr(png);
+    if (m->len + n > m->cap) {
+        m->cap = 2 * (m->len + n);
+        m->data = realloc(m->data, m->cap);
+        assert_non_null(m->data);
+    }
+    memcpy(m->data + m->len, bytes, n);
+    m->len += n;
+}
+
+static void mem_flush(png_structp png) { (void)png; }
+
+/* Gray and RGB PNGs (8 and 16 bits) whose tRNS chunk makes one value
+ * transparent decode with an alpha channel: 0 where a pixel has that
+ * value, the maximum elsewhere (the chunk was applied to palettes only,
+ * and the transparency was lost). */
+static void gray_and_rgb_transparency_becomes_alpha(void **state)
+{
+    (void)state;
+    const size_t w = 5, h = 4;
+    for (int rgb = 0; rgb <= 1; ++rgb)
+        for (int depth = 8; depth <= 16; depth += 8) {
+            const int ch = rgb ? 3 : 1, bps = depth / 8;
+            const unsigned maxval = depth == 16 ? 65535u : 255u;
+            png_structp png =
+                png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL,
+                                        NULL);
+            png_infop info = png_create_info_struct(png);
+            assert_non_null(png && info);
+            membuf m = {0};
+            png_set_write_fn(png, &m, mem_write, mem_flush);
+            png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth,
+                         rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY,
+                         PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                         PNG_FILTER_TYPE_DEFAULT);
+            png_color_16 trans = {0};
+            trans.gray = trans.red = trans.green = trans.blue = 5;
+            png_set_tRNS(png, info, NULL, 0, &trans);
+            png_write_info(png, info);
+            if (bps == 2)
+                png_set_swap(png); /* rows below in host (little) order */
+            unsigned char row[5 * 3 * 2];
+            for (size_t y = 0; y < h; ++y) {
+                for (size_t x = 0; x < w; ++x)
+                    for (int c = 0; c < ch; ++c) {
+                        /* value 5 on the diagonal (every channel), else
+                         * 200 + x */
+                        unsigned v = x == y ? 5u : 200u + (unsigned)x;
+                        unsigned char *at = row + (x * ch + c) * bps;
+                        at[0] = (unsigned char)(v & 0xff);
+                        if (bps == 2)
+                            at[1] = (unsigned char)(v >> 8);
+                    }
+                png_write_row(png, row);
+            }
+            png_write_end(png, NULL);
+            png_destroy_write_struct(&png, &info);
+            clconv_image img;
+            if (clconv_image_decode(m.data, m.len, &img) != CLCONV_OK)
+                fail_msg("%s %d bits with tRNS: %s", rgb ? "RGB" : "gray",
+                         depth, clconv_last_error());
+            assert_int_equal(img.channels, ch + 1);
+            assert_int_equal(img.maxval, maxval);
+            for (size_t y = 0; y < h; ++y)
+                for (size_t x = 0; x < w; ++x) {
+                    const float *px = img.pixels + (y * w + x) * (ch + 1);
+                    const float v = x == y ? 5.0f : 200.0f + (float)x;
+                    for (int c = 0; c < ch; ++c)
+                        assert_true(px[c] == v);
+                    if (px[ch] != (x == y ? 0.0f : (float)maxval))
+                        fail_msg("%s %d bits: alpha at (%zu, %zu) is %g",
+                                 rgb ? "RGB" : "gray", depth, x, y, px[ch]);
+                }
+            clconv_image_free(&img);
+            free(m.data);
+        }
+}
+
 static void png_written_by_clconv_reads_back_in_libpng(void **state)
 {
     (void)state;
@@ -337,6 +423,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(png_written_by_libpng_decodes_to_the_same_samples),
         cmocka_unit_test(png_written_by_clconv_reads_back_in_libpng),
+        cmocka_unit_test(gray_and_rgb_transparency_becomes_alpha),
         cmocka_unit_test(samples_are_rounded_and_clamped_on_output),
         cmocka_unit_test(pgm_and_ppm_decode_and_encode_back_byte_for_byte),
         cmocka_unit_test(damaged_netpbm_files_are_refused_with_their_reason),

@@ -124,13 +124,14 @@ static int png_decode_steps(png_state *s, clconv_image *img)
                  (unsigned long)w, (unsigned long)h, s->len);
         return -1;
     }
-    if (type == PNG_COLOR_TYPE_PALETTE) {
+    if (type == PNG_COLOR_TYPE_PALETTE)
         png_set_palette_to_rgb(s->png);
-        if (png_get_valid(s->png, s->info, PNG_INFO_tRNS))
-            png_set_tRNS_to_alpha(s->png);
-    }
     if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
         png_set_expand_gray_1_2_4_to_8(s->png);
+    /* Transparency by a tRNS chunk (a palette's, or gray's and RGB's one
+     * transparent value) as an alpha channel, so it is kept. */
+    if (png_get_valid(s->png, s->info, PNG_INFO_tRNS))
+        png_set_tRNS_to_alpha(s->png);
     png_set_interlace_handling(s->png);
     png_read_update_info(s->png, s->info);
     int channels = png_get_channels(s->png, s->info);
