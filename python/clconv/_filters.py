@@ -42,6 +42,7 @@ pyopencl arrays stay on their device (see _pyopencl.py).
 from __future__ import annotations
 
 import numbers
+import operator
 import os
 from typing import Optional, Sequence, Union
 
@@ -293,8 +294,10 @@ def _complex_parts(func, input, weights, output, cval, **kw):
         if np.iscomplexobj(cval):
             raise ValueError("Cannot provide a complex-valued cval when the "
                              "input is real.")
-        output.real = func(input, weights.real, None, cval=cval, **kw)
-        output.imag = func(input, weights.imag, None, cval=cval, **kw)
+        # Into the float views, as SciPy: a result in the input's own
+        # (integer) dtype would be rounded and wrapped.
+        func(input, weights.real, output.real, cval=cval, **kw)
+        func(input, weights.imag, output.imag, cval=cval, **kw)
     return output
 
 
@@ -366,8 +369,10 @@ def correlate(input: ArrayLike, weights: ArrayLike, output=None,
         :class:`Session`; None: ``CLCONV_DEVICE`` or the first GPU, else the
         first device. Ignored for a ``pyopencl.array.Array`` input, which
         runs on its own queue and returns a pyopencl array of its context
-        (float32, C-contiguous, 1-3 dimensions, mode 'constant' with cval
-        0, any mask shape and origin; others raise UnsupportedError).
+        (float32, C-contiguous, every mode with a finite cval, any mask
+        shape and origin, more than 3 dimensions where the mask spans at
+        most 3 axes; an output over the input and others raise
+        UnsupportedError).
 
     Returns
     -------
@@ -447,6 +452,7 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
     weights = np.asarray(weights, dtype=np.float64)
     if weights.ndim != 1 or weights.shape[0] < 1:
         raise RuntimeError("no filter weights given")
+    axis = operator.index(axis)  # SciPy: TypeError for 1.0
     if not -input.ndim <= axis < input.ndim:
         raise AxisError(axis, input.ndim)
     axis %= input.ndim
@@ -643,6 +649,8 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
         The result.
     """
     input = _check_input(input)
+    axis = operator.index(axis)  # SciPy: TypeError for 1.0
+    origin = operator.index(origin)  # one origin, an integer (TypeError)
     if not -input.ndim <= axis < input.ndim:
         raise AxisError(axis, input.ndim)
     if size < 1:
@@ -686,7 +694,8 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
     output = _get_output(output, input, lazy=True)
     axes = _normalize_axes(axes, input.ndim)
     sizes = _normalize_sequence(size, len(axes))
-    origins = _normalize_sequence(origin, len(axes))
+    origins = [operator.index(o)  # SciPy: TypeError for 1.5
+               for o in _normalize_sequence(origin, len(axes))]
     modes = _normalize_sequence(mode, len(axes))
     passes = []
     for a, n, o, m in zip(axes, sizes, origins, modes):

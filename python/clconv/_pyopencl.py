@@ -92,6 +92,11 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
                            "array of the input's shape and context")
     if input.size == 0:
         return output
+    if output.base_data == input.base_data and \
+            output.offset < input.offset + input.nbytes and \
+            input.offset < output.offset + output.nbytes:
+        raise _unsupported("the output overlaps the input (pass another "
+                           "array)")
     session = _session(input.queue)
     waits = [e.int_ptr for e in list(input.events) + list(output.events)]
     import pyopencl as cl

@@ -27,6 +27,7 @@ by all its tasks.
 """
 from __future__ import annotations
 
+import numbers
 import os
 import zlib
 from typing import Callable, Optional, Sequence
@@ -99,6 +100,8 @@ def _merge_small(chunks, least):
 def _exact_in(cval: float, dtype) -> bool:
     """Does dtype hold cval exactly (the extension is made in x's dtype)?"""
     kind = np.dtype(dtype).kind
+    if kind == "c":
+        return True
     if kind == "b":
         return cval in (0.0, 1.0)
     if kind not in "iu":
@@ -113,7 +116,11 @@ def _run(x, reach, modes, cval, block_fn: Callable, dtype):
     hold the constant mode's cval: SciPy extends with the float cval)."""
     import dask.array as da
     x = da.asarray(x)
-    cval = _filters._check_cval(cval)
+    # A complex cval extends a complex array (as clconv.correlate takes it).
+    if x.dtype.kind == "c" and isinstance(cval, numbers.Complex):
+        cval = complex(cval)
+    else:
+        cval = _filters._check_cval(cval)
     if x.size == 0:  # as SciPy: an empty result (nothing to extend by)
         return da.zeros(x.shape, dtype=dtype, chunks=x.chunks)
     if any(m == "constant" and r != (0, 0) for m, r in zip(modes, reach)) \

@@ -101,3 +101,15 @@ def test_dask_empty_arrays_give_empty_results_as_scipy(client):
                  ndimage.uniform_filter(x, 3, mode="constant", cval=2.5))]:
             got = got.compute()
             assert got.shape == want.shape and got.dtype == want.dtype
+
+
+def test_dask_complex_input_takes_a_complex_cval_as_scipy(client):
+    # The wrapper checked cval as a real number before extending the array.
+    x = (np.arange(72.0).reshape(8, 9) + 1j * np.arange(72.0)[::-1].reshape(8, 9)
+         ).astype(np.complex64)
+    w = np.array([[1.0, 0.5, 0.0], [2.0, -1.0, 0.25], [0.0, 1.0, 3.0]])
+    dx = da.from_array(x, chunks=4)
+    for cval in [1 + 1j, 2.5, -3j]:
+        got = cd.correlate(dx, w, mode="constant", cval=cval).compute()
+        want = ndimage.correlate(x, w, mode="constant", cval=cval)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)

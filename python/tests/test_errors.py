@@ -49,6 +49,29 @@ CASES = {
 }
 
 
+# SciPy raises these from Python's own integer checks, whose wording
+# differs between versions: the type must match.
+TYPE_ONLY = {
+    "uniform_filter1d origin sequence": lambda m: m.uniform_filter1d(A, 3, origin=(1, 0)),
+    "uniform_filter1d float origin": lambda m: m.uniform_filter1d(A, 3, origin=1.5),
+    "uniform_filter float origin": lambda m: m.uniform_filter(A, 3, origin=1.5),
+    "correlate1d float axis": lambda m: m.correlate1d(A, [1, 2], axis=1.0),
+    "convolve1d float axis": lambda m: m.convolve1d(A, [1, 2], axis=1.0),
+    "uniform_filter1d float axis": lambda m: m.uniform_filter1d(A, 3, axis=1.0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TYPE_ONLY))
+def test_non_integer_axes_and_origins_raise_scipys_type(case):
+    # They were taken (a sequence's last entry, 1.5 as 1, 1.0 as 1).
+    call = TYPE_ONLY[case]
+    with pytest.raises(Exception) as scipy_err:
+        call(ndimage)
+    with pytest.raises(Exception) as ours:
+        call(clconv)
+    assert type(ours.value) is type(scipy_err.value), (ours.value, scipy_err.value)
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_bad_arguments_raise_what_scipy_raises(case):
     call = CASES[case]

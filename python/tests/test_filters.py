@@ -243,6 +243,24 @@ def test_complex_input_and_weights_as_scipy(rng):
                                ndimage.uniform_filter(x, 3), atol=1e-5)
 
 
+def test_complex_weights_on_integer_input_as_scipy():
+    # The real and imaginary parts were computed in the input's dtype and
+    # rounded and wrapped there (uint8: 236 for -20).
+    cases = [(np.array([10, 20, 30, 40], np.uint8), np.array([1, -2, 1]) + 0.5j),
+             (np.array([1, 2, 3, 4], np.int32), np.array([0.25, 0.25, 0.25]) + 0j),
+             (np.arange(12, dtype=np.int16).reshape(3, 4) * 100,
+              np.array([[1, -2], [0.5, 3]]) - 0.25j),
+             (np.array([True, False, True, True]), np.array([0.5, -1.5]) + 2j)]
+    for x, w in cases:
+        funcs = ["correlate", "convolve"] + (["correlate1d", "convolve1d"] if w.ndim == 1 else [])
+        for func in funcs:
+            expected = getattr(ndimage, func)(x, w, mode="nearest")
+            got = getattr(clconv, func)(x, w, mode="nearest")
+            assert got.dtype == expected.dtype, func
+            np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-3,
+                                       err_msg="%s %s" % (func, x.dtype))
+
+
 def test_more_than_three_dimensions_where_the_mask_spans_three(rng):
     x = random_input(rng, (3, 4, 5, 6, 2), np.float32)
     w = random_weights(rng, (3, 1, 2, 3, 1), False)

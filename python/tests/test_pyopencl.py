@@ -101,3 +101,11 @@ def test_pyopencl_arrays_whose_axes_do_not_fold_are_refused(queue):
     dx = cla.to_device(queue, np.ones((3, 4, 5, 6, 7), np.float32))
     with pytest.raises(clconv.UnsupportedError, match="leave more than 3"):
         clconv.correlate(dx, np.ones((3, 3, 3)), axes=(0, 2, 4))
+
+
+def test_pyopencl_output_over_the_input_is_unsupported(queue):
+    # It raised the library's ValueError; the README promises
+    # UnsupportedError for whatever the device path does not run.
+    dx = cla.to_device(queue, np.ones((16, 16), np.float32))
+    with pytest.raises(clconv.UnsupportedError, match="overlaps"):
+        clconv.correlate(dx, np.ones((3, 3)), output=dx)
