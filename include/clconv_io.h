@@ -250,6 +250,15 @@ typedef struct clconv_output clconv_output;
 /* Would clconv_output_open(path) succeed? Checks without creating
  * anything (run it before hours of work). */
 clconv_status clconv_output_check(const char *path);
+/* Where clconv_output_open(path) puts its bytes: *target (malloc'd, the
+ * caller frees it) is path with its symlinks followed; *stream says
+ * whether it is written through ("-", a FIFO, device or socket; *target
+ * is then that file, or "-") rather than replaced; *mode (may be NULL) is
+ * the mode a replacing file takes: the old file's, or 0666 less the
+ * umask. For writers that fill a file in place themselves (clconv-mpi's
+ * ranks). Errors as clconv_output_check's. */
+clconv_status clconv_output_target(const char *path, char **target,
+                                   unsigned *mode, int *stream);
 clconv_status clconv_output_open(const char *path, clconv_output **out);
 /* Buffered; a stream receives the bytes at the latest on commit. */
 clconv_status clconv_output_write(clconv_output *o, const void *data,

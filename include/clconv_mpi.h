@@ -175,7 +175,8 @@ void clconv_mpi_npy_close(clconv_mpi_npy_in *f);
  * file must be on storage every rank sees. */
 typedef struct clconv_mpi_npy_out {
     int fd;
-    char path[4096];   /* the destination */
+    char path[4096];   /* the destination as given */
+    char target[4096]; /* the file replaced: path, its symlinks followed */
     char temp[4096];   /* the temporary, "" once committed or removed */
     int temp_handle;   /* rank 0: its clconv_temp_create handle, or -1 */
     size_t data_offset;

@@ -145,6 +145,47 @@ fault "rank 2 has no device" "rank 2 .*no device matches" \
 head -c 9000 "$tmp/v3.npy" >"$tmp/cut.npy"
 fault "truncated IN" "truncated" -n 3 "$MPI_CLI" apply "$tmp/cut.npy" "$tmp/o.npy" --mask box:3
 
+# OUT as one process takes it (doc/apply.md "Where the outputs go"): a
+# symlink's target replaced (the link stays), a dangling link's target
+# created, the old file's mode kept; a stream (a FIFO, "-", a device), a
+# folder or an image name refused with exit 2 before any work. The ranks
+# once renamed over the literal path: a device node or FIFO became a
+# regular file, "-" a file named "-".
+mo="$tmp/mpiout"
+mkdir -p "$mo"
+echo old >"$mo/tgt.npy"
+chmod 600 "$mo/tgt.npy"
+ln -s tgt.npy "$mo/link.npy"
+ln -s new.npy "$mo/dangling.npy"
+for out in link.npy dangling.npy; do
+    if timeout 120 $RUN -n 2 "$MPI_CLI" apply "$tmp/v3.npy" "$mo/$out" \
+        --mask box:3 >/dev/null 2>"$tmp/err" && [ -L "$mo/$out" ]; then
+        echo "ok   OUT $out: its target replaced, the link kept"
+    else
+        fail "OUT $out"; sed 's/^/  | /' "$tmp/err"
+    fi
+done
+cmp -s "$mo/tgt.npy" "$tmp/ref-3d-box3.npy" || fail "the link's target is not the result"
+cmp -s "$mo/new.npy" "$tmp/ref-3d-box3.npy" || fail "the dangling link's target is not the result"
+[ "$(stat -c %a "$mo/tgt.npy")" = 600 ] || fail "the replaced file lost its mode 600"
+mkfifo "$mo/fifo"
+mkdir "$mo/folder"
+abs_mpi_cli=$(cd "$(dirname "$MPI_CLI")" && pwd)/$(basename "$MPI_CLI")
+for out in "$mo/fifo" - "$mo/folder" "$mo/o.png" /dev/null; do
+    (cd "$mo" && timeout 60 $RUN -n 2 "$abs_mpi_cli" apply "$tmp/v3.npy" "$out" \
+        --mask box:3 >"$tmp/out" 2>"$tmp/err")
+    rc=$?
+    if [ "$rc" -ne 2 ]; then
+        fail "OUT $out under MPI: exit $rc, expected 2"; sed 's/^/  | /' "$tmp/err"
+    elif [ -e "$mo/-" ] || [ ! -p "$mo/fifo" ] || [ ! -c /dev/null ] ||
+        ls -a "$mo" | grep -q '^\.clconv-'; then
+        fail "OUT $out under MPI: a file was replaced or left behind"
+    else
+        echo "ok   OUT $out under MPI: exit 2: $(grep -m1 apply "$tmp/err")"
+    fi
+done
+rm -rf "$mo"
+
 # Every filter: the halos past the array's ends per the border mode
 # (wrap's from the far end's ranks, reflections folding more than once
 # where the halo is wider than the array), cval, origins, convolution,

@@ -131,4 +131,7 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
                                     const clconv_mask *m, apply_data *d,
                                     int verify, apply_result *r);
 
+/* Does path end in an image format's extension (.png, .pgm, .ppm, .pnm)? */
+int apply_is_image_name(const char *path);
+
 #endif

@@ -64,6 +64,28 @@ static int check_options(const apply_options *o)
         cli_error("apply: '%s' is the input; choose another output", o->out);
         return -1;
     }
+    if (apply_is_image_name(o->out)) {
+        cli_error("apply: '%s': a .npy input writes a .npy output", o->out);
+        return -1;
+    }
+    /* As one process checks OUT (a folder, a missing or unwritable folder:
+     * before any work); then what only MPI refuses: the ranks write their
+     * rows into one regular file at once, so a stream cannot be OUT. */
+    char *target = NULL;
+    int stream = 0;
+    if (clconv_output_check(o->out) != CLCONV_OK ||
+        clconv_output_target(o->out, &target, NULL, &stream) != CLCONV_OK) {
+        cli_error("apply: %s", clconv_last_error());
+        return -1;
+    }
+    free(target);
+    if (stream) {
+        cli_error("apply: '%s' is standard output, a FIFO or a device: "
+                  "under MPI the ranks write OUT's rows at once into a "
+                  "regular file (name a file, or run one process)",
+                  o->out);
+        return -1;
+    }
     return 0;
 }
 

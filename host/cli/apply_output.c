@@ -14,7 +14,7 @@ static int has_ext(const char *path, const char *ext)
     return n >= e && strcasecmp(path + n - e, ext) == 0;
 }
 
-static int is_image_name(const char *path)
+int apply_is_image_name(const char *path)
 {
     return has_ext(path, ".png") || has_ext(path, ".pgm") ||
            has_ext(path, ".ppm") || has_ext(path, ".pnm");
@@ -89,7 +89,7 @@ int apply_check_paths(const apply_options *o, const apply_data *d)
                   "already float32)");
         return -1;
     }
-    if (!is_image && is_image_name(o->out)) {
+    if (!is_image && apply_is_image_name(o->out)) {
         cli_error("apply: '%s': a .npy input writes a .npy output", o->out);
         return -1;
     }

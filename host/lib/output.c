@@ -141,6 +141,39 @@ clconv_status clconv_output_check(const char *path)
     return st;
 }
 
+clconv_status clconv_output_target(const char *path, char **target,
+                                   unsigned *mode, int *stream)
+{
+    *target = NULL;
+    *stream = 0;
+    if (!path || !*path)
+        return clc_fail(CLCONV_EINVAL, "an empty output path");
+    if (strcmp(path, "-") == 0) {
+        *stream = 1;
+        *target = strdup(path);
+        return *target ? CLCONV_OK : clc_fail(CLCONV_ENOMEM, "out of memory");
+    }
+    int exists = 0;
+    struct stat sb;
+    clconv_status st = resolve(path, target, &exists, &sb);
+    if (st != CLCONV_OK)
+        return st;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        free(*target);
+        *target = NULL;
+        return clc_fail(CLCONV_EINVAL, "cannot write '%s': it is a folder",
+                        path);
+    }
+    *stream = exists && !S_ISREG(sb.st_mode);
+    if (mode) {
+        mode_t mask = umask(0);
+        umask(mask);
+        *mode = exists ? (unsigned)(sb.st_mode & 07777)
+                       : (unsigned)(0666 & ~mask);
+    }
+    return CLCONV_OK;
+}
+
 /* ---- opening ------------------------------------------------------------- */
 
 static void output_free(clconv_output *o)

@@ -28,9 +28,31 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
         return clm_lib_fail(st, o->path);
     for (int d = 0; d < dims; ++d)
         count *= shape[d];
-    const char *slash = strrchr(o->path, '/');
-    int dir = slash ? (int)(slash - o->path) + 1 : 0;
-    snprintf(o->temp, sizeof o->temp, "%.*s.clconv-XXXXXX", dir, o->path);
+    /* As clconv_output_open replaces a file: a symlink's target (the link
+     * stays), keeping the old file's mode; a stream cannot take rows
+     * written at once by every rank (apply checks this first). */
+    char *target = NULL;
+    int stream = 0;
+    unsigned mode = 0;
+    st = clconv_output_target(o->path, &target, &mode, &stream);
+    if (st == CLCONV_OK && stream)
+        st = clconv_mpi_fail(CLCONV_EINVAL, "%s: the ranks write their rows "
+                             "at once into a regular file, not a stream",
+                             o->path);
+    else if (st == CLCONV_OK &&
+             strlen(target) >= sizeof o->target)
+        st = clconv_mpi_fail(CLCONV_EINVAL, "%s: its path is too long",
+                             target);
+    else if (st != CLCONV_OK)
+        st = clm_lib_fail(st, o->path);
+    if (st == CLCONV_OK)
+        snprintf(o->target, sizeof o->target, "%s", target);
+    free(target);
+    if (st != CLCONV_OK)
+        return st;
+    const char *slash = strrchr(o->target, '/');
+    int dir = slash ? (int)(slash - o->target) + 1 : 0;
+    snprintf(o->temp, sizeof o->temp, "%.*s.clconv-XXXXXX", dir, o->target);
     /* Removed by a signal too (clconv_temp_create), as apply's are. */
     o->fd = clconv_temp_create(o->temp, &o->temp_handle);
     if (o->fd < 0) {
@@ -39,10 +61,8 @@ static clconv_status create_temp(clconv_mpi_npy_out *o, int dims,
         o->temp[0] = '\0';
         return st;
     }
-    mode_t mask = umask(0);
-    umask(mask);
     const size_t bytes = hlen + count * clconv_elem_size(o->elem);
-    if (fchmod(o->fd, 0666 & ~mask) != 0 ||
+    if (fchmod(o->fd, (mode_t)mode) != 0 ||
         ftruncate(o->fd, (off_t)bytes) != 0)
         return clconv_mpi_fail(CLCONV_EIO, "%s: %s", o->temp,
                                strerror(errno));
@@ -158,7 +178,7 @@ clconv_status clconv_mpi_npy_commit(MPI_Comm comm, clconv_mpi_npy_out *o,
     st = clconv_mpi_agree(comm, st);
     if (st == CLCONV_OK) {
         clconv_status moved = CLCONV_OK;
-        if (rank == 0 && rename(o->temp, o->path) != 0)
+        if (rank == 0 && rename(o->temp, o->target) != 0)
             moved = clconv_mpi_fail(CLCONV_EIO, "%s: rename from %s: %s",
                                     o->path, o->temp, strerror(errno));
         else if (rank == 0) {
