@@ -430,8 +430,12 @@ void clconv_plan_geometry(const clconv_plan *plan, size_t local[3],
  * the kernel works on the caller's memory (CL_MEM_USE_HOST_PTR); a
  * problem larger than the device can allocate or hold runs in slabs along
  * the slowest axis, each with its halo, and on GPUs a large one is split
- * so uploads, kernels and downloads overlap. The result is the same as
- * one launch over the whole problem. */
+ * so uploads, kernels and downloads overlap, in every border mode (the
+ * slabs at wrap's ends, and reflect's or mirror's where a slab is thinner
+ * than the halo, gather their halo rows from the whole axis). The result
+ * is the same as one launch over the whole problem. out may be in, or
+ * overlap it (in place): the input is read as it was, from a copy
+ * (clconv_convolve_split the same; clconv_convolve_rows refuses it). */
 clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
                               const float *in, const float *mask, float *out);
 
@@ -459,7 +463,10 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
  * 1D) only, from the whole input: in and out are the whole arrays, and
  * only those rows of out are written; the input rows within the mask's
  * reach of them are read. The building block of out-of-core callers
- * (memory-mapped files, domain decomposition). */
+ * (memory-mapped files, domain decomposition). Every border mode: rows at
+ * an end read the whole axis' fold there (wrap's far end). in and out
+ * may not overlap (CLCONV_EINVAL): a later call's rows would read this
+ * call's outputs. */
 clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                                    const float *in, const float *mask,
                                    float *out, size_t begin, size_t end,
