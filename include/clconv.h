@@ -263,10 +263,11 @@ typedef struct clconv_problem {
                              mask flipped on every axis, the origin
                              mirrored); 0: correlation */
     /* 0 (auto): chosen by the cost model when the plan is made with its
-     * mask. Separable with a mask that is not is CLCONV_EINVAL; both
-     * separable and FFT need the mask when the plan is made
-     * (clconv_plan_create_with_mask). strategy, tile and knobs apply to
-     * the direct path only. */
+     * mask (direct without one). Separable with a mask that is not is
+     * CLCONV_EINVAL; separable needs the mask when the plan is made
+     * (clconv_plan_create_with_mask); the FFT takes it then or later
+     * (clconv_plan_set_mask transforms it). strategy, tile and knobs
+     * apply to the direct path only. */
     clconv_method method;
     /* Element types (0: float32, as the float entry points take). The
      * output is float32 or the input's type; the typed entry points
@@ -404,8 +405,10 @@ void clconv_plan_destroy(clconv_plan *plan);
 clconv_status clconv_plan_set_input(clconv_plan *plan, const float *in);
 /* The same for any input type: in holds elements of p->in_dtype. */
 clconv_status clconv_plan_set_input_typed(clconv_plan *plan, const void *in);
-/* Upload the mask. A baked plan's mask is part of its program: another
- * mask than the one it was created with is CLCONV_EINVAL. */
+/* Upload the mask. A baked plan's mask is part of its program, and a
+ * separable plan's 1D masks part of its passes (method separable, or
+ * auto made with a separable mask): another mask than the one it was
+ * created with is CLCONV_EINVAL (make a new plan). */
 clconv_status clconv_plan_set_mask(clconv_plan *plan, const float *mask);
 /* Fill the device output with NaN, so a kernel that skips an element
  * cannot pass verification. */
