@@ -65,11 +65,13 @@ static clconv_status open_ring(clconv_session *s)
     return CLCONV_OK;
 }
 
-/* Nothing is waited for: the calls that staged have drained their
- * transfers, the unmaps run in the queue's order, and OpenCL deletes a
- * buffer once the commands using it end. A session on an application's
- * queue must not wait for the application's own work there (which may
- * wait for an event only the application sets). */
+/* Nothing is waited for, nor flushed: the calls that staged have drained
+ * their transfers, the unmaps run in the queue's order (whenever the
+ * queue is next flushed: releasing the session's own queue flushes it),
+ * and OpenCL deletes a buffer once the commands using it end. A session
+ * on an application's queue must not wait for the application's own work
+ * there (which may wait for an event only the application sets; Oclgrind
+ * runs a flushed queue's commands at once, so a flush would wait too). */
 void clc_staging_free(clconv_session *s)
 {
     clc_staging *g = &s->staging;
@@ -80,8 +82,6 @@ void clc_staging_free(clconv_session *s)
         if (c->ptr)
             clEnqueueUnmapMemObject(s->queue, c->mem, c->ptr, 0, NULL, NULL);
     }
-    if (s->queue && g->chunk_bytes)
-        clFlush(s->queue);
     for (int i = 0; i < CLC_STAGE_CHUNKS; ++i)
         if (g->c[i].mem)
             clReleaseMemObject(g->c[i].mem);
