@@ -28,19 +28,20 @@ static clconv_status resolve(const clconv_buffer *b, const char *what,
     const size_t dense_row = nx * elem, dense_slice = dense_row * ny;
     *r = (region){.what = what, .mem = b->mem, .offset = b->offset,
                   .row = b->row_pitch ? b->row_pitch : dense_row};
-    if (b->slice_pitch)
-        r->slice = b->slice_pitch;
-    else if (__builtin_mul_overflow(r->row, ny, &r->slice))
+    /* A plane at this row pitch: a pitch so large that it wraps around
+     * size_t is past any buffer. */
+    size_t plane = 0;
+    if (__builtin_mul_overflow(r->row, ny, &plane))
         return clc_fail(CLCONV_EINVAL,
                         "the %s region's row pitch of %zu bytes times %zu "
                         "rows is past any buffer", what, r->row, ny);
+    /* With no plane steps (nz 1) the slice pitch is not used. */
+    r->slice = b->slice_pitch && nz > 1 ? b->slice_pitch : plane;
     if (r->row < dense_row)
         return clc_fail(CLCONV_EINVAL,
                         "%s row pitch of %zu bytes is smaller than a row "
                         "(%zu bytes)", what, r->row, dense_row);
-    if (nz == 1) /* no plane steps: the slice pitch is not used */
-        r->slice = r->row * ny; /* no overflow: the one above */
-    if (ny > 1 && r->slice / ny < r->row)
+    if (ny > 1 && r->slice < plane)
         return clc_fail(CLCONV_EINVAL,
                         "%s slice pitch of %zu bytes is smaller than a plane "
                         "(%zu rows of %zu bytes)", what, r->slice, ny, r->row);

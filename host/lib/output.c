@@ -141,6 +141,17 @@ clconv_status clconv_output_check(const char *path)
     return st;
 }
 
+/* The mode of a file replacing old (NULL: none): old's, or 0666 less the
+ * umask. */
+static mode_t replacing_mode(const struct stat *old)
+{
+    if (old)
+        return old->st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
 clconv_status clconv_output_target(const char *path, char **target,
                                    unsigned *mode, int *stream)
 {
@@ -165,12 +176,8 @@ clconv_status clconv_output_target(const char *path, char **target,
                         path);
     }
     *stream = exists && !S_ISREG(sb.st_mode);
-    if (mode) {
-        mode_t mask = umask(0);
-        umask(mask);
-        *mode = exists ? (unsigned)(sb.st_mode & 07777)
-                       : (unsigned)(0666 & ~mask);
-    }
+    if (mode)
+        *mode = (unsigned)replacing_mode(exists ? &sb : NULL);
     return CLCONV_OK;
 }
 
@@ -208,16 +215,10 @@ static clconv_status open_temp(clconv_output *o, const struct stat *old)
                         "folder: %s",
                         o->shown, strerror(e));
     }
-    if (o->existed) {
-        /* Where not ours to give away, keep our owner; the mode still. */
-        if (fchown(o->fd, old->st_uid, old->st_gid) != 0)
-            errno = 0;
-        (void)fchmod(o->fd, old->st_mode & 07777);
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        (void)fchmod(o->fd, 0666 & ~mask);
-    }
+    /* Where not ours to give away, keep our owner; the mode still. */
+    if (o->existed && fchown(o->fd, old->st_uid, old->st_gid) != 0)
+        errno = 0;
+    (void)fchmod(o->fd, replacing_mode(o->existed ? old : NULL));
     return CLCONV_OK;
 }
 

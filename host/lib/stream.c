@@ -186,8 +186,9 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
     /* The FFT's last bits depend on the extent it transforms: rows in
      * parts, chosen automatically, take a path that gives the same bits
      * in any partition. */
+    const int in_parts = begin > 0 || end < j.rows || rows < end - begin;
     if (p->method == CLCONV_METHOD_AUTO && j.p.method == CLCONV_METHOD_FFT &&
-        (begin > 0 || end < j.rows || rows < end - begin))
+        in_parts)
         j.p.method = CLCONV_METHOD_DIRECT;
     if (st != CLCONV_OK)
         return st;
@@ -196,8 +197,7 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
      * domain decomposition's block with its halos); rows in parts that
      * reach a border the slabs cannot fold gather it. */
     const int inside = begin >= j.lo && end + j.hi <= j.rows;
-    j.gather_edges = (begin > 0 || end < j.rows || rows < end - begin) &&
-                     !inside && !slabs_fold(&j, rows);
+    j.gather_edges = in_parts && !inside && !slabs_fold(&j, rows);
     return clc_pipe_rows(&j, begin, end, rows, nslabs);
 }
 
@@ -227,12 +227,18 @@ clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
     return clconv_convolve_typed(s, p, in, mask, out, info);
 }
 
+/* Do [a, a + na) and [b, b + nb) share a byte? */
+static int overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + nb && y < x + na;
+}
+
 const void *clc_unaliased(const void *in, size_t in_bytes, const void *out,
                           size_t out_bytes, void **copy)
 {
     *copy = NULL;
-    const uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
-    if (a >= b + out_bytes || b >= a + in_bytes)
+    if (!overlap(in, in_bytes, out, out_bytes))
         return in;
     *copy = malloc(in_bytes ? in_bytes : 1);
     if (*copy)
@@ -344,8 +350,7 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                         "clconv_convolve_rows takes float32 data only");
     /* Other calls' rows would read this call's outputs as their input. */
     const size_t bytes = clconv_problem_elements(p) * sizeof *in;
-    if (!((uintptr_t)in >= (uintptr_t)out + bytes ||
-          (uintptr_t)out >= (uintptr_t)in + bytes))
+    if (overlap(in, bytes, out, bytes))
         return clc_fail(CLCONV_EINVAL,
                         "the output overlaps the input: clconv_convolve_rows "
                         "needs them apart (clconv_convolve takes them in "
