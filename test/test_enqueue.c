@@ -344,6 +344,33 @@ static void within_bound(const clconv_problem *p, const float *in,
     free(mag);
 }
 
+/* Skip the running test on a device without out-of-order queues. */
+static void need_out_of_order(const fixture *f)
+{
+    cl_command_queue_properties can = 0;
+    assert_int_equal(clGetDeviceInfo((cl_device_id)f->dev->opaque_device,
+                                     CL_DEVICE_QUEUE_PROPERTIES, sizeof can,
+                                     &can, NULL),
+                     CL_SUCCESS);
+    if (!(can & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        SUPPORT_SKIP("%s has no out-of-order queues", f->dev->name);
+}
+
+/* A session on a new out-of-order queue of the fixture's context (*q,
+ * released by the caller after the session). */
+static clconv_session *out_of_order_session(fixture *f, cl_command_queue *q)
+{
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    cl_int err;
+    *q = clCreateCommandQueue(f->ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                              &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clconv_session *s = NULL;
+    assert_int_equal(clconv_session_create_from_cl(f->ctx, d, *q, &s),
+                     CLCONV_OK);
+    return s;
+}
+
 /* A session on an application's out-of-order queue: every method's
  * result, host to host and enqueued on dense and pitched buffers, is
  * right. The FFT's steps and VkFFT's kernels follow each other only by a
@@ -354,13 +381,7 @@ static void within_bound(const clconv_problem *p, const float *in,
 static void every_method_is_right_on_an_out_of_order_queue(void **state)
 {
     fixture *f = *state;
-    cl_device_id d = (cl_device_id)f->dev->opaque_device;
-    cl_command_queue_properties can = 0;
-    assert_int_equal(clGetDeviceInfo(d, CL_DEVICE_QUEUE_PROPERTIES,
-                                     sizeof can, &can, NULL),
-                     CL_SUCCESS);
-    if (!(can & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
-        SUPPORT_SKIP("%s has no out-of-order queues", f->dev->name);
+    need_out_of_order(f);
     static const clconv_method methods[] = {
         CLCONV_METHOD_DIRECT, CLCONV_METHOD_SEPARABLE, CLCONV_METHOD_FFT};
     clconv_problem p = {.dims = 2, .size = {96, 64, 1}, .mask_width = 5,
@@ -370,13 +391,8 @@ static void every_method_is_right_on_an_out_of_order_queue(void **state)
     assert_non_null(in && got);
     clconv_fill_random(in, n, 21);
     for (int rep = 0; rep < 3; ++rep) {
-        cl_int err;
-        cl_command_queue q = clCreateCommandQueue(
-            f->ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-        assert_int_equal(err, CL_SUCCESS);
-        clconv_session *s = NULL;
-        assert_int_equal(clconv_session_create_from_cl(f->ctx, d, q, &s),
-                         CLCONV_OK);
+        cl_command_queue q;
+        clconv_session *s = out_of_order_session(f, &q);
         for (size_t k = 0; k < 3; ++k) {
             p.method = methods[k];
             clconv_pick_default(f->dev, &p);
@@ -506,20 +522,10 @@ static void regions_of_sub_buffers_match(void **state)
 static void a_plan_enqueued_back_to_back_on_an_out_of_order_queue(void **state)
 {
     fixture *f = *state;
-    cl_device_id d = (cl_device_id)f->dev->opaque_device;
-    cl_command_queue_properties can = 0;
-    assert_int_equal(clGetDeviceInfo(d, CL_DEVICE_QUEUE_PROPERTIES,
-                                     sizeof can, &can, NULL),
-                     CL_SUCCESS);
-    if (!(can & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
-        SUPPORT_SKIP("%s has no out-of-order queues", f->dev->name);
+    need_out_of_order(f);
+    cl_command_queue q;
+    clconv_session *s = out_of_order_session(f, &q);
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(
-        f->ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    clconv_session *s = NULL;
-    assert_int_equal(clconv_session_create_from_cl(f->ctx, d, q, &s),
-                     CLCONV_OK);
     static const clconv_method methods[] = {CLCONV_METHOD_DIRECT,
                                             CLCONV_METHOD_SEPARABLE};
     clconv_problem p = {.dims = 2, .size = {40, 24, 1}, .mask_width = 3,
