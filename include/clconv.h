@@ -243,7 +243,9 @@ typedef struct clconv_problem {
                           that fits the device (clconv_default_tile_for) */
     clconv_strategy strategy;
     /* Tuning knobs (0: the variant's default; clconv_strategy_knobs says
-     * which a strategy reads, the others ignore them). coarsen: coarse's
+     * which a strategy reads, the others ignore them; negative is EINVAL
+     * for every strategy, past 64 and 1024 for those that read them).
+     * coarsen: coarse's
      * outputs per work-item along y (2D), z (3D) or x (1D); vector's
      * float16 blocks (1D), rows (2D) or planes (3D) per work-item.
      * group_y: coarse's work-group y extent (2D/3D). */

@@ -76,6 +76,29 @@ static void every_strategy_has_a_name_summary_and_kernels_for_dims_1_to_3(
     assert_non_null(strstr(clconv_last_error(), list));
 }
 
+/* Negative knobs are refused for every strategy, past their ranges only
+ * where a strategy reads them (the others ignore them). */
+static void knobs_are_validated_where_they_are_read(void **state)
+{
+    (void)state;
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
+        for (int dims = 1; dims <= 3; ++dims) {
+            clconv_problem p = {.dims = dims, .size = {64, 16, 8},
+                                .mask_width = 3,
+                                .strategy = (clconv_strategy)s};
+            const int knobs = clconv_strategy_knobs(p.strategy, dims);
+            p.coarsen = -1;
+            assert_int_equal(clconv_problem_validate(&p), CLCONV_EINVAL);
+            p.coarsen = 0;
+            p.group_y = -1;
+            assert_int_equal(clconv_problem_validate(&p), CLCONV_EINVAL);
+            p.group_y = 0;
+            p.coarsen = 65;
+            assert_int_equal(clconv_problem_validate(&p),
+                             knobs ? CLCONV_EINVAL : CLCONV_OK);
+        }
+}
+
 static void knob_ranges_are_sane_and_defaults_lie_inside_them(void **state)
 {
     (void)state;
@@ -621,6 +644,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(
             every_strategy_has_a_name_summary_and_kernels_for_dims_1_to_3),
+        cmocka_unit_test(knobs_are_validated_where_they_are_read),
         cmocka_unit_test(knob_ranges_are_sane_and_defaults_lie_inside_them),
         cmocka_unit_test(default_tiles_fit_small_devices),
         cmocka_unit_test(vector_width_follows_the_native_float_width),

@@ -177,9 +177,11 @@ clconv_status clconv_problem_validate(const clconv_problem *p)
     if ((unsigned)p->mask_mode > (unsigned)CLCONV_MASK_BAKED)
         return clc_fail(CLCONV_EINVAL, "unknown mask mode %d",
                         (int)p->mask_mode);
-    if (clconv_strategy_knobs(p->strategy, p->dims) &&
-        (p->coarsen < 0 || p->coarsen > 64 || p->group_y < 0 ||
-         p->group_y > 1024))
+    /* negative knobs are wrong for every strategy; the upper bounds
+     * matter where a strategy reads them */
+    if (p->coarsen < 0 || p->group_y < 0 ||
+        (clconv_strategy_knobs(p->strategy, p->dims) &&
+         (p->coarsen > 64 || p->group_y > 1024)))
         return clc_fail(CLCONV_EINVAL,
                         "coarsen must be in 0..64 and group_y in 0..1024");
     /* Kernels index with int: every extent must fit (and twice an extent,
