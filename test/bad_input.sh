@@ -76,6 +76,14 @@ check "unknown border mode" 2 'mode.*unknown border mode' $R --dims 1 --size 100
 check "non-finite cval" 2 'cval.*finite' $R --dims 1 --size 100 --cval inf
 check "cval nan" 2 'cval.*finite' $R --dims 1 --size 100 --cval nan
 check "cval not a number" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 1.5x
+check "cval in hexadecimal" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 0x10
+check "origin list ending in a comma" 2 'origin.*empty entry' $R --dims 2 --size 100 --mask 4x4 --origin 1,
+check "origin list with an empty entry" 2 'origin.*empty entry' $R --dims 3 --size 10 --mask 4 --origin 1,,0
+check "mode list beginning with a comma" 2 'mode.*empty entry' $R --dims 1 --size 100 --mode ,reflect
+check "mask-mode list ending in a comma" 2 'mask-mode.*empty entry' $R --dims 1 --size 100 --mask 3 --mask-mode baked,
+check "tile list with an empty entry" 2 'tile.*empty entry' $R --dims 2 --size 10 --tile 8,,16
+check "axes list ending in a comma" 2 'axes.*empty entry' $R --dims 2 --size 100 --mask 3 --axes 0,
+check "an empty origin" 2 'origin.*empty list' $R --dims 1 --size 100 --origin ''
 check "an axis given twice" 2 'axes.*twice' $R --dims 2 --size 100 --mask 3 --axes 1,1
 check "an axis out of range" 2 'axes.*out of range' $R --dims 2 --size 100 --mask 3 --axes 2
 check "axes not increasing" 2 'axes.*increasing' $R --dims 3 --size 10 --mask 3 --axes 2,0

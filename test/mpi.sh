@@ -344,5 +344,21 @@ else
     fail "bench --mpi"; sed 's/^/  | /' "$tmp/err" "$tmp/out"
 fi
 
+# bench --mpi's bad options: exit 2, one line from rank 0 (every rank
+# parses them).
+for bad in "--scaling strongest" "--scaling strong," "--size 24,,32"; do
+    # shellcheck disable=SC2086 # the option and its value
+    timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 $bad \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    n=$(grep -c '^clconv: ' "$tmp/err")
+    if [ "$rc" -eq 2 ] && [ "$n" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+        echo "ok   bench --mpi $bad: exit 2, one line"
+    else
+        fail "bench --mpi $bad: exit $rc, $n lines"
+        sed 's/^/  | /' "$tmp/err" | head -n 5
+    fi
+done
+
 [ "$fails" -eq 0 ] || { echo "mpi.sh: $fails failure(s)"; exit 1; }
 echo "mpi.sh: all passed"

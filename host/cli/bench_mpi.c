@@ -28,23 +28,6 @@ void cli_bench_mpi_usage(FILE *f)
         f);
 }
 
-static int parse_list(const char *flag, const char *s, long min, long max,
-                      long *v, int cap, int *n)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        if (*n == cap || cli_parse_int(flag, t, min, max, &v[*n]))
-            return *n == cap ? (cli_error("%s: at most %d values", flag, cap),
-                                -1)
-                             : -1;
-        ++*n;
-    }
-    return *n ? 0 : (cli_error("%s: no value", flag), -1);
-}
-
 /* One option of argv[*i]: 1 taken, 0 not this, -1 error. */
 static int parse_value(int argc, char **argv, int *i, bench_mpi_options *o)
 {
@@ -52,24 +35,38 @@ static int parse_value(int argc, char **argv, int *i, bench_mpi_options *o)
     long x[8];
     int r, n;
     if ((r = cli_opt_value(argc, argv, i, "--size", &v))) {
-        if (r < 0 || parse_list("--size", v, 1, 1L << 20, x, 8, &o->nsizes))
+        if (r < 0 ||
+            cli_parse_int_list("--size", v, 1, 1L << 20, x, 8, &o->nsizes))
             return -1;
         for (int k = 0; k < o->nsizes; ++k)
             o->sizes[k] = (size_t)x[k];
     } else if ((r = cli_opt_value(argc, argv, i, "--mask", &v))) {
-        if (r < 0 || parse_list("--mask", v, 1, 1023, x, 8, &o->nmasks))
+        if (r < 0 ||
+            cli_parse_int_list("--mask", v, 1, 1023, x, 8, &o->nmasks))
             return -1;
         for (int k = 0; k < o->nmasks; ++k)
             if ((o->masks[k] = (int)x[k]) % 2 == 0)
                 return cli_error("--mask: %ld is even (widths are odd)", x[k]),
                        -1;
     } else if ((r = cli_opt_value(argc, argv, i, "--scaling", &v))) {
+        char e[64];
+        const char *rest = v;
         if (r < 0)
             return -1;
-        o->strong = strstr(v, "strong") != NULL;
-        o->weak = strstr(v, "weak") != NULL;
-        if (!o->strong && !o->weak)
-            return cli_error("--scaling: strong, weak or strong,weak"), -1;
+        o->strong = o->weak = 0;
+        while ((r = cli_list_next("--scaling", v, &rest, e, sizeof e)) > 0) {
+            if (strcmp(e, "strong") == 0)
+                o->strong = 1;
+            else if (strcmp(e, "weak") == 0)
+                o->weak = 1;
+            else
+                return cli_error("--scaling: strong, weak or strong,weak "
+                                 "(got '%s')",
+                                 v),
+                       -1;
+        }
+        if (r < 0)
+            return -1;
     } else if ((r = cli_opt_value(argc, argv, i, "--io", &v))) {
         if (r < 0)
             return -1;
@@ -248,8 +245,12 @@ static int emit(const bench_mpi_options *o, const bench_mpi_case *cases,
 int cli_bench_mpi_main(int argc, char **argv)
 {
     bench_mpi_options o;
-    int rank, bad = parse(argc, argv, &o) != 0, any = bad;
+    int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    /* every rank parses the same argv: rank 0 says what is wrong, once */
+    cli_error_mute(rank != 0);
+    int bad = parse(argc, argv, &o) != 0, any = bad;
+    cli_error_mute(0);
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any)
         return CLI_EXIT_USAGE;

@@ -83,6 +83,16 @@ int cli_run_defaults(const char **device, uint64_t *seed);
 int cli_parse_int(const char *flag, const char *s, long min, long max,
                   long *out);
 int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
+/* Comma lists ("a,b,c"). cli_list_next copies the next entry of s from
+ * *rest (s at first; NULL once the last is taken) into buf and moves *rest
+ * past it: 1 an entry, 0 none left, -1 (error printed) for an empty list
+ * or entry ("", "1,", ",1", "1,,2") or one of cap bytes or more.
+ * cli_parse_int_list: at most cap integers in [min, max], each as
+ * cli_parse_int takes it, at least one. */
+int cli_list_next(const char *flag, const char *s, const char **rest,
+                  char *buf, size_t cap);
+int cli_parse_int_list(const char *flag, const char *s, long min, long max,
+                       long *out, int cap, int *n);
 /* A positive finite number up to max at the start of s (no leading
  * space), *end just after it: 0, or -1 (nothing printed: the caller says
  * what the flag takes). */

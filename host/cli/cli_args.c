@@ -86,6 +86,51 @@ int cli_parse_int(const char *flag, const char *s, long min, long max,
     return 0;
 }
 
+int cli_list_next(const char *flag, const char *s, const char **rest,
+                  char *buf, size_t cap)
+{
+    const char *p = *rest;
+    if (!p)
+        return 0;
+    if (!*s) {
+        cli_error("%s: empty list", flag);
+        return -1;
+    }
+    const char *comma = strchr(p, ',');
+    const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len == 0) {
+        cli_error("%s: '%s' has an empty entry", flag, s);
+        return -1;
+    }
+    if (len >= cap) {
+        cli_error("%s: '%s' has an entry too long", flag, s);
+        return -1;
+    }
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    *rest = comma ? comma + 1 : NULL;
+    return 1;
+}
+
+int cli_parse_int_list(const char *flag, const char *s, long min, long max,
+                       long *out, int cap, int *n)
+{
+    char buf[32];
+    const char *rest = s;
+    int r;
+    *n = 0;
+    while ((r = cli_list_next(flag, s, &rest, buf, sizeof buf)) > 0) {
+        if (*n == cap) {
+            cli_error("%s: at most %d values (got '%s')", flag, cap, s);
+            return -1;
+        }
+        if (cli_parse_int(flag, buf, min, max, &out[*n]))
+            return -1;
+        ++*n;
+    }
+    return r;
+}
+
 int cli_parse_positive_prefix(const char *s, double max, double *out,
                               const char **end)
 {
@@ -223,31 +268,23 @@ const char *cli_method_or_strategy(const clconv_problem *p, clconv_method m)
 
 int cli_parse_mask_modes(const char *s, int modes[3], int *n)
 {
-    char buf[64];
+    char buf[32];
+    const char *rest = s;
+    int r;
     *n = 0;
-    if (strlen(s) >= sizeof buf) {
-        cli_error("--mask-mode: '%s' is too long", s);
-        return -1;
-    }
-    strcpy(buf, s);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
+    while ((r = cli_list_next("--mask-mode", s, &rest, buf, sizeof buf)) > 0) {
         clconv_mask_mode m;
         if (*n == 3) {
             cli_error("--mask-mode: at most 3 modes");
             return -1;
         }
-        if (clconv_mask_mode_parse(t, &m) != CLCONV_OK) {
+        if (clconv_mask_mode_parse(buf, &m) != CLCONV_OK) {
             cli_error("--mask-mode: %s", clconv_last_error());
             return -1;
         }
         modes[(*n)++] = (int)m;
     }
-    if (*n == 0) {
-        cli_error("--mask-mode: empty list");
-        return -1;
-    }
-    return 0;
+    return r;
 }
 
 int cli_parse_size(const char *s, int dims, size_t size[3])

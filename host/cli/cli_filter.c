@@ -11,57 +11,37 @@
 #include "cli.h"
 
 /* A comma list of integers: at most max of them, each in lo..hi. */
+/* "a,b,c": at most max integers in [lo, hi] into int out[]. */
 static int parse_int_list(const char *flag, const char *s, long lo, long hi,
                           int *out, int max, int *n)
 {
-    char buf[256];
-    *n = 0;
-    if (strlen(s) >= sizeof buf || !*s) {
-        cli_error("%s: '%s' is not a comma list of integers", flag, s);
+    long v[8];
+    if (cli_parse_int_list(flag, s, lo, hi, v, max < 8 ? max : 8, n))
         return -1;
-    }
-    strcpy(buf, s);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long x;
-        if (*n == max) {
-            cli_error("%s: at most %d values (got '%s')", flag, max, s);
-            return -1;
-        }
-        if (cli_parse_int(flag, t, lo, hi, &x))
-            return -1;
-        out[(*n)++] = (int)x;
-    }
+    for (int k = 0; k < *n; ++k)
+        out[k] = (int)v[k];
     return 0;
 }
 
 int cli_parse_modes(const char *s, int *modes, int *n)
 {
-    char buf[128];
+    char buf[32];
+    const char *rest = s;
+    int r;
     *n = 0;
-    if (strlen(s) >= sizeof buf) {
-        cli_error("--mode: '%s' is too long", s);
-        return -1;
-    }
-    strcpy(buf, s);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    while ((r = cli_list_next("--mode", s, &rest, buf, sizeof buf)) > 0) {
         clconv_border b;
         if (*n == CLCONV_BORDER_COUNT) {
             cli_error("--mode: at most %d modes", CLCONV_BORDER_COUNT);
             return -1;
         }
-        if (clconv_border_parse(t, &b) != CLCONV_OK) {
+        if (clconv_border_parse(buf, &b) != CLCONV_OK) {
             cli_error("--mode: %s", clconv_last_error());
             return -1;
         }
         modes[(*n)++] = (int)b;
     }
-    if (*n == 0) {
-        cli_error("--mode: empty list");
-        return -1;
-    }
-    return 0;
+    return r;
 }
 
 int cli_parse_cval(const char *s, double *out)
@@ -69,7 +49,8 @@ int cli_parse_cval(const char *s, double *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (!*s || isspace((unsigned char)*s) || *end) {
+    /* decimal only: strtod also reads hexadecimal ("0x10") */
+    if (!*s || isspace((unsigned char)*s) || *end || strpbrk(s, "xX")) {
         cli_error("--cval: '%s' is not a number", s);
         return -1;
     }

@@ -73,28 +73,11 @@ void cli_run_usage(FILE *f)
 static int parse_list(const char *flag, const char *v, long min, long max,
                       int *out, int *n)
 {
-    char buf[128];
-    *n = 0;
-    if (strlen(v) >= sizeof buf) {
-        cli_error("%s: list too long", flag);
+    long x[8];
+    if (cli_parse_int_list(flag, v, min, max, x, 8, n))
         return -1;
-    }
-    strcpy(buf, v);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        long x;
-        if (*n == 8) {
-            cli_error("%s: at most 8 values", flag);
-            return -1;
-        }
-        if (cli_parse_int(flag, tok, min, max, &x))
-            return -1;
-        out[(*n)++] = (int)x;
-    }
-    if (*n == 0) {
-        cli_error("%s: empty list", flag);
-        return -1;
-    }
+    for (int k = 0; k < *n; ++k)
+        out[k] = (int)x[k];
     return 0;
 }
 
