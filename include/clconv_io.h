@@ -297,6 +297,14 @@ clconv_status clconv_file_write(const char *path, const void *data, size_t n);
  * clconv_temp_release. The descriptor (*handle set), or -1 with errno
  * set. */
 int clconv_temp_create(char *templ, int *handle);
+/* A temporary file that several processes watch (clconv-mpi's ranks):
+ * clconv_temp_name makes templ's last six characters (XXXXXX) random, as
+ * clconv_temp_create does; clconv_temp_watch has path (whoever creates
+ * it, and whether it exists yet) removed by SIGINT, SIGTERM or SIGHUP as
+ * clconv_temp_create's are, until clconv_temp_release: the handle, or -1
+ * (a path too long, or too many files watched). */
+void clconv_temp_name(char *templ);
+int clconv_temp_watch(const char *path);
 /* Once the file is renamed or removed: a signal no longer removes it. */
 void clconv_temp_release(int handle);
 

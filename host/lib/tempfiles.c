@@ -132,4 +132,16 @@ int clconv_temp_create(char *templ, int *handle)
     return clc_temp_create(templ, handle);
 }
 
+void clconv_temp_name(char *templ)
+{
+    const size_t n = templ ? strlen(templ) : 0;
+    if (n >= 6 && strcmp(templ + n - 6, "XXXXXX") == 0)
+        clc_temp_name(templ);
+}
+
+int clconv_temp_watch(const char *path)
+{
+    return path ? clc_temp_register(path) : -1;
+}
+
 void clconv_temp_release(int handle) { clc_temp_unregister(handle); }
