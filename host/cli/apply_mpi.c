@@ -51,6 +51,12 @@ static int take_halo(int *argc, char **argv, int *exchange)
 static int check_options(const apply_options *o)
 {
     size_t n = strlen(o->in);
+    if (strcmp(o->in, "-") == 0) {
+        cli_error("apply: under MPI, IN cannot be standard input: each rank "
+                  "reads its rows of a .npy file (name a file, or run one "
+                  "process)");
+        return -1;
+    }
     if (n < 4 || strcasecmp(o->in + n - 4, ".npy") != 0) {
         cli_error("apply: under MPI, IN must be a .npy (images: run clconv "
                   "apply on one process)");
@@ -103,6 +109,7 @@ typedef struct job {
     cli_mpi_device dev;
     float *lin, *lout;
     clconv_mpi_times t;
+    clconv_verdict verdict; /* --verify: this rank's block */
 } job;
 
 /* The problem from IN's shape, the mask and the filter options, as one
@@ -193,17 +200,18 @@ static clconv_status verify_block(job *j, int *bad)
         st = cli_mpi_lib(clconv_reference(&local, j->lin, j->mask.values,
                                           ref, mag),
                          "reference");
-    clconv_verdict v;
+    clconv_verdict *v = &j->verdict;
     if (st == CLCONV_OK) {
-        clconv_verify(&own, j->lout + off, ref + off, mag + off, &v);
-        *bad = !v.ok;
-        if (!v.ok)
+        clconv_verify(&own, j->lout + off, ref + off, mag + off, v);
+        *bad = !v->ok;
+        if (!v->ok)
             st = clconv_mpi_fail(CLCONV_EINVAL,
                                  "verification failed: %zu element(s) out of "
                                  "bound, worst at index %zu: got %.9g "
                                  "expected %.9g; nothing written",
-                                 v.failures, b->begin * b->row + v.worst_index,
-                                 v.worst_got, v.worst_expected);
+                                 v->failures,
+                                 b->begin * b->row + v->worst_index,
+                                 v->worst_got, v->worst_expected);
     }
     free(ref);
     free(mag);
@@ -257,6 +265,7 @@ static int run(job *j)
     clconv_status st = compute(j);
     if (j->exchange && st == CLCONV_EIO) { /* peers may wait for us */
         cli_error("%s", clconv_mpi_last_error());
+        clconv_mpi_npy_discard(&j->out); /* MPI_Abort removes nothing */
         MPI_Abort(j->comm, CLI_EXIT_UNSUPPORTED);
     }
     if ((code = cli_mpi_step(j->comm, st, 0)) != CLI_EXIT_OK || !j->o.verify)
@@ -270,19 +279,36 @@ static int run(job *j)
 
 static void summary(const job *j, double seconds)
 {
-    double mine = j->t.total_s, worst = 0;
-    MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, j->comm);
+    /* the slowest rank's compute time and, with --verify, the largest
+     * error; the outputs NaN or Inf as in the reference and those beyond
+     * float32's range, summed over the ranks */
+    double mine[2] = {j->t.total_s, j->verdict.max_err}, worst[2] = {0, 0};
+    unsigned long long counts[2] = {j->verdict.nonfinite,
+                                    j->verdict.overflowed},
+                       all[2] = {0, 0};
+    MPI_Reduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, 0, j->comm);
+    MPI_Reduce(counts, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, j->comm);
     if (j->b.rank != 0)
         return;
     char size[64], filter[160];
     cli_format_size(j->p.size, j->p.dims, size, sizeof size);
     cli_filter_describe(&j->p, 1, filter, sizeof filter);
     printf("%s -> %s: %dD %s, mask %s%s, %s %s tile %d on %d ranks (halo "
-           "%s), compute %.3f ms (slowest rank), %.3f s in all\n",
+           "%s), compute %.3f ms (slowest rank), %.3f s in all",
            j->o.in, j->o.out, j->p.dims, size, j->o.mask, filter,
            clconv_method_name(j->p.method),
            clconv_strategy_name(j->p.strategy), j->p.tile, j->b.nranks,
-           j->exchange ? "exchanged" : "read", worst * 1e3, seconds);
+           j->exchange ? "exchanged" : "read", worst[0] * 1e3, seconds);
+    /* as one process says it: never a silent pass of NaN against NaN */
+    if (j->o.verify)
+        printf(", verified max_err %.3g", worst[1]);
+    if (j->o.verify && all[0])
+        printf(" (%llu output(s) NaN or Inf as in the reference: the input "
+               "holds NaN or Inf)",
+               all[0]);
+    if (j->o.verify && all[1])
+        printf(" (%llu output(s) beyond float32's range, inf)", all[1]);
+    printf("\n");
 }
 
 /* Open IN, make the problem, open the device, choose the variant, split,
@@ -311,12 +337,14 @@ static int prepare(job *j)
         st = clconv_mpi_decompose(j->comm, &j->p, &j->b);
     if ((code = cli_mpi_step(j->comm, st, 0)) != CLI_EXIT_OK)
         return code;
+    /* exit 2 for OUT's folder (missing, not writable), 3 for the
+     * system's failures (no space), as one process */
     return cli_mpi_step(j->comm,
                         clconv_mpi_npy_create(j->comm, j->o.out,
                                               j->in.shape.dims,
                                               j->in.shape.shape, j->out_elem,
                                               &j->out),
-                        CLI_EXIT_USAGE);
+                        0);
 }
 
 int cli_apply_mpi_main(int argc, char **argv)

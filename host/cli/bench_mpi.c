@@ -254,8 +254,14 @@ int cli_bench_mpi_main(int argc, char **argv)
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any)
         return CLI_EXIT_USAGE;
+    /* --json/--csv FILE checked before any work, as one process does
+     * (rank 0 writes them) */
+    int code = rank == 0 ? cli_outputs_writable(&o.out) : CLI_EXIT_OK;
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (code != CLI_EXIT_OK)
+        return code;
     cli_mpi_device dev;
-    int code = cli_mpi_open_device(MPI_COMM_WORLD, o.device, &dev);
+    code = cli_mpi_open_device(MPI_COMM_WORLD, o.device, &dev);
     if (code != CLI_EXIT_OK)
         return code;
     bench_mpi_case cases[2 * 8 * 8];

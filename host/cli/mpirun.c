@@ -37,11 +37,24 @@ static int wants_mpi(int argc, char **argv)
     return 0;
 }
 
+/* --halo (clconv-mpi's own option) among argv? */
+static int has_halo(int argc, char **argv)
+{
+    for (int i = 2; i < argc; ++i)
+        if (strcmp(argv[i], "--halo") == 0 ||
+            strncmp(argv[i], "--halo=", 7) == 0)
+            return 1;
+    return 0;
+}
+
 int cli_mpi_redirect(int argc, char **argv)
 {
     const int kind = wants_mpi(argc, argv);
     const long ranks = launcher_ranks();
-    if (!kind || (kind == 1 && ranks <= 1))
+    /* apply of one rank runs here, unless it names clconv-mpi's --halo
+     * (mpirun -n 1 in a script that takes N) */
+    if (!kind || (kind == 1 && ranks <= 1 &&
+                  !(ranks == 1 && has_halo(argc, argv))))
         return -1;
     char self[PATH_MAX], mpi[PATH_MAX + 16];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);

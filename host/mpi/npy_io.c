@@ -5,6 +5,8 @@
  * into place once every rank succeeded. */
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,21 +100,101 @@ static clconv_status read_header(int fd, const char *path,
     return CLCONV_OK;
 }
 
+/* Every rank read the same header (a file that differs between the
+ * ranks' hosts or folders would mix their rows): agreed. */
+static clconv_status same_header(MPI_Comm comm, const clconv_mpi_npy_in *f)
+{
+    enum { N = 9 };
+    const clconv_npy_info *i = &f->info;
+    long long mine[N] = {f->shape.dims, (long long)f->shape.shape[0],
+                         (long long)f->shape.shape[1],
+                         (long long)f->shape.shape[2], (long long)i->dtype,
+                         i->big_endian, i->fortran_order,
+                         (long long)i->data_offset, i->major};
+    long long lo[N], hi[N];
+    CLM_CHECK(MPI_Allreduce(mine, lo, N, MPI_LONG_LONG, MPI_MIN, comm));
+    CLM_CHECK(MPI_Allreduce(mine, hi, N, MPI_LONG_LONG, MPI_MAX, comm));
+    if (memcmp(lo, hi, sizeof lo) != 0)
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "%s: the ranks read different headers (its "
+                               "shape, dtype or layout differs between the "
+                               "ranks' hosts or folders): every rank must "
+                               "read the same file",
+                               f->path);
+    return CLCONV_OK;
+}
+
+/* path opened for reading: a regular file, never blocking (a FIFO's open
+ * waits for a writer, and its data cannot be read at offsets). */
+static clconv_status open_regular(const char *path, int *fd)
+{
+    struct stat sb;
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return clconv_mpi_fail(errno == ENOENT || errno == EACCES
+                                   ? CLCONV_EINVAL
+                                   : CLCONV_EIO,
+                               "%s: %s", path, strerror(errno));
+    if (fstat(*fd, &sb) != 0)
+        return clconv_mpi_fail(CLCONV_EIO, "%s: %s", path, strerror(errno));
+    if (S_ISDIR(sb.st_mode))
+        return clconv_mpi_fail(CLCONV_EINVAL, "%s: it is a folder", path);
+    if (!S_ISREG(sb.st_mode))
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "%s: not a regular file (a FIFO or a "
+                               "device): under MPI each rank reads its rows "
+                               "at their offset (name a file, or run one "
+                               "process)",
+                               path);
+    const int flags = fcntl(*fd, F_GETFL);
+    if (flags < 0 || fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+        return clconv_mpi_fail(CLCONV_EIO, "%s: %s", path, strerror(errno));
+    return CLCONV_OK;
+}
+
 clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
                                   clconv_mpi_npy_in *f)
 {
     memset(f, 0, sizeof *f);
     snprintf(f->path, sizeof f->path, "%s", path);
-    clconv_status st = CLCONV_OK;
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (f->fd < 0)
-        st = clconv_mpi_fail(CLCONV_EIO, "%s: %s", path, strerror(errno));
-    else
+    clconv_status st = open_regular(path, &f->fd);
+    if (st == CLCONV_OK)
         st = read_header(f->fd, path, f);
     st = clconv_mpi_agree(comm, st);
+    if (st == CLCONV_OK)
+        st = clconv_mpi_agree(comm, same_header(comm, f));
     if (st != CLCONV_OK)
         clconv_mpi_npy_close(f);
     return st;
+}
+
+/* The chunk's refused element (a finite float64 beyond float32's range,
+ * the only one clconv_npy_convert refuses), said as one process says it,
+ * with its index in the whole array: first, that of raw[0]. */
+static clconv_status refused_element(const clconv_mpi_npy_in *f,
+                                     const unsigned char *raw, size_t k,
+                                     size_t first)
+{
+    const size_t isz = clconv_dtype_size(f->info.dtype);
+    const uint16_t one = 1;
+    const int host_big = *(const unsigned char *)&one == 0;
+    float v;
+    for (size_t i = 0; i < k; ++i) {
+        if (clconv_npy_convert(raw + i * isz, 1, &f->info, &v) == CLCONV_OK)
+            continue;
+        unsigned char b[8];
+        double d = 0;
+        for (size_t j = 0; j < 8 && isz == 8; ++j)
+            b[j] = raw[i * isz + (f->info.big_endian != host_big ? 7 - j : j)];
+        if (isz == 8)
+            memcpy(&d, b, sizeof d);
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "%s: element %zu is %g, beyond float32's "
+                               "range (+-%g); clconv computes in float32",
+                               f->path, first + i, d, (double)FLT_MAX);
+    }
+    return clconv_mpi_fail(CLCONV_EINVAL, "%s: %s", f->path,
+                           clconv_last_error());
 }
 
 clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
@@ -130,9 +212,8 @@ clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
         off_t at = (off_t)(f->info.data_offset + (first * row + done) * isz);
         st = pread_all(f->fd, buf, k * isz, at, f->path);
         if (st == CLCONV_OK &&
-            (st = clconv_npy_convert(buf, k, &f->info, dst + done)) !=
-                CLCONV_OK)
-            clm_lib_fail(st, f->path);
+            clconv_npy_convert(buf, k, &f->info, dst + done) != CLCONV_OK)
+            st = refused_element(f, buf, k, first * row + done);
     }
     free(buf);
     return st;
