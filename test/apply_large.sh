@@ -7,11 +7,11 @@
 # Usage: test/apply_large.sh build/clconv
 set -u
 CLI=${1:-build/clconv}
-PY=${PYTHON:-python3}
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+PY=$(numpy_python) || PY=python3
 same() { # name a b
     if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1: outputs differ"; fails=$((fails + 1)); fi
 }

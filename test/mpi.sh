@@ -7,14 +7,18 @@
 # axis, --axes, OUT in the input's type (rounded, saturated); usage
 # errors said once, not once per rank (a Fortran-order
 # file among them); a
-# failure on one rank (cannot open IN, no such device, truncated IN) ends
-# the whole job within seconds, non-zero, with that rank's message and no
-# OUT; a signal to the ranks while they write leaves no temporary file
-# and the old OUT; bench --mpi writes its JSON. Skips when mpirun or clconv-mpi is
-# missing. Usage: test/mpi.sh build/clconv
+# failure on one rank (cannot open IN, no such device, truncated IN,
+# another header than rank 0's) ends the whole job within seconds,
+# non-zero, with that rank's message and no OUT; IN a FIFO or `-` is exit
+# 2 at once; a signal to the ranks while they write (SIGKILL to rank 0
+# too) leaves no temporary file and the old OUT; a read-only OUT is
+# replaced with its mode (and owner, as root); --verify counts NaN
+# outputs; bench --mpi writes its JSON and checks its FILE first. Skips
+# when mpirun or clconv-mpi is missing. Usage: test/mpi.sh build/clconv
 set -u
 CLI=${1:-build/clconv}
 MPI_CLI=$(dirname "$CLI")/clconv-mpi
+abs_mpi_cli=$(cd "$(dirname "$MPI_CLI")" && pwd)/$(basename "$MPI_CLI")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi.sh: skipped: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
@@ -144,6 +148,18 @@ fault "rank 2 has no device" "rank 2 .*no device matches" \
     -n 2 "$MPI_CLI" $A : -n 1 "$MPI_CLI" $A --device no-such-device
 head -c 9000 "$tmp/v3.npy" >"$tmp/cut.npy"
 fault "truncated IN" "truncated" -n 3 "$MPI_CLI" apply "$tmp/cut.npy" "$tmp/o.npy" --mask box:3
+# IN differs between the ranks (another host's or folder's file of the
+# same name): the ranks once mixed their rows into an OUT whose header
+# did not match its size, exit 0.
+mkdir "$tmp/wa" "$tmp/wb"
+cp "$tmp/v3.npy" "$tmp/wa/in.npy"
+cp "$tmp/thin3.npy" "$tmp/wb/in.npy"
+for halo in read exchange; do
+    fault "ranks reading different headers ($halo)" "different headers" \
+        -n 1 --wdir "$tmp/wa" "$abs_mpi_cli" apply in.npy "$tmp/o.npy" --mask box:3 --halo $halo : \
+        -n 2 --wdir "$tmp/wb" "$abs_mpi_cli" apply in.npy "$tmp/o.npy" --mask box:3 --halo $halo
+done
+rm -rf "$tmp/wa" "$tmp/wb"
 
 # OUT as one process takes it (doc/apply.md "Where the outputs go"): a
 # symlink's target replaced (the link stays), a dangling link's target
@@ -168,9 +184,26 @@ done
 cmp -s "$mo/tgt.npy" "$tmp/ref-3d-box3.npy" || fail "the link's target is not the result"
 cmp -s "$mo/new.npy" "$tmp/ref-3d-box3.npy" || fail "the dangling link's target is not the result"
 [ "$(stat -c %a "$mo/tgt.npy")" = 600 ] || fail "the replaced file lost its mode 600"
+# A read-only OUT is replaced as one process replaces it (the mode is
+# given at the rename: the ranks open the temporary first), and as root
+# its owner is kept.
+echo old >"$mo/ro.npy"
+chmod 444 "$mo/ro.npy"
+owner=""
+if [ "$(id -u)" -eq 0 ] && chown nobody "$mo/ro.npy" 2>/dev/null; then
+    owner=nobody
+fi
+if timeout 120 $RUN -n 3 "$MPI_CLI" apply "$tmp/v3.npy" "$mo/ro.npy" \
+    --mask box:3 >/dev/null 2>"$tmp/err" &&
+    cmp -s "$mo/ro.npy" "$tmp/ref-3d-box3.npy" &&
+    [ "$(stat -c %a "$mo/ro.npy")" = 444 ] &&
+    { [ -z "$owner" ] || [ "$(stat -c %U "$mo/ro.npy")" = "$owner" ]; }; then
+    echo "ok   a read-only OUT${owner:+ of $owner} replaced by 3 ranks, its mode${owner:+ and owner} kept"
+else
+    fail "read-only OUT: $(stat -c '%a %U' "$mo/ro.npy")"; sed 's/^/  | /' "$tmp/err"
+fi
 mkfifo "$mo/fifo"
 mkdir "$mo/folder"
-abs_mpi_cli=$(cd "$(dirname "$MPI_CLI")" && pwd)/$(basename "$MPI_CLI")
 for out in "$mo/fifo" - "$mo/folder" "$mo/o.png" /dev/null; do
     (cd "$mo" && timeout 60 $RUN -n 2 "$abs_mpi_cli" apply "$tmp/v3.npy" "$out" \
         --mask box:3 >"$tmp/out" 2>"$tmp/err")
@@ -260,12 +293,54 @@ usage "--channel-axis out of range" "out of range" \
     "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 --channel-axis -4
 usage "a Fortran-order file (rows not in one piece)" "ascontiguousarray" \
     "$tmp/fortran.npy" "$tmp/o.npy" --mask box:3 --dims 3
+# IN a FIFO: refused at once (it once blocked every rank in open(), or
+# read the writer's bytes as a file of size 0).
+mkfifo "$tmp/fifo.npy"
+usage "IN a FIFO" "not a regular file" "$tmp/fifo.npy" "$tmp/o.npy" --mask box:3
+usage "IN standard input" "cannot be standard input" - "$tmp/o.npy" --mask box:3
+rm -f "$tmp/fifo.npy"
+
+# --verify over the ranks says what one process says: the largest error
+# and how many outputs are NaN or Inf as in the reference (it once said
+# nothing, a silent pass).
+if timeout 120 $RUN -n 3 "$MPI_CLI" apply "$tmp/nan2.npy" "$tmp/o.npy" \
+    --mask box:3 --verify >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "verified max_err .* output(s) NaN or Inf" "$tmp/out"; then
+    echo "ok   --verify over 3 ranks counts NaN or Inf outputs"
+else
+    fail "--verify with NaN in IN"; sed 's/^/  | /' "$tmp/out" "$tmp/err"
+fi
+rm -f "$tmp/o.npy"
+# A float64 beyond float32's range: its index in the whole array (it was
+# once its index in the rank's rows).
+python3 - "$tmp" <<'EOF4'
+import struct, sys
+d = "{'descr': '<f8', 'fortran_order': False, 'shape': (6, 5), }"
+head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+vals = [0.5] * 30
+vals[27] = 1e300
+with open(sys.argv[1] + "/big8.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+    f.write(struct.pack("<30d", *vals))
+EOF4
+usage "a float64 beyond float32's range" "element 27 is 1e+300" \
+    "$tmp/big8.npy" "$tmp/o.npy" --mask box:3
+# --halo under mpirun -n 1 (a script's N of 1): clconv-mpi with one rank.
+if timeout 120 $RUN -n 1 "$CLI" apply "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 \
+    --halo exchange >/dev/null 2>"$tmp/err" &&
+    cmp -s "$tmp/o.npy" "$tmp/ref-3d-box3.npy"; then
+    echo "ok   --halo exchange under mpirun -n 1"
+else
+    fail "--halo under mpirun -n 1"; sed 's/^/  | /' "$tmp/err"
+fi
+rm -f "$tmp/o.npy"
 
 # Random filters, dtypes, rank counts and halo ways (seed printed;
 # $CLCONV_MPI_FUZZ cases, default 3: each mpirun is seconds; numpy
 # needed).
-if python3 -c "import numpy" 2>/dev/null; then
-    python3 "$ROOT/test/mpi_fuzz.py" "$CLI" "$MPI_CLI" "$RUN" \
+. "$ROOT/test/lib/check.sh"
+if NPY_PY=$(numpy_python); then
+    "$NPY_PY" "$ROOT/test/mpi_fuzz.py" "$CLI" "$MPI_CLI" "$RUN" \
         "${CLCONV_MPI_FUZZ:-3}" ${CLCONV_SEED:+"$CLCONV_SEED"} >"$tmp/fuzz.log" 2>&1 \
         || fail "mpi_fuzz.py"
     cat "$tmp/fuzz.log"
@@ -300,28 +375,43 @@ def ranks():
         if a and a[0].endswith(b"clconv-mpi") and f"{d}/in.npy".encode() in a:
             pids.append(int(p))
     return pids
+def rank0(pids):
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/environ", "rb") as f:
+                if b"OMPI_COMM_WORLD_RANK=0" in f.read().split(b"\0"):
+                    return [p]
+        except OSError:
+            pass
+    return []
 bad = 0
-for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+# SIGKILL to rank 0 alone (which created the temporary): mpirun then
+# stops the others with SIGTERM, and they remove it.
+for sig, who in ((signal.SIGINT, ranks), (signal.SIGTERM, ranks),
+                 (signal.SIGHUP, ranks),
+                 (signal.SIGKILL, lambda: rank0(ranks()))):
     with open(f"{d}/out.npy", "w") as f:
         f.write("old")
-    p = subprocess.Popen(run + ["-n", "2", cli, "apply", f"{d}/in.npy",
+    p = subprocess.Popen(run + ["-n", "3", cli, "apply", f"{d}/in.npy",
                          f"{d}/out.npy", "--mask", "box:3"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t0 = time.time()
     while (p.poll() is None and time.time() - t0 < 120 and
            not any(n.startswith(".clconv-") for n in os.listdir(d))):
         time.sleep(0.0002)
-    for pid in ranks():
+    for pid in who():
         try:
             os.kill(pid, sig)
         except ProcessLookupError:
             pass
     p.wait()
+    time.sleep(0.5)  # the other ranks' ends
     left = [n for n in os.listdir(d) if n.startswith(".clconv-")]
     size = os.path.getsize(f"{d}/out.npy")
     ok = not left and (size == 3 or (p.returncode == 0 and
                                       size == len(head) + 4 * 256 ** 3))
-    print(("ok  " if ok else "FAIL") + f" {sig.name} to every rank during "
+    print(("ok  " if ok else "FAIL") + f" {sig.name} to " +
+          ("every rank" if who is ranks else "rank 0") + " during "
           f"the write: exit {p.returncode}, left {left}, OUT {size} bytes")
     bad += not ok
     for n in left:
@@ -343,6 +433,19 @@ if timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --reps 1 \
 else
     fail "bench --mpi"; sed 's/^/  | /' "$tmp/err" "$tmp/out"
 fi
+
+# bench --mpi --json FOLDER: exit 3 before any work, as one process
+# (it once ran the whole benchmark first).
+mkdir "$tmp/jdir"
+timeout 120 $RUN -n 2 "$MPI_CLI" bench --mpi --size 24 --mask 3 --json "$tmp/jdir" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 3 ] && [ ! -s "$tmp/out" ] && grep -q "folder" "$tmp/err"; then
+    echo "ok   bench --mpi --json FOLDER: exit 3 before any work"
+else
+    fail "bench --mpi --json FOLDER: exit $rc"; sed 's/^/  | /' "$tmp/out" "$tmp/err"
+fi
+rmdir "$tmp/jdir"
 
 # bench --mpi's bad options: exit 2, one line from rank 0 (every rank
 # parses them).

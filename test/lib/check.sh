@@ -15,3 +15,16 @@ check() {
         ok "$name"
     fi
 }
+
+# numpy_python: the first of $PYTHON, python3 and Debian's /usr/bin/python3
+# that imports NumPy (a PATH's python3, pyenv's say, may have none), or
+# nothing.
+numpy_python() {
+    for p in ${PYTHON:-} python3 /usr/bin/python3; do
+        if "$p" -c 'import numpy' 2>/dev/null; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
