@@ -6,6 +6,7 @@ both raise the same errors.
 from __future__ import annotations
 
 import numbers
+import operator
 from typing import Sequence
 
 import numpy as np
@@ -42,9 +43,36 @@ def _normalize_sequence(value, rank: int) -> list:
 
 
 def _check_cval(cval) -> float:
-    if not isinstance(cval, numbers.Real):
-        raise TypeError("must be real number, not %s" % type(cval).__name__)
-    return float(cval)
+    """As SciPy's C code reads cval (float()): any real number, a 0-d
+    array or a Decimal; TypeError for a string or a complex value."""
+    if isinstance(cval, numbers.Real):
+        return float(cval)
+    if not isinstance(cval, (str, bytes)) and hasattr(cval, "__float__"):
+        try:
+            return float(cval)
+        except (TypeError, ValueError):
+            pass
+    raise TypeError("must be real number, not %s" % type(cval).__name__)
+
+
+def _check_origin(origin) -> int:
+    """One origin of an n-D filter, an integer as SciPy's C code takes it
+    (TypeError for 1.5, 1.0 and True)."""
+    if isinstance(origin, (bool, np.bool_)):
+        raise TypeError("an integer is required")
+    return operator.index(origin)
+
+
+# SciPy's NI_Correlate takes part only weights with |w| > DBL_EPSILON: a
+# NaN weight, or one of 1e-17, is no tap at all.
+_DBL_EPSILON = float(np.finfo(np.float64).eps)
+
+
+def _scipy_taps(weights: np.ndarray) -> np.ndarray:
+    """The float64 weights of correlate/convolve as SciPy uses them: NaN
+    and |w| <= DBL_EPSILON set to 0 (the 1-D filters keep them, as
+    SciPy's do)."""
+    return np.where(np.abs(weights) > _DBL_EPSILON, weights, 0.0)
 
 
 def _check_input(input) -> np.ndarray:
@@ -110,7 +138,8 @@ def _mask_args(ndim, weights, origin, axes, convolution):
     """SciPy's checks of a mask over `axes` of an ndim array: the float64
     weights (flipped for a convolution), the axes and their origins."""
     axes = _normalize_axes(axes, ndim)
-    origins = _normalize_sequence(origin, len(axes))
+    origins = [_check_origin(o)
+               for o in _normalize_sequence(origin, len(axes))]
     weights = np.asarray(weights, dtype=np.float64)
     wshape = [n for n in weights.shape if n > 0]
     if len(wshape) != len(axes) or weights.ndim != len(axes):

@@ -26,7 +26,7 @@ from typing import Dict, Optional
 import numpy as np
 
 from . import _native
-from ._checks import _mask_args
+from ._checks import _DBL_EPSILON, _mask_args
 from ._session import resolve
 
 _F32 = np.dtype(np.float32)
@@ -86,6 +86,14 @@ def _problem(x: np.ndarray, w: np.ndarray, mode: str, origin, okey,
     return problem
 
 
+def _not_all_taps(w: np.ndarray) -> bool:
+    """Whether some weight is NaN or nonzero within DBL_EPSILON of 0:
+    weights SciPy's correlate drops (_checks._scipy_taps), which the
+    general path then drops too."""
+    a = np.abs(w)  # NaN counts as nonzero, and is not > DBL_EPSILON
+    return np.count_nonzero(a) != np.count_nonzero(a > _DBL_EPSILON)
+
+
 def _float32_mask(w: np.ndarray, convolution: bool) -> np.ndarray:
     """The mask as the library reads it: C-contiguous float32, flipped on
     every axis for a convolution (the general path's values: float32 and
@@ -110,6 +118,8 @@ def correlate(input, weights, output, mode, cval, origin, axes, device,
     if (okey is None or type(mode) is not str or mode not in _native.BORDERS
             or not isinstance(cval, (float, int))):
         return None
+    if _not_all_taps(weights):
+        return None  # SciPy drops NaN and tiny weights: the general path
     problem = _problem(input, weights, mode, origin, okey, convolution)
     cval = float(cval)
     if _native.BORDERS[mode] != 0:

@@ -52,7 +52,7 @@ from . import _fast, _native, _pyopencl
 from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
                       _check_mode, _check_single_mode, _get_output,
                       _invalid_origin, _mask_args, _normalize_axes,
-                      _normalize_sequence)
+                      _normalize_sequence, _scipy_taps)
 from ._session import DeviceArg, resolve
 
 MAX_MASK_AXES = 3
@@ -202,9 +202,10 @@ def run_real(session, x: np.ndarray, weights: np.ndarray, waxes: Sequence[int],
     k = len(keep)
     if x.size == 0:
         return np.zeros(x.shape, np.float32)
-    if k == 0:
-        return (np.asarray(x, dtype=np.float32)
-                * np.float32(w.reshape(()))).astype(np.float32)
+    if k == 0:  # an array, 0-d included (not a NumPy scalar)
+        y = np.array(x, dtype=np.float32)
+        y *= np.float32(w.reshape(()))
+        return y
     # The library runs masks over at most MAX_MASK_AXES axes, one mode and
     # a finite cval (or another mode than constant); the host path the rest.
     if k <= MAX_MASK_AXES and len(set(modes)) == 1 and (
@@ -312,6 +313,7 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
     if _pyopencl.is_cl_array(input):
         w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
                                       convolution)
+        w = _scipy_taps(w)
         mode = _check_single_mode(mode)
         mask, origins = _sorted_mask(w, axes, origins)
         return _pyopencl.correlate(input, mask, output, mode, _check_cval(cval),
@@ -333,10 +335,36 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
     output = _get_output(output, input, lazy=True)
     mode = _check_single_mode(mode)
     cval = _check_cval(cval)
+    weights = _scipy_taps(weights)
     session = resolve(device)
+    if not np.isfinite(cval) and PAD_MODES[mode] == "constant":
+        # SciPy adds w * cval for each nonzero tap outside only (a zero
+        # weight's 0 * NaN is never taken): the correlation with cval 0,
+        # then cval's share where positive and negative weights reach out.
+        y = run_real(session, input, weights, axes, [mode] * len(axes), 0.0,
+                     origins)
+        reach = [run_real(session, np.zeros(input.shape, np.float32),
+                          (sign * weights > 0).astype(np.float64), axes,
+                          [mode] * len(axes), 1.0, origins) > 0.5
+                 for sign in (1, -1)]
+        return _store(output, _cval_taps(y, reach[0], reach[1], cval), input)
     y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins,
                  out=output)
     return _store(output, y, input)
+
+
+def _cval_taps(y, pos, neg, cval: float):
+    """y, a correlation with cval 0, with a NaN or Inf cval's share as
+    SciPy sums it (w * cval for each nonzero tap outside the array): NaN
+    where any tap reaches out for a NaN cval; for +-Inf, cval times the
+    sign of the weights that reach out, NaN where both signs do. pos, neg:
+    where positive, negative weights reach out (NumPy or Dask arrays)."""
+    nan = np.float32(np.nan)
+    if np.isnan(cval):
+        return np.where(pos | neg, nan, y)
+    inf = np.float32(np.inf if cval > 0 else -np.inf)
+    return np.where(pos & neg, nan,
+                    np.where(pos, y + inf, np.where(neg, y - inf, y)))
 
 
 def correlate(input: ArrayLike, weights: ArrayLike, output=None,
@@ -456,6 +484,7 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
     if not -input.ndim <= axis < input.ndim:
         raise AxisError(axis, input.ndim)
     axis %= input.ndim
+    origin = operator.index(origin)  # SciPy: TypeError for 1.0
     if _invalid_origin(origin, len(weights)):
         raise ValueError("Invalid origin; origin must satisfy "
                          "-(len(weights) // 2) <= origin <= "
@@ -653,8 +682,11 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
     origin = operator.index(origin)  # one origin, an integer (TypeError)
     if not -input.ndim <= axis < input.ndim:
         raise AxisError(axis, input.ndim)
+    size = operator.index(size)  # SciPy: TypeError for 2.5
     if size < 1:
         raise RuntimeError("incorrect filter size")
+    if not 0 <= size // 2 + origin < size:  # also at size 1, as SciPy
+        raise ValueError("invalid origin")
     return uniform_filter(input, [size if a == axis % input.ndim else 1
                                   for a in range(input.ndim)],
                           output, mode, cval, origin, device=device)

@@ -123,7 +123,8 @@ def _run(x, reach, modes, cval, block_fn: Callable, dtype):
         cval = _filters._check_cval(cval)
     if x.size == 0:  # as SciPy: an empty result (nothing to extend by)
         return da.zeros(x.shape, dtype=dtype, chunks=x.chunks)
-    if any(m == "constant" and r != (0, 0) for m, r in zip(modes, reach)) \
+    if any(_filters.PAD_MODES[m] == "constant" and r != (0, 0)
+           for m, r in zip(modes, reach)) \
             and not _exact_in(cval, x.dtype):
         x = x.astype(np.float64)
     ext = _extend(x, reach, modes, cval)
@@ -205,6 +206,26 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
     x = da.asarray(x)
     weights = np.asarray(weights)
     _filters._check_mode(mode)
+    if (weights.dtype.kind != "c" and not np.iscomplexobj(cval)
+            and not np.isfinite(_filters._check_cval(cval))
+            and _filters.PAD_MODES[mode] == "constant"):
+        # As clconv.correlate takes a NaN or Inf cval (SciPy skips zero
+        # weights): the correlation with cval 0, then cval's share where
+        # nonzero taps of each sign reach out.
+        w, axes, origins = _filters._mask_args(x.ndim, weights, origin, axes,
+                                               convolution)
+        w = _filters._scipy_taps(w)
+        y = _correlate_or_convolve(x, w, mode, 0.0, origins, axes, device,
+                                   False)
+        zero = da.zeros(x.shape, dtype=np.float32, chunks=x.chunks)
+        reach = [_correlate_or_convolve(zero, (sign * w > 0).astype(np.float64),
+                                        mode, 1.0, origins, axes, device,
+                                        False) > 0.5
+                 for sign in (1, -1)]
+        y32 = y.astype(np.promote_types(y.dtype, np.float32))
+        return _filters._cval_taps(y32, reach[0], reach[1],
+                                   float(_filters._check_cval(cval))
+                                   ).astype(y.dtype)
     reach = _mask_reach(x.ndim, weights, axes, origin, convolution)
     func = _filters.convolve if convolution else _filters.correlate
     kind = "c" if x.dtype.kind == "c" or weights.dtype.kind == "c" else None
@@ -294,9 +315,7 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
     """
     def reach(n, o):
         n = int(n)
-        if n < 1:
-            raise RuntimeError("incorrect filter size")
-        if n == 1:
+        if n <= 1:  # as SciPy, 0 and below too: the axis is left alone
             return None
         if n // 2 + o < 0 or n // 2 + o >= n:
             raise ValueError("invalid origin")

@@ -113,3 +113,29 @@ def test_dask_complex_input_takes_a_complex_cval_as_scipy(client):
         got = cd.correlate(dx, w, mode="constant", cval=cval).compute()
         want = ndimage.correlate(x, w, mode="constant", cval=cval)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)
+
+
+def test_dask_grid_constant_cval_and_sizes_as_scipy(client):
+    # grid-constant's cval was cast into a uint8 extension (-4 as 252);
+    # uniform_filter's size 0 raised where SciPy leaves the axis alone; a
+    # NaN cval reached through zero weights; a 0-d array raised.
+    a = np.array([10, 20, 30, 40, 50], np.uint8)
+    da_a = da.from_array(a, chunks=2)
+    for mode in ("grid-constant", "constant"):
+        got = cd.correlate(da_a, [0.5, 1, 0], mode=mode, cval=-4).compute()
+        np.testing.assert_array_equal(
+            got, ndimage.correlate(a, [0.5, 1, 0], mode=mode, cval=-4))
+        got = cd.uniform_filter(da_a, 3, mode=mode, cval=300).compute()
+        np.testing.assert_array_equal(
+            got, ndimage.uniform_filter(a, 3, mode=mode, cval=300))
+    x = np.arange(30.0).reshape(5, 6)
+    dx = da.from_array(x, chunks=2)
+    np.testing.assert_array_equal(cd.uniform_filter(dx, 0).compute(),
+                                  ndimage.uniform_filter(x, 0))
+    w = [[0, 1, 0], [0, 1, 1]]
+    for f in ("correlate", "convolve"):
+        got = getattr(cd, f)(dx, w, mode="constant", cval=np.nan).compute()
+        want = getattr(ndimage, f)(x, w, mode="constant", cval=np.nan)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert float(cd.correlate(da.from_array(np.array(2.0)),
+                              np.array(3.0)).compute()) == 6.0

@@ -46,6 +46,8 @@ CASES = {
     "gaussian unknown mode": lambda m: m.gaussian_filter(A, 1.0, mode="bogus"),
     "uniform size 0 along one axis": lambda m: m.uniform_filter1d(A, 0),
     "uniform bad origin": lambda m: m.uniform_filter(A, 3, origin=2),
+    # size 1 returned the input: SciPy checks the origin at every size
+    "uniform_filter1d size 1, origin -1": lambda m: m.uniform_filter1d(A, 1, origin=-1),
 }
 
 
@@ -58,6 +60,14 @@ TYPE_ONLY = {
     "correlate1d float axis": lambda m: m.correlate1d(A, [1, 2], axis=1.0),
     "convolve1d float axis": lambda m: m.convolve1d(A, [1, 2], axis=1.0),
     "uniform_filter1d float axis": lambda m: m.uniform_filter1d(A, 3, axis=1.0),
+    # These ran as origin 0 or 1 (int() truncated them), and size 2.5 as 2.
+    "correlate float origin": lambda m: m.correlate(A, W, origin=0.5),
+    "correlate integral float origin": lambda m: m.correlate(A, W, origin=(1.0, 0)),
+    "correlate bool origin": lambda m: m.correlate(A, W, origin=True),
+    "convolve float origin": lambda m: m.convolve(A, W, origin=-0.7),
+    "correlate1d float origin": lambda m: m.correlate1d(A, [1, 2, 3], origin=1.0),
+    "convolve1d float origin": lambda m: m.convolve1d(A, [1, 2, 3], origin=0.7),
+    "uniform_filter1d float size": lambda m: m.uniform_filter1d(A, 2.5),
 }
 
 
@@ -106,6 +116,59 @@ def test_nan_cval_reaches_only_as_far_as_the_mask(shape, origin):
     np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
     np.testing.assert_allclose(got[~np.isnan(got)],
                                expected[~np.isnan(expected)], rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("cval", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_non_finite_cval_reaches_only_the_nonzero_taps_as_scipy(cval, dtype):
+    # SciPy's correlate skips zero weights: an output whose mask meets the
+    # outside only by zeros stays finite. It was NaN (0 * cval).
+    x = np.arange(1.0, 36.0).reshape(5, 7).astype(dtype)
+    for w, origin in [([[1.0, 1.0, 0.0]], 0), ([[0, 1], [0, 1]], 0),
+                      ([[0, 0, 0], [2, 1, 0], [0, 0, 0]], (1, -1)),
+                      ([[0, 0, 0, 0], [0, 1, -2, 0]], (0, 1))]:
+        w = np.asarray(w, dtype)
+        for f in ("correlate", "convolve"):
+            got = getattr(clconv, f)(x, w, mode="constant", cval=cval,
+                                     origin=origin)
+            want = getattr(ndimage, f)(x, w, mode="constant", cval=cval,
+                                       origin=origin)
+            np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-5,
+                                       err_msg=f"{f} {w.tolist()} {origin}")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nan_and_tiny_weights_are_no_taps_as_in_scipy(dtype):
+    # SciPy's correlate and convolve take part only |w| > DBL_EPSILON: a
+    # NaN weight made every output NaN here; its 1-D filters keep them.
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((6, 9)).astype(dtype)
+    for w in [np.array([[1.0, np.nan], [2.0, 3.0]]),
+              np.array([[np.nan, 1.0, 2.0], [1e-17, 3.0, -1.0]]),
+              np.full((2, 3), 1e-17)]:
+        w = w.astype(dtype) if dtype == np.float64 else w.astype(np.float32)
+        for f in ("correlate", "convolve"):
+            want = getattr(ndimage, f)(x, w)
+            got = getattr(clconv, f)(x, w)
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    w1 = np.array([1.0, np.nan, 1.0])
+    assert np.isnan(clconv.correlate1d(x, w1)).all()
+    assert np.isnan(ndimage.correlate1d(x, w1)).all()
+
+
+def test_zero_d_arrays_and_scalar_like_cvals_as_scipy():
+    # A 0-d input with an output given raised AttributeError (a NumPy
+    # scalar has no ctypes); a 0-d array or Decimal cval was a TypeError.
+    from decimal import Decimal
+    for output in (np.float64, np.float32, np.zeros((), np.float64)):
+        got = clconv.correlate(np.array(2.0), np.array(3.0), output=output)
+        assert float(got) == 6.0 and np.ndim(got) == 0
+    assert float(clconv.convolve(np.array(2.0), np.array(-1.0))) == -2.0
+    x = np.arange(6.0)
+    for cval in (np.array(1.5), Decimal("1.5"), np.float32(1.5)):
+        np.testing.assert_allclose(
+            clconv.correlate(x, [1, 2, 3], mode="constant", cval=cval),
+            ndimage.correlate(x, [1, 2, 3], mode="constant", cval=1.5))
 
 
 def test_library_errors_are_python_exceptions_with_its_message():
