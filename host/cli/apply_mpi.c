@@ -133,11 +133,12 @@ static int problem_of(job *j)
     }
     int code = cli_mpi_step(
         j->comm,
+        /* the library's message names --mask itself */
         cli_mpi_lib(clconv_mask_load(o->mask,
                                      o->filter.naxes ? o->filter.naxes
                                                      : a->dims,
                                      &j->mask),
-                    "--mask"),
+                    NULL),
         CLI_EXIT_USAGE);
     if (code != CLI_EXIT_OK)
         return code;

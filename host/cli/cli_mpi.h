@@ -16,7 +16,8 @@ void cli_bench_mpi_usage(FILE *f);
  * every rank the exit code `code` (0: cli_exit_code of the agreed
  * status). */
 int cli_mpi_step(MPI_Comm comm, clconv_status st, int code);
-/* Record the library's last error for cli_mpi_step: st. */
+/* Record the library's last error for cli_mpi_step, after "what: "
+ * (NULL: the message alone): st. */
 clconv_status cli_mpi_lib(clconv_status st, const char *what);
 
 /* This rank's device (clconv_mpi_select_device) and a session on it. */

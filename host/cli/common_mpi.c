@@ -21,6 +21,8 @@ clconv_status cli_mpi_lib(clconv_status st, const char *what)
 {
     if (st == CLCONV_OK)
         return st;
+    if (!what)
+        return clconv_mpi_fail(st, "%s", clconv_last_error());
     return clconv_mpi_fail(st, "%s: %s", what, clconv_last_error());
 }
 
