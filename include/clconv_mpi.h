@@ -178,17 +178,15 @@ typedef struct clconv_mpi_npy_out {
     char path[4096];   /* the destination as given */
     char target[4096]; /* the file replaced: path, its symlinks followed */
     char temp[4096];   /* the temporary, "" once committed or removed */
-    int temp_handle;   /* this rank's handle on the temporary (removed by
-                          a signal: clconv_temp_create on rank 0,
-                          clconv_temp_watch on the others), or -1 */
+    int temp_handle;   /* this rank's clconv_temp_watch handle on the
+                          temporary (a signal removes it), or -1 */
     size_t data_offset;
     clconv_elem elem;  /* the file's element type */
     /* rank 0: what the file takes when it is renamed into place (the
      * temporary stays 0600 while the ranks open it): the replaced file's
-     * mode and owner (owner: where this process may give it), else the
-     * mode of a new file */
+     * mode and owner (uid -1: no file replaced; the owner where this
+     * process may give it), else the mode of a new file */
     unsigned mode;
-    int replaces;
     long long uid, gid;
 } clconv_mpi_npy_out;
 

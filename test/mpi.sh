@@ -350,7 +350,7 @@ fi
 
 # A signal to every rank while they write OUT (as a terminal's Ctrl-C or a
 # batch system sends it): the temporary file goes with them and the old
-# OUT stays (clconv-mpi's rank 0 registers it, clconv_temp_create). The
+# OUT stays (every rank watches it, clconv_temp_watch). The
 # ranks are signalled as soon as the temporary file exists; a job that
 # finished first must have left OUT new and whole.
 mkdir "$tmp/sig"

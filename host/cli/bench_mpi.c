@@ -32,21 +32,22 @@ void cli_bench_mpi_usage(FILE *f)
 static int parse_value(int argc, char **argv, int *i, bench_mpi_options *o)
 {
     const char *v;
-    long x[8];
-    int r, n;
+    int x[8], r, n;
     if ((r = cli_opt_value(argc, argv, i, "--size", &v))) {
         if (r < 0 ||
-            cli_parse_int_list("--size", v, 1, 1L << 20, x, 8, &o->nsizes))
+            cli_parse_int_list("--size", v, 1, 1 << 20, x, 8, &o->nsizes))
             return -1;
         for (int k = 0; k < o->nsizes; ++k)
             o->sizes[k] = (size_t)x[k];
     } else if ((r = cli_opt_value(argc, argv, i, "--mask", &v))) {
         if (r < 0 ||
-            cli_parse_int_list("--mask", v, 1, 1023, x, 8, &o->nmasks))
+            cli_parse_int_list("--mask", v, 1, 1023, o->masks, 8,
+                               &o->nmasks))
             return -1;
         for (int k = 0; k < o->nmasks; ++k)
-            if ((o->masks[k] = (int)x[k]) % 2 == 0)
-                return cli_error("--mask: %ld is even (widths are odd)", x[k]),
+            if (o->masks[k] % 2 == 0)
+                return cli_error("--mask: %d is even (widths are odd)",
+                                 o->masks[k]),
                        -1;
     } else if ((r = cli_opt_value(argc, argv, i, "--scaling", &v))) {
         char e[64];
@@ -78,9 +79,10 @@ static int parse_value(int argc, char **argv, int *i, bench_mpi_options *o)
             return cli_error("--strategy: one strategy or auto"), -1;
         o->strategy = n == CLI_STRATEGY_AUTO ? -1 : n;
     } else if ((r = cli_opt_value(argc, argv, i, "--tile", &v))) {
-        if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &x[0]))
+        long t;
+        if (r < 0 || cli_parse_int("--tile", v, 1, 65536, &t))
             return -1;
-        o->tile = (int)x[0];
+        o->tile = (int)t;
     } else {
         return 0;
     }

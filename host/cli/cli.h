@@ -91,8 +91,8 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t *out);
  * cli_parse_int takes it, at least one. */
 int cli_list_next(const char *flag, const char *s, const char **rest,
                   char *buf, size_t cap);
-int cli_parse_int_list(const char *flag, const char *s, long min, long max,
-                       long *out, int cap, int *n);
+int cli_parse_int_list(const char *flag, const char *s, int min, int max,
+                       int *out, int cap, int *n);
 /* A positive finite number up to max at the start of s (no leading
  * space), *end just after it: 0, or -1 (nothing printed: the caller says
  * what the flag takes). */

@@ -112,21 +112,22 @@ int cli_list_next(const char *flag, const char *s, const char **rest,
     return 1;
 }
 
-int cli_parse_int_list(const char *flag, const char *s, long min, long max,
-                       long *out, int cap, int *n)
+int cli_parse_int_list(const char *flag, const char *s, int min, int max,
+                       int *out, int cap, int *n)
 {
     char buf[32];
     const char *rest = s;
     int r;
     *n = 0;
     while ((r = cli_list_next(flag, s, &rest, buf, sizeof buf)) > 0) {
+        long x;
         if (*n == cap) {
             cli_error("%s: at most %d values (got '%s')", flag, cap, s);
             return -1;
         }
-        if (cli_parse_int(flag, buf, min, max, &out[*n]))
+        if (cli_parse_int(flag, buf, min, max, &x))
             return -1;
-        ++*n;
+        out[(*n)++] = (int)x;
     }
     return r;
 }

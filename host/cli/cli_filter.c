@@ -10,19 +10,6 @@
 #include "clconv_io.h"
 #include "cli.h"
 
-/* A comma list of integers: at most max of them, each in lo..hi. */
-/* "a,b,c": at most max integers in [lo, hi] into int out[]. */
-static int parse_int_list(const char *flag, const char *s, long lo, long hi,
-                          int *out, int max, int *n)
-{
-    long v[8];
-    if (cli_parse_int_list(flag, s, lo, hi, v, max < 8 ? max : 8, n))
-        return -1;
-    for (int k = 0; k < *n; ++k)
-        out[k] = (int)v[k];
-    return 0;
-}
-
 int cli_parse_modes(const char *s, int *modes, int *n)
 {
     char buf[32];
@@ -124,8 +111,8 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
         if (r > 0 && cli_parse_cval(v, &f->cval))
             r = -1;
     } else if ((r = cli_opt_value(argc, argv, i, "--origin", &v))) {
-        if (r > 0 && parse_int_list("--origin", v, -1023, 1023, f->origin, 3,
-                                    &f->norigin))
+        if (r > 0 && cli_parse_int_list("--origin", v, -1023, 1023,
+                                        f->origin, 3, &f->norigin))
             r = -1;
     } else if ((flags & CLI_FILTER_BATCH) &&
                (r = cli_opt_value(argc, argv, i, "--batch", &v))) {
@@ -135,9 +122,9 @@ int cli_parse_filter_option(int argc, char **argv, int *i, int flags,
         else if (r > 0)
             f->batch = (int)x;
     } else if ((r = cli_opt_value(argc, argv, i, "--axes", &v))) {
-        if (r > 0 && parse_int_list("--axes", v, -CLCONV_NPY_MAX_DIMS,
-                                    CLCONV_NPY_MAX_DIMS - 1, f->axes, 3,
-                                    &f->naxes))
+        if (r > 0 && cli_parse_int_list("--axes", v, -CLCONV_NPY_MAX_DIMS,
+                                        CLCONV_NPY_MAX_DIMS - 1, f->axes, 3,
+                                        &f->naxes))
             r = -1;
     } else if (cli_opt_flag(argv, *i, "--convolve")) {
         f->convolve = 1;

@@ -69,25 +69,13 @@ void cli_run_usage(FILE *f)
         cli_strategy_list(0));
 }
 
-/* "a,b,c": up to 8 integers in [min, max]. */
-static int parse_list(const char *flag, const char *v, long min, long max,
-                      int *out, int *n)
-{
-    long x[8];
-    if (cli_parse_int_list(flag, v, min, max, x, 8, n))
-        return -1;
-    for (int k = 0; k < *n; ++k)
-        out[k] = (int)x[k];
-    return 0;
-}
-
 /* A knob's list, in the range the variant table gives it. */
 static int parse_knob_list(const char *flag, int knob, const char *v,
                            int *out, int *n)
 {
     int min, max;
     clconv_knob_bounds(knob, &min, &max);
-    return parse_list(flag, v, min, max, out, n);
+    return cli_parse_int_list(flag, v, min, max, out, 8, n);
 }
 
 /* One option of argv[*i]: 0 if it was run's, -1 (error printed) else. */
@@ -105,7 +93,9 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
                                       &o->mask)))
         return r < 0 ? -1 : 0;
     if ((r = cli_opt_value(argc, argv, i, "--tile", &v)))
-        return r < 0 ? -1 : parse_list("--tile", v, 1, 65536, o->tile, &o->ntile);
+        return r < 0 ? -1
+                     : cli_parse_int_list("--tile", v, 1, 65536, o->tile, 8,
+                                          &o->ntile);
     if ((r = cli_opt_value(argc, argv, i, "--coarsen", &v)))
         return r < 0 ? -1
                      : parse_knob_list("--coarsen", CLCONV_KNOB_COARSEN, v,

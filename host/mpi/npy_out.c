@@ -45,10 +45,10 @@ static clconv_status plan_temp(clconv_mpi_npy_out *o)
      * other ranks open the temporary for writing first, which its mode
      * (0444, say) could forbid them. */
     struct stat old;
+    const int replaces = stat(o->target, &old) == 0;
     o->mode = mode;
-    o->replaces = stat(o->target, &old) == 0;
-    o->uid = o->replaces ? (long long)old.st_uid : -1;
-    o->gid = o->replaces ? (long long)old.st_gid : -1;
+    o->uid = replaces ? (long long)old.st_uid : -1;
+    o->gid = replaces ? (long long)old.st_gid : -1;
     const char *slash = strrchr(o->target, '/');
     int dir = slash ? (int)(slash - o->target) + 1 : 0;
     snprintf(o->temp, sizeof o->temp, "%.*s.clconv-XXXXXX", dir, o->target);
@@ -125,7 +125,7 @@ static clconv_status create_watched(MPI_Comm comm, int rank,
  * does) and mode. */
 static clconv_status finish_temp(const clconv_mpi_npy_out *o)
 {
-    if (o->replaces && chown(o->temp, (uid_t)o->uid, (gid_t)o->gid) != 0)
+    if (o->uid >= 0 && chown(o->temp, (uid_t)o->uid, (gid_t)o->gid) != 0)
         errno = 0;
     if (chmod(o->temp, (mode_t)o->mode) != 0)
         return clconv_mpi_fail(CLCONV_EIO, "cannot write '%s': %s", o->path,
