@@ -338,27 +338,28 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
     weights = _scipy_taps(weights)
     session = resolve(device)
     if not np.isfinite(cval) and PAD_MODES[mode] == "constant":
-        # SciPy adds w * cval for each nonzero tap outside only (a zero
-        # weight's 0 * NaN is never taken): the correlation with cval 0,
-        # then cval's share where positive and negative weights reach out.
-        y = run_real(session, input, weights, axes, [mode] * len(axes), 0.0,
-                     origins)
-        reach = [run_real(session, np.zeros(input.shape, np.float32),
-                          (sign * weights > 0).astype(np.float64), axes,
-                          [mode] * len(axes), 1.0, origins) > 0.5
-                 for sign in (1, -1)]
-        return _store(output, _cval_taps(y, reach[0], reach[1], cval), input)
+        y = _non_finite_cval(
+            lambda a, w, c: run_real(session, a, w, axes,
+                                     [mode] * len(axes), c, origins),
+            input, np.zeros(input.shape, np.float32), weights, cval)
+        return _store(output, y, input)
     y = run_real(session, input, weights, axes, [mode] * len(axes), cval, origins,
                  out=output)
     return _store(output, y, input)
 
 
-def _cval_taps(y, pos, neg, cval: float):
-    """y, a correlation with cval 0, with a NaN or Inf cval's share as
-    SciPy sums it (w * cval for each nonzero tap outside the array): NaN
-    where any tap reaches out for a NaN cval; for +-Inf, cval times the
-    sign of the weights that reach out, NaN where both signs do. pos, neg:
-    where positive, negative weights reach out (NumPy or Dask arrays)."""
+def _non_finite_cval(corr, x, zeros, weights: np.ndarray, cval: float):
+    """The correlation of x with a NaN or Inf cval in the constant mode,
+    as SciPy sums it: w * cval for each nonzero tap outside the array only
+    (a zero weight's 0 * NaN is never taken). corr(array, weights, cval)
+    correlates (NumPy or Dask arrays); zeros: an array of x's shape. x
+    with cval 0, then where positive and negative weights reach out
+    (zeros with cval 1): there NaN for a NaN cval; for +-Inf, cval times
+    the sign of the weights that reach out, NaN where both signs do."""
+    y = corr(x, weights, 0.0)
+    y = y.astype(np.promote_types(y.dtype, np.float32))
+    pos, neg = (corr(zeros, (sign * weights > 0).astype(np.float64), 1.0)
+                > 0.5 for sign in (1, -1))
     nan = np.float32(np.nan)
     if np.isnan(cval):
         return np.where(pos | neg, nan, y)

@@ -206,26 +206,21 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
     x = da.asarray(x)
     weights = np.asarray(weights)
     _filters._check_mode(mode)
-    if (weights.dtype.kind != "c" and not np.iscomplexobj(cval)
-            and not np.isfinite(_filters._check_cval(cval))
+    real_cval = (_filters._check_cval(cval)
+                 if weights.dtype.kind != "c" and not np.iscomplexobj(cval)
+                 else 0.0)
+    if (not np.isfinite(real_cval)
             and _filters.PAD_MODES[mode] == "constant"):
         # As clconv.correlate takes a NaN or Inf cval (SciPy skips zero
-        # weights): the correlation with cval 0, then cval's share where
-        # nonzero taps of each sign reach out.
+        # weights), as a correlation of the flipped mask for convolve.
         w, axes, origins = _filters._mask_args(x.ndim, weights, origin, axes,
                                                convolution)
-        w = _filters._scipy_taps(w)
-        y = _correlate_or_convolve(x, w, mode, 0.0, origins, axes, device,
-                                   False)
-        zero = da.zeros(x.shape, dtype=np.float32, chunks=x.chunks)
-        reach = [_correlate_or_convolve(zero, (sign * w > 0).astype(np.float64),
-                                        mode, 1.0, origins, axes, device,
-                                        False) > 0.5
-                 for sign in (1, -1)]
-        y32 = y.astype(np.promote_types(y.dtype, np.float32))
-        return _filters._cval_taps(y32, reach[0], reach[1],
-                                   float(_filters._check_cval(cval))
-                                   ).astype(y.dtype)
+        y = _filters._non_finite_cval(
+            lambda a, ww, c: _correlate_or_convolve(a, ww, mode, c, origins,
+                                                    axes, device, False),
+            x, da.zeros(x.shape, dtype=np.float32, chunks=x.chunks),
+            _filters._scipy_taps(w), real_cval)
+        return y.astype(x.dtype)
     reach = _mask_reach(x.ndim, weights, axes, origin, convolution)
     func = _filters.convolve if convolution else _filters.correlate
     kind = "c" if x.dtype.kind == "c" or weights.dtype.kind == "c" else None
