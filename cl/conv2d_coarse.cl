@@ -7,7 +7,9 @@
  * MASK_Y-1-s. After row p the slot-0 row is complete and stored. No local
  * memory, no barrier. Interior work-groups take a path without bounds
  * checks; border ones read the border mode's folded indices, made once
- * per column and row (common.clh's clc_index).
+ * per column and row (common.clh's clc_index), and with XV > 1 still
+ * load and store each work-item's own columns as vectors where they lie
+ * inside the row.
  * MARCH picks the form of the march (bench/PERF.md "2D coarse: the march
  * rolled, the mask read in place"):
  *   1  the mask copied into a private array and the whole march unrolled
@@ -102,16 +104,57 @@ static inline void conv2d_coarse_march(const __global IN_T *restrict N,
 }
 
 #if XV > 1
+/* A border work-group's row window where the work-item's own XV columns
+ * lie inside the row and the arrays are aligned for vectors (vec): the
+ * XV columns as one aligned vector, only the halo columns folded (cols)
+ * one by one. Border work-groups along x are 2 of every nx / (TILE_WIDTH
+ * XV) (6% at 8192 u8 columns): with every column loaded and stored one
+ * by one they cost the H200 several times an interior one (narrow
+ * inputs: bench/PERF.md item 68). No `restrict` on N: inlined into the
+ * march it made clang emit an intrinsic Oclgrind cannot run
+ * (llvm.experimental.noalias.scope.decl; conv3d_coarse.cl says the
+ * same). */
+#if CLCONV_IN_DTYPE != CLCONV_DTYPE_F32
+#define EDGE_VECTORS 1
+#else
+/* float32 rows (4 columns at masks 7-9 on GPUs) ran level at mask 9 and
+ * 1% slower at 7 with it (bench/PERF.md item 68) */
+#define EDGE_VECTORS 0
+#endif
+static inline void conv2d_coarse_edge_window(const __global IN_T *N,
+                                             const int row, const bool row_ok,
+                                             const int x, const int *cols,
+                                             float *w COUNTERS_PARAM)
+{
+    if (!row_ok) {
+        for (int j = 0; j < XW; ++j)
+            w[j] = CLC_GHOST;
+        return;
+    }
+    for (int j = 0; j < LEFT_X; ++j)
+        w[j] = cols[j] >= 0 ? LOAD_N(row + cols[j]) : CLC_GHOST;
+    for (int j = LEFT_X + XV; j < XW; ++j)
+        w[j] = cols[j] >= 0 ? LOAD_N(row + cols[j]) : CLC_GHOST;
+    COUNT_XV();
+    CLC_XPASTE3(vstore, XV, )(CLC_LDXV(N + row + x), 0, w + LEFT_X);
+}
+
 /* XV columns x.. per work-item: the march of conv2d_coarse_march over a
  * window of XW input columns per row (common.clh's clc_row_window) and XV
- * accumulators per queue slot. */
+ * accumulators per queue slot. A border work-group (checked) whose
+ * arrays are aligned for vectors (vec) loads and stores each work-item's
+ * own columns as vectors where they all lie inside the row
+ * (conv2d_coarse_edge_window). */
 static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
                                           __global OUT_T *restrict P,
                                           MASK_T m, const int nx,
                                           const int ny, const int x,
                                           const int y0,
-                                          const bool checked COUNTERS_PARAM)
+                                          const bool checked,
+                                          const bool vec COUNTERS_PARAM)
 {
+    /* the own columns as vectors in a border work-group */
+    const bool edge = EDGE_VECTORS && checked && vec && x + XV <= nx;
     float q[MASK_Y][XV];
     for (int s = 0; s < MASK_Y; ++s)
         for (int i = 0; i < XV; ++i)
@@ -128,8 +171,12 @@ static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
         const int p = y0 - LEFT_Y + k;
         float w[XW];
         const int at = checked ? clc_index(p, ny) : p;
-        clc_row_window(N, at * nx, !checked || at >= 0, x, cols, checked,
-                       w COUNTERS_ARG);
+        if (edge)
+            conv2d_coarse_edge_window(N, at * nx, at >= 0, x, cols,
+                                      w COUNTERS_ARG);
+        else
+            clc_row_window(N, at * nx, !checked || at >= 0, x, cols, checked,
+                           w COUNTERS_ARG);
 #if MARCH == 2
 #pragma unroll
 #endif
@@ -148,7 +195,7 @@ static inline void conv2d_coarse_march_xv(const __global IN_T *restrict N,
         const int y = p - RIGHT_Y; /* the row slot 0 completed */
         if (k >= MASK_Y - 1) {
             if (!checked || y < ny)
-                clc_store_columns(P, y * nx, x, nx, checked, q[0]);
+                clc_store_columns(P, y * nx, x, nx, checked && !edge, q[0]);
         }
 #if MARCH == 2
 #pragma unroll
@@ -192,9 +239,11 @@ void conv2d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         conv2d_coarse_march(N, P, m, nx, ny, x, y0, true COUNTERS_ARG);
 #else
     if (interior)
-        conv2d_coarse_march_xv(N, P, m, nx, ny, x, y0, false COUNTERS_ARG);
+        conv2d_coarse_march_xv(N, P, m, nx, ny, x, y0, false,
+                               true COUNTERS_ARG);
     else
-        conv2d_coarse_march_xv(N, P, m, nx, ny, x, y0, true COUNTERS_ARG);
+        conv2d_coarse_march_xv(N, P, m, nx, ny, x, y0, true,
+                               CLC_XV_ALIGNED(N, P, nx) COUNTERS_ARG);
 #endif
     BATCH_END
 }

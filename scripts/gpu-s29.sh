@@ -1,17 +1,73 @@
 #!/bin/bash
-# Session 29's device call (one H200): can anything move the bytes of
-# issue 17's u8 -> u8 target (2D 8192^2 W=3) at the floor's bandwidth?
-# scripts/probe_copy.c copies the same bytes in float4, uchar16, uchar8
-# and uchar4 per work-item and runs a skeleton of the 2D coarse kernel's
-# memory traffic (4, 8, 16 rows); then issue 17's four direct targets at
-# the defaults (gpu_targets). Usage on the device machine:
-# OUT=... bash scripts/gpu-s29.sh
+# Session 29's device calls (one H200). STEP=targets (calls 1, 2): can
+# anything move the bytes of issue 17's u8 -> u8 target (2D 8192^2 W=3)
+# at the floor's bandwidth? scripts/probe_copy.c copies the same bytes in
+# float4, uchar16, uchar8 and uchar4 per work-item and runs a skeleton of
+# the 2D coarse kernel's memory traffic (4, 8, 16 rows); then issue 17's
+# four direct targets at the defaults (gpu_targets), then the probe
+# again (bench/PERF.md item 67). STEP=u8pipe (call 3): the probe, then
+# scripts/probe_u8_pipe.c, the u8 march over a ring of rows loaded ahead
+# against the coarse kernel's unrolled form (item 68). STEP=halo (call
+# 4): the probe with the halo bytes from the neighbouring vectors too,
+# then bench rows of u8 -> u8 W=3 with -D XV_HALO_VECTORS=0 and 1
+# against the default, three rounds (item 68). STEP=edge (call 5): the
+# 2D coarse kernel's border work-groups loading and storing their own
+# columns as vectors, bench rows against the kernels before, two rounds
+# (item 68), and test_matrix_dtype's XV group on the GPU. Usage on the
+# device machine: OUT=... STEP=... bash scripts/gpu-s29.sh
 . scripts/gpu-env.sh
 gpu_call_begin
 cc -std=c11 -O2 scripts/probe_copy.c -lOpenCL -o /tmp/probe_copy
 timeout 120 /tmp/probe_copy 8192 NVIDIA | tee "$R/probe_copy.txt"
 el "probe_copy: exit $?"
-gpu_build
-gpu_targets
-timeout 120 /tmp/probe_copy 8192 NVIDIA | tee "$R/probe_copy-2.txt"
-el "probe_copy again: exit $?"
+case ${STEP:-targets} in
+targets)
+    gpu_build
+    gpu_targets
+    timeout 120 /tmp/probe_copy 8192 NVIDIA | tee "$R/probe_copy-2.txt"
+    el "probe_copy again: exit $?"
+    ;;
+u8pipe)
+    cc -std=c11 -O2 scripts/probe_u8_pipe.c -lOpenCL -o /tmp/probe_u8
+    timeout 300 /tmp/probe_u8 8192 NVIDIA | tee "$R/probe_u8_pipe.txt"
+    el "probe_u8_pipe: exit $?"
+    ;;
+halo)
+    cc -std=c11 -O2 scripts/probe_u8_pipe.c -lOpenCL -o /tmp/probe_u8
+    timeout 300 /tmp/probe_u8 8192 NVIDIA | tee "$R/probe_u8_pipe.txt"
+    el "probe_u8_pipe: exit $?"
+    gpu_build
+    for r in 1 2 3; do
+        for h in default 0 1; do
+            e=X=1
+            [ $h = default ] || e="CLCONV_BUILD_OPTIONS=-DXV_HALO_VECTORS=$h"
+            LT=60 gpu_row u8-halo$h-r$r gpu "$e" --dims 2 --size 8192x8192 \
+                --mask 3 --dtype u8 --strategy coarse
+        done
+    done 2>&1 | tee "$R/u8-halo.log"
+    el "u8 halo rows done"
+    ;;
+edge)
+    # base: the kernels of the commit before (.cl-base/cl), new: the tree's
+    gpu_build build/test_matrix_dtype
+    for r in 1 2; do
+        for pr in "8192x8192 3 u8" "8192x8192 5 u8" "8192x8192 9 f32" \
+                  "8192x8192 7 f32" "8192x8192 5 f32"; do
+            set -- $pr
+            for k in base new new-halo0; do
+                e=X=1
+                [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+                [ $k = new-halo0 ] && { [ $3 = u8 ] || continue; \
+                    e=CLCONV_BUILD_OPTIONS=-DXV_HALO_VECTORS=0; }
+                LT=60 gpu_row edge-w$2-$3-$k-r$r gpu "$e" --dims 2 \
+                    --size $1 --mask $2 --dtype $3 --strategy coarse
+            done
+        done
+    done 2>&1 | sed -e 's/CLCONV_KERNEL_DIR=[^ ]*//' | tee "$R/edge.log"
+    el "edge rows done"
+    CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER='*xv*' timeout 300 \
+        build/test_matrix_dtype >"$R/test_matrix_dtype-xv-gpu.log" 2>&1
+    el "test_matrix_dtype's XV group on the GPU: exit $?"
+    grep -E "PASSED|FAILED|FAIL " "$R/test_matrix_dtype-xv-gpu.log" | head -8
+    ;;
+esac

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe_timing.h"
+
 static const char *src =
     "__kernel void f4(__global const float4 *restrict a, __global float4 *restrict b)\n"
     "{ size_t i = get_global_id(0); b[i] = a[i]; }\n"
@@ -46,123 +48,62 @@ static const char *src =
     "  }\n"
     "}\n";
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-#define CHECK(e)                                                          \
-    do {                                                                  \
-        cl_int rc_ = (e);                                                 \
-        if (rc_ != CL_SUCCESS) {                                          \
-            fprintf(stderr, "%s failed: %d (line %d)\n", #e, rc_, __LINE__); \
-            exit(1);                                                      \
-        }                                                                 \
-    } while (0)
-
-static double time_kernel(cl_command_queue q, cl_kernel k, int dims,
-                          const size_t *g, const size_t *l)
-{
-    double ms[20];
-    for (int i = 0; i < 23; ++i) {
-        cl_event ev;
-        CHECK(clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, &ev));
-        CHECK(clWaitForEvents(1, &ev));
-        cl_ulong t0, t1;
-        CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
-                                      sizeof t0, &t0, NULL));
-        CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
-                                      sizeof t1, &t1, NULL));
-        clReleaseEvent(ev);
-        if (i >= 3)
-            ms[i - 3] = (double)(t1 - t0) * 1e-6;
-    }
-    qsort(ms, 20, sizeof *ms, cmp);
-    return 0.5 * (ms[9] + ms[10]);
-}
-
 int main(int argc, char **argv)
 {
     const size_t side = argc > 1 ? (size_t)atol(argv[1]) : 8192;
-    const char *want = argc > 2 ? argv[2] : "NVIDIA";
-    cl_platform_id plats[8];
-    cl_uint np = 0;
-    CHECK(clGetPlatformIDs(8, plats, &np));
-    for (cl_uint p = 0; p < np; ++p) {
-        char pname[256];
-        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-        if (!strstr(pname, want))
-            continue;
-        cl_device_id dev;
-        CHECK(clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
-        char name[256];
-        clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
-        cl_int err;
-        cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-        CHECK(err);
-        cl_command_queue q =
-            clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-        CHECK(err);
-        const size_t bytes = side * side;
-        cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        CHECK(err);
-        cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        CHECK(err);
-        const cl_uchar one = 1;
-        CHECK(clEnqueueFillBuffer(q, a, &one, 1, 0, bytes, 0, NULL, NULL));
-        CHECK(clEnqueueFillBuffer(q, b, &one, 1, 0, bytes, 0, NULL, NULL));
-        CHECK(clFinish(q));
-        for (int rows = 0; rows <= 16; rows = rows ? rows * 2 : 4) {
-            char opts[64];
-            snprintf(opts, sizeof opts, "-D R=%d", rows ? rows : 8);
-            cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-            CHECK(err);
-            if (clBuildProgram(prog, 1, &dev, opts, NULL, NULL) != CL_SUCCESS) {
-                char log[8192] = "";
-                clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log,
-                                      log, NULL);
-                fprintf(stderr, "build failed [%s]:\n%s\n", opts, log);
-                return 1;
+    probe_device d;
+    if (!probe_open(argc > 2 ? argv[2] : "NVIDIA", &d))
+        return 1;
+    cl_int err;
+    const size_t bytes = side * side;
+    cl_mem a = clCreateBuffer(d.ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    CHECK(err);
+    cl_mem b = clCreateBuffer(d.ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    CHECK(err);
+    const cl_uchar one = 1;
+    CHECK(clEnqueueFillBuffer(d.q, a, &one, 1, 0, bytes, 0, NULL, NULL));
+    CHECK(clEnqueueFillBuffer(d.q, b, &one, 1, 0, bytes, 0, NULL, NULL));
+    CHECK(clFinish(d.q));
+    for (int rows = 0; rows <= 16; rows = rows ? rows * 2 : 4) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "-D R=%d", rows ? rows : 8);
+        cl_program prog = probe_build(&d, src, opts);
+        if (rows == 0) {
+            const char *kn[] = {"f4", "u16", "u8", "u4"};
+            const size_t width[] = {16, 16, 8, 4};
+            for (int i = 0; i < 4; ++i) {
+                cl_kernel k = clCreateKernel(prog, kn[i], &err);
+                CHECK(err);
+                CHECK(clSetKernelArg(k, 0, sizeof a, &a));
+                CHECK(clSetKernelArg(k, 1, sizeof b, &b));
+                const size_t g = bytes / width[i], l = 256;
+                const double ms = time_kernel(d.q, k, 1, &g, &l);
+                printf("%s: copy %-4s %zu MiB each way: %.4f ms, %.0f GB/s\n",
+                       d.name, kn[i], bytes >> 20, ms, 2e-6 * bytes / ms);
+                clReleaseKernel(k);
             }
-            if (rows == 0) {
-                const char *kn[] = {"f4", "u16", "u8", "u4"};
-                const size_t width[] = {16, 16, 8, 4};
-                for (int i = 0; i < 4; ++i) {
-                    cl_kernel k = clCreateKernel(prog, kn[i], &err);
-                    CHECK(err);
-                    CHECK(clSetKernelArg(k, 0, sizeof a, &a));
-                    CHECK(clSetKernelArg(k, 1, sizeof b, &b));
-                    const size_t g = bytes / width[i], l = 256;
-                    const double ms = time_kernel(q, k, 1, &g, &l);
-                    printf("%s: copy %-4s %zu MiB each way: %.4f ms, %.0f GB/s\n",
-                           name, kn[i], bytes >> 20, ms, 2e-6 * bytes / ms);
-                    clReleaseKernel(k);
-                }
-            }
-            cl_kernel k = clCreateKernel(prog, "skel", &err);
-            CHECK(err);
-            const int nx = (int)side, ny = (int)side;
-            const int r = rows ? rows : 8;
-            CHECK(clSetKernelArg(k, 0, sizeof a, &a));
-            CHECK(clSetKernelArg(k, 1, sizeof b, &b));
-            CHECK(clSetKernelArg(k, 2, sizeof nx, &nx));
-            CHECK(clSetKernelArg(k, 3, sizeof ny, &ny));
-            const size_t l[2] = {32, 4};
-            size_t g[2] = {side / 8, (side + r - 1) / r};
-            g[0] = (g[0] + 31) / 32 * 32;
-            g[1] = (g[1] + 3) / 4 * 4;
-            const double ms = time_kernel(q, k, 2, g, l);
-            printf("%s: skeleton of 2D coarse u8 (8 columns, %d rows, 32x4): "
-                   "%.4f ms, %.0f GB/s\n",
-                   name, r, ms, 2e-6 * bytes / ms);
-            clReleaseKernel(k);
-            clReleaseProgram(prog);
         }
-        clReleaseMemObject(a);
-        clReleaseMemObject(b);
-        clReleaseCommandQueue(q);
-        clReleaseContext(ctx);
+        cl_kernel k = clCreateKernel(prog, "skel", &err);
+        CHECK(err);
+        const int nx = (int)side, ny = (int)side;
+        const int r = rows ? rows : 8;
+        CHECK(clSetKernelArg(k, 0, sizeof a, &a));
+        CHECK(clSetKernelArg(k, 1, sizeof b, &b));
+        CHECK(clSetKernelArg(k, 2, sizeof nx, &nx));
+        CHECK(clSetKernelArg(k, 3, sizeof ny, &ny));
+        const size_t l[2] = {32, 4};
+        size_t g[2] = {side / 8, (side + r - 1) / r};
+        g[0] = (g[0] + 31) / 32 * 32;
+        g[1] = (g[1] + 3) / 4 * 4;
+        const double ms = time_kernel(d.q, k, 2, g, l);
+        printf("%s: skeleton of 2D coarse u8 (8 columns, %d rows, 32x4): "
+               "%.4f ms, %.0f GB/s\n",
+               d.name, r, ms, 2e-6 * bytes / ms);
+        clReleaseKernel(k);
+        clReleaseProgram(prog);
     }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    probe_close(&d);
     return 0;
 }
