@@ -13,7 +13,10 @@
 # against the default, three rounds (item 68). STEP=edge (call 5): the
 # 2D coarse kernel's border work-groups loading and storing their own
 # columns as vectors, bench rows against the kernels before, two rounds
-# (item 68), and test_matrix_dtype's XV group on the GPU. Usage on the
+# (item 68), and test_matrix_dtype's XV group on the GPU. STEP=final
+# (call 6): the kept form (narrow inputs only): the targets, u8 W=3 and 5
+# rows, test_matrix_dtype's and test_matrix's 2D coarse cases, test_dtype
+# and test_paths' 2D tests on the GPU. Usage on the
 # device machine: OUT=... STEP=... bash scripts/gpu-s29.sh
 . scripts/gpu-env.sh
 gpu_call_begin
@@ -69,5 +72,26 @@ edge)
         build/test_matrix_dtype >"$R/test_matrix_dtype-xv-gpu.log" 2>&1
     el "test_matrix_dtype's XV group on the GPU: exit $?"
     grep -E "PASSED|FAILED|FAIL " "$R/test_matrix_dtype-xv-gpu.log" | head -8
+    ;;
+final)
+    # the kept kernels: targets, the u8 rows, and the 2D coarse tests
+    gpu_build build/test_matrix_dtype build/test_matrix build/test_paths \
+        build/test_dtype
+    gpu_targets
+    for w in 3 5; do
+        LT=60 gpu_row final-w$w-u8 gpu X=1 --dims 2 --size 8192x8192 \
+            --mask $w --dtype u8 --strategy coarse
+    done 2>&1 | tee "$R/final-u8.log"
+    set -f # the filters are cmocka's globs, not the shell's
+    for t in "test_matrix_dtype *coarse* 120" \
+             "test_matrix *conv2d_coarse* 100" "test_dtype * 90" \
+             "test_paths *2d* 90"; do
+        set -- $t
+        CLCONV_DEVICE=gpu CLCONV_MATRIX_FILTER="$2" CLCONV_PATHS_FILTER="$2" \
+            timeout $3 build/$1 >"$R/$1-gpu.log" 2>&1
+        el "$1 $2 on the GPU: exit $?"
+        grep -E "PASSED|FAILED|FAIL " "$R/$1-gpu.log" | head -6
+    done
+    set +f
     ;;
 esac
