@@ -33,7 +33,10 @@ def _check_mode(mode) -> str:
 
 
 def _normalize_sequence(value, rank: int) -> list:
-    if not isinstance(value, str) and isinstance(value, (Sequence, np.ndarray)):
+    """One value per axis, as SciPy 1.11+ reads a per-axis argument: a
+    string or anything np.iterable calls not iterable (a number, a 0-d
+    array) is every axis's value; any other iterable lists them."""
+    if not isinstance(value, str) and np.iterable(value):
         out = list(value)
         if len(out) != rank:
             raise RuntimeError("sequence argument must have length equal to "

@@ -171,6 +171,27 @@ def test_zero_d_arrays_and_scalar_like_cvals_as_scipy():
             ndimage.correlate(x, [1, 2, 3], mode="constant", cval=1.5))
 
 
+def test_per_axis_arguments_as_scipy_reads_them():
+    # SciPy 1.11+ takes a 0-d array as every axis's sigma, size or origin
+    # and any iterable as one value per axis (np.iterable); clconv raised
+    # TypeError for the first (iteration over a 0-d array) and took only
+    # sequences and arrays for the second.
+    x = np.random.default_rng(29).random((9, 11))
+    np.testing.assert_allclose(clconv.gaussian_filter(x, np.array(1.5)),
+                               ndimage.gaussian_filter(x, 1.5),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        clconv.gaussian_filter(x, (s for s in (1.0, 2.0))),
+        ndimage.gaussian_filter(x, [1.0, 2.0]), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        clconv.uniform_filter(x, np.array(3), origin=np.array(1)),
+        ndimage.uniform_filter(x, 3, origin=1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        clconv.correlate(x, np.ones((3, 2)), origin=range(0, -2, -1)),
+        ndimage.correlate(x, np.ones((3, 2)), origin=[0, -1]),
+        rtol=1e-5, atol=1e-6)
+
+
 def test_library_errors_are_python_exceptions_with_its_message():
     with pytest.raises(ValueError, match="matches no device|no device|match"):
         clconv.Session("no-such-device-xyz")
