@@ -571,7 +571,9 @@ void clconv_verify_typed(const clconv_problem *p, const void *got,
  * transform spreads each NaN or Inf of its input to every output (the
  * direct and separable paths keep it where scipy.ndimage does), so on
  * input holding one auto takes the best other method and an asked-for
- * FFT is CLCONV_EUNSUPPORTED saying why. The input is read only where the
+ * FFT is CLCONV_EUNSUPPORTED saying why; so on finite input whose range
+ * (or |cval| in constant mode) times the padded elements times sum|M|
+ * would overflow the transform's float32 sums. The input is read only where the
  * choice would be the FFT. The host-to-host calls (clconv_convolve*, and
  * clconv_convolve_rows over all rows) choose so; a plan's FFT, and
  * clconv_convolve_rows's on some rows (it reads only those within their

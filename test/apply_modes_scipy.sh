@@ -336,6 +336,30 @@ report(rc == 3 and "NaN or Inf" in err and "\n" not in err,
        "NaN and Inf input, --method fft: exit 3 with the reason",
        f"exit {rc}: {err}")
 
+# Finite data large enough that the FFT's float32 sums overflow (the
+# padded elements times the range times sum|M| beyond float32): the
+# transform gave NaN at every output under auto; auto takes another
+# method (SciPy's finite result within the bound) and --method fft is
+# exit 3 saying why.
+a = (rng.uniform(-1, 1, (96, 96)) * 1e36).astype(np.float32)
+rc, err = run(a, f"{tmp}/m.npy", [])
+if rc != 0:
+    report(False, "input up to 1e36, auto", f"exit {rc}: {err}")
+else:
+    got = np.load(f"{tmp}/y.npy").astype(np.float64)
+    a64, m64 = a.astype(np.float64), m.astype(np.float64)
+    want = ndimage.correlate(a64, m64, mode="constant")
+    scale = ndimage.correlate(np.abs(a64), np.abs(m64), mode="constant")
+    err = np.abs(got - want)
+    report(bool(np.all(np.isfinite(got))) and
+           bool(np.all(err <= 8 * m.size * EPS * scale + 1e-30)),
+           "input up to 1e36, auto: no NaN, SciPy's result within the bound",
+           f"{np.isnan(got).sum()} NaN, max err {np.nanmax(err):.3g}")
+rc, err = run(a, f"{tmp}/m.npy", ["--method", "fft"])
+report(rc == 3 and "overflow" in err and "\n" not in err,
+       "input up to 1e36, --method fft: exit 3 with the reason",
+       f"exit {rc}: {err}")
+
 print(f"apply_modes_scipy.sh: {'all passed' if not failures else f'{failures} failure(s)'}")
 sys.exit(1 if failures else 0)
 EOF

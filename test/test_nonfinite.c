@@ -368,6 +368,68 @@ static void the_fft_is_never_chosen_for_nonfinite_input(void **state)
     arrays_free(&a);
 }
 
+/* Finite input large enough that the FFT's float32 sums overflow (the
+ * forward transform's bins reach the padded elements times the data's
+ * range, their products with the mask's spectrum that times sum|M|): the
+ * transform gave NaN at every output, where the direct result is finite
+ * (2D 96x96 of +-1e36 with a random 31x31 mask: every output NaN under
+ * auto, SciPy's within 1e-6). As with NaN input, auto takes another
+ * method (its result within the bound of the reference) and an asked-for
+ * FFT is unsupported saying why; data of ordinary range keep the FFT. */
+static void the_fft_is_not_chosen_where_its_sums_would_overflow(void **state)
+{
+    support_devices *f = *state;
+    SUPPORT_SKIP_WITHOUT_DEVICES(f);
+    clconv_session *s = f->sessions[0];
+    clconv_problem p = support_problem(2, 200, 160, 1, 41, 16, CLCONV_NAIVE);
+    p.tile = 0;
+    const size_t n = clconv_problem_elements(&p);
+    arrays a = arrays_alloc(&p, 7, 8);
+    clconv_method plain = CLCONV_METHOD_AUTO, big = CLCONV_METHOD_AUTO;
+    assert_int_equal(clconv_method_choose_for_input(s, &p, a.mask, a.in, n,
+                                                    &plain),
+                     CLCONV_OK);
+    for (size_t i = 0; i < n; ++i)
+        a.in[i] *= 1e20f; /* far from overflowing: the same choice */
+    assert_int_equal(clconv_method_choose_for_input(s, &p, a.mask, a.in, n,
+                                                    &big),
+                     CLCONV_OK);
+    assert_int_equal(big, plain);
+    for (size_t i = 0; i < n; ++i)
+        a.in[i] *= 1e16f; /* up to 1e36 */
+    assert_int_equal(clconv_method_choose_for_input(s, &p, a.mask, a.in, n,
+                                                    &big),
+                     CLCONV_OK);
+    assert_int_not_equal(big, CLCONV_METHOD_FFT);
+    print_message("auto: %s on data in [-1, 1], %s on data up to 1e36\n",
+                  clconv_method_name(plain), clconv_method_name(big));
+    /* computed on the host-to-host path: no NaN, within the bound */
+    assert_int_equal(clconv_convolve(s, &p, a.in, a.mask, a.got), CLCONV_OK);
+    assert_int_equal(clconv_reference(&p, a.in, a.mask, a.ref, a.mag),
+                     CLCONV_OK);
+    clconv_verdict v;
+    double scale, floor;
+    clconv_verify_bound(&p, big, a.in, a.mask, &scale, &floor);
+    clconv_verify_typed(&p, a.got, a.ref, a.mag, scale, floor, &v);
+    if (!v.ok)
+        fail_msg("%zu elements differ, e.g. index %zu: got %g, reference %g",
+                 v.failures, v.worst_index, v.worst_got, v.worst_expected);
+    /* asked for: unsupported, saying why; a large cval counts too */
+    p.method = CLCONV_METHOD_FFT;
+    assert_int_equal(clconv_convolve(s, &p, a.in, a.mask, a.got),
+                     CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "overflow"));
+    clconv_fill_random(a.in, n, 7);
+    clconv_method m = CLCONV_METHOD_AUTO;
+    assert_int_equal(clconv_method_choose_for_input(s, &p, a.mask, a.in, n, &m),
+                     CLCONV_OK);
+    assert_int_equal(m, CLCONV_METHOD_FFT);
+    p.cval = 3e38;
+    assert_int_equal(clconv_method_choose_for_input(s, &p, a.mask, a.in, n, &m),
+                     CLCONV_EUNSUPPORTED);
+    arrays_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +453,9 @@ int main(void)
             support_devices_setup_or_skip, support_devices_teardown),
         cmocka_unit_test_setup_teardown(
             the_fft_is_never_chosen_for_nonfinite_input,
+            support_devices_setup_or_skip, support_devices_teardown),
+        cmocka_unit_test_setup_teardown(
+            the_fft_is_not_chosen_where_its_sums_would_overflow,
             support_devices_setup_or_skip, support_devices_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

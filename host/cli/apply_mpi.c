@@ -229,7 +229,8 @@ static int anywhere(MPI_Comm comm, int flag)
 }
 
 /* The FFT chosen or asked for, and the input holds NaN or Inf on some
- * rank: a transform would spread it over its slab. As one process does
+ * rank (a transform would spread it over its slab), or values large
+ * enough to overflow the transform's float32 sums: as one process does
  * (clconv_method_choose_for_input), auto then takes the best other
  * method and an asked-for FFT is unsupported: the exit code (agreed). */
 static int method_for_input(job *j)
@@ -239,17 +240,23 @@ static int method_for_input(job *j)
     const clconv_mpi_block *b = &j->b;
     const float *own = j->lin + b->halo_lo * b->row;
     int nonfinite = 0;
-    for (size_t i = 0; i < (b->end - b->begin) * b->row && !nonfinite; ++i)
+    float big = 0.0f; /* the largest finite magnitude */
+    for (size_t i = 0; i < (b->end - b->begin) * b->row && !nonfinite; ++i) {
         nonfinite = !isfinite(own[i]);
-    if (!anywhere(j->comm, nonfinite))
-        return CLI_EXIT_OK;
+        big = fabsf(own[i]) > big ? fabsf(own[i]) : big;
+    }
+    float every = big;
+    if (MPI_Allreduce(&big, &every, 1, MPI_FLOAT, MPI_MAX, j->comm) !=
+        MPI_SUCCESS)
+        MPI_Abort(j->comm, CLI_EXIT_UNSUPPORTED);
+    /* what some rank holds: a NaN, else the largest magnitude */
+    const float held = anywhere(j->comm, nonfinite) ? NAN : every;
     clconv_problem asked = j->p;
     asked.method = j->o.method;
-    const float nan = NAN; /* what some rank holds */
     return cli_mpi_step(
         j->comm,
         cli_mpi_lib(clconv_method_choose_for_input(j->dev.session, &asked,
-                                                   j->mask.values, &nan, 1,
+                                                   j->mask.values, &held, 1,
                                                    &j->p.method),
                     "--method"),
         0);

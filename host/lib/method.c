@@ -1,5 +1,6 @@
 /* The methods (direct, separable, FFT), their names, the cost model that
  * predicts each one's time, and the automatic choice (issue 17 item 3). */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,21 +257,56 @@ clconv_method clconv_method_choose(const clconv_session *s,
     return clc_method_choose(s, p, mask);
 }
 
-/* Any NaN or Inf among n elements of type t at in (integers: none). */
-static int any_nonfinite(const void *in, size_t n, clconv_elem t)
+/* Any NaN or Inf among n elements of type t at in (integers: none); and
+ * *range, the largest magnitude among the finite ones (the integer
+ * types' largest, without reading them). */
+static int any_nonfinite(const void *in, size_t n, clconv_elem t,
+                         double *range)
 {
+    *range = 0.0;
     if (t == CLCONV_ELEM_F32) {
         const uint32_t *u = in;
-        for (size_t i = 0; i < n; ++i)
-            if ((u[i] & 0x7f800000u) == 0x7f800000u)
+        uint32_t big = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t a = u[i] & 0x7fffffffu;
+            if (a >= 0x7f800000u)
                 return 1;
+            big = a > big ? a : big; /* magnitudes order as their bits */
+        }
+        float f;
+        memcpy(&f, &big, sizeof f);
+        *range = f;
     } else if (t == CLCONV_ELEM_F16) {
         const uint16_t *u = in;
         for (size_t i = 0; i < n; ++i)
             if ((u[i] & 0x7c00u) == 0x7c00u)
                 return 1;
+        *range = 65504.0;
+    } else {
+        *range = t == CLCONV_ELEM_U8    ? 255.0
+                 : t == CLCONV_ELEM_U16 ? 65535.0
+                                        : 32768.0;
     }
     return 0;
+}
+
+/* Whether the FFT's float32 intermediates could overflow on data of this
+ * range: the forward transform's bins reach (padded elements) x range,
+ * their products with the mask's spectrum that times sum|M|, and the
+ * inverse as much; an inf there is NaN at every output, where the direct
+ * and separable paths (and scipy.ndimage) give the finite result. A
+ * quarter of FLT_MAX leaves room for the rounding of the sums. */
+static int fft_overflows(const clconv_problem *p, const float *mask,
+                         double range)
+{
+    if (p->border == CLCONV_BORDER_CONSTANT && fabs(p->cval) > range)
+        range = fabs(p->cval);
+    double msum = 0.0;
+    const size_t taps = clconv_problem_mask_elements(p);
+    for (size_t i = 0; mask && i < taps; ++i)
+        msum += fabs((double)mask[i]);
+    return range * clc_fft_padded_elements(p) * (msum > 1.0 ? msum : 1.0) >
+           0.25 * (double)FLT_MAX;
 }
 
 clconv_status clconv_method_choose_for_input(const clconv_session *s,
@@ -279,13 +315,24 @@ clconv_status clconv_method_choose_for_input(const clconv_session *s,
                                              size_t n, clconv_method *out)
 {
     clconv_method m = clc_method_choose(s, p, mask);
-    if (m == CLCONV_METHOD_FFT && in && any_nonfinite(in, n, p->in_dtype)) {
-        if (p->method != CLCONV_METHOD_AUTO)
+    double range = 0.0;
+    const int fft = m == CLCONV_METHOD_FFT && in;
+    const int nonfinite = fft && any_nonfinite(in, n, p->in_dtype, &range);
+    const int overflows = fft && !nonfinite && fft_overflows(p, mask, range);
+    if (nonfinite || overflows) {
+        if (p->method != CLCONV_METHOD_AUTO && nonfinite)
             return clc_fail(CLCONV_EUNSUPPORTED,
                             "method fft: the input holds NaN or Inf, which a "
                             "Fourier transform spreads to every output (the "
                             "direct and separable methods keep each where "
                             "scipy.ndimage does)");
+        if (p->method != CLCONV_METHOD_AUTO)
+            return clc_fail(CLCONV_EUNSUPPORTED,
+                            "method fft: the input's magnitude (up to %g) "
+                            "would overflow float32 in the Fourier transform "
+                            "(NaN at every output); the direct and separable "
+                            "methods compute it",
+                            range);
         const clconv_ceilings c = {s->copy_gbs, s->fp32_gflops};
         const int sep = p->dims > 1 && clconv_mask_separable(p, mask, NULL);
         m = pick(&s->dev, &c, p, sep, 0);
