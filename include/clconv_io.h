@@ -232,8 +232,8 @@ int clconv_file_same(const char *a, const char *b);
  *     a temporary file ".clconv-XXXXXX" in the same folder (short, so a
  *     name near NAME_MAX works), which is fsync'ed and renamed over the
  *     target on commit; a replaced file keeps its mode (and owner where
- *     allowed); on any error, or SIGINT/SIGTERM/SIGHUP, the temporary
- *     file is removed and the old file stays;
+ *     allowed); on any error, or SIGINT/SIGTERM/SIGHUP/SIGPIPE, the
+ *     temporary file is removed and the old file stays;
  *   - a symlink is followed and its target replaced that way (the link
  *     stays a link; a dangling link gets its target created);
  *   - a FIFO, character or block device or socket is never replaced: it
@@ -293,16 +293,16 @@ clconv_status clconv_file_write(const char *path, const void *data, size_t n);
  * clconv-mpi's ranks do, each at its offset) and then renames it over its
  * target: a new file (mode 0600) at templ, whose last six characters
  * (XXXXXX) are made random, removed as clconv's own temporary files are
- * when SIGINT, SIGTERM or SIGHUP ends the process before
+ * when SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process before
  * clconv_temp_release. The descriptor (*handle set), or -1 with errno
  * set. */
 int clconv_temp_create(char *templ, int *handle);
 /* A temporary file that several processes watch (clconv-mpi's ranks):
  * clconv_temp_name makes templ's last six characters (XXXXXX) random, as
  * clconv_temp_create does; clconv_temp_watch has path (whoever creates
- * it, and whether it exists yet) removed by SIGINT, SIGTERM or SIGHUP as
- * clconv_temp_create's are, until clconv_temp_release: the handle, or -1
- * (a path too long, or too many files watched). */
+ * it, and whether it exists yet) removed by SIGINT, SIGTERM, SIGHUP or
+ * SIGPIPE as clconv_temp_create's are, until clconv_temp_release: the
+ * handle, or -1 (a path too long, or too many files watched). */
 void clconv_temp_name(char *templ);
 int clconv_temp_watch(const char *path);
 /* Once the file is renamed or removed: a signal no longer removes it. */

@@ -121,6 +121,27 @@ fi
 check "bench --csv to a regular file" 0 bench --csv "$tmp/r.csv"
 head -1 "$tmp/r.csv" | grep -q '^clconv_version,' || fail "bench --csv: no header"
 
+# --- a FIFO --float whose reader goes away ----------------------------------
+# Its reader reads 10 bytes and leaves: the rest of the float32 .npy (360
+# KB, more than a pipe holds) gets SIGPIPE or EPIPE. OUT's temporary file,
+# open next to it, is removed and the old OUT kept (a SIGPIPE left the
+# temporary file behind: the signal handler did not cover it).
+mkdir "$tmp/pipe"
+{ printf 'P5\n300 300\n255\n'; head -c 90000 /dev/zero; } >"$tmp/pipe/in.pgm"
+echo old >"$tmp/pipe/o.pgm"
+mkfifo "$tmp/pipe/f.npy"
+head -c 10 "$tmp/pipe/f.npy" >/dev/null &
+"$CLI" apply "$tmp/pipe/in.pgm" "$tmp/pipe/o.pgm" --mask 1 --float "$tmp/pipe/f.npy" \
+    >/dev/null 2>"$tmp/err"
+rc=$?
+wait
+if [ "$rc" -ne 0 ] && [ "$(cat "$tmp/pipe/o.pgm")" = old ] &&
+    ! ls -A "$tmp/pipe" | grep -q '^\.clconv-'; then
+    echo "ok   a --float FIFO closed early: exit $rc, old OUT kept, no temporary file"
+else
+    fail "a --float FIFO closed early: exit $rc, OUT '$(head -c 8 "$tmp/pipe/o.pgm")', left: $(ls -A "$tmp/pipe" | grep '^\.clconv-')"
+fi
+
 # --- a signal while apply writes, after the device's compiler ran --------
 # PoCL's LLVM installs its own SIGINT/SIGTERM/SIGHUP handlers when it
 # compiles; clconv's, installed before, must still remove the temporary

@@ -371,7 +371,7 @@ clconv_status clc_read_path(const char *path, size_t max_len,
 clconv_status clc_read_regular(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
 
-/* ---- tempfiles.c: temporary files removed on SIGINT/SIGTERM/SIGHUP ---- */
+/* ---- tempfiles.c: temporary files removed on SIGINT/TERM/HUP/PIPE ---- */
 /* Register a path (a slot, or -1 when none is free: then a signal leaves
  * it behind); unregister once it is renamed or removed. */
 int clc_temp_register(const char *path);

@@ -1,5 +1,7 @@
-/* The temporary files this process is writing, so that SIGINT, SIGTERM or
- * SIGHUP removes them before the process dies. The handler is installed
+/* The temporary files this process is writing, so that SIGINT, SIGTERM,
+ * SIGHUP or SIGPIPE (a FIFO or pipe output whose reader went away while
+ * another output's temporary file was open) removes them before the
+ * process dies. The handler is installed
  * for a signal only while its disposition is the default one (a program
  * that handles or ignores it keeps its choice), and does only what is
  * async-signal-safe: unlink(2) each registered path, restore the default
@@ -25,7 +27,7 @@
 static char paths[SLOTS][PATH_CAP];
 static atomic_int used[SLOTS];
 static atomic_flag installed = ATOMIC_FLAG_INIT;
-static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 static void on_signal(int sig)
 {
