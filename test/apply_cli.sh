@@ -83,6 +83,22 @@ check "a PGM Laplacian clamps negatives to 0" 0 "$CLI" apply "$tmp/flat.pgm" "$t
 check "--float keeps the unclamped Laplacian" 0 "$CLI" apply "$tmp/flat.pgm" "$tmp/flat_lap2.pgm" --mask laplacian --float "$tmp/flat_lap.npy"
 [ "$(npy_values "$tmp/flat_lap.npy")" = "-20 -10 -20 -10 0 -10 -20 -10 -20" ] || fail "--float: got '$(npy_values "$tmp/flat_lap.npy")'"
 
+# Ties (0.5 1.5 3.5 5.5) round to even on the device (--out-dtype same,
+# an 8-bit image's default), also with --float, which makes the device
+# return float32: OUT still rounds to even (it rounded half up, as
+# --out-dtype f32 does, so adding --float changed OUT).
+printf 'P5\n4 1\n255\n\001\002\005\006' >"$tmp/ties.pgm"
+for x in "" "--float $tmp/ties.npy" "--out-dtype same --float $tmp/ties.npy"; do
+    # shellcheck disable=SC2086 # x is words
+    check "ties to even with '$x'" 0 "$CLI" apply "$tmp/ties.pgm" "$tmp/ties_out.pgm" --mask "0,0;0.5,0.5" $x
+    got=$(od -An -tu1 -j11 "$tmp/ties_out.pgm" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+    [ "$got" = "0 2 4 6" ] || fail "ties with '$x': got '$got', not 0 2 4 6"
+done
+check "ties half up with --out-dtype f32" 0 "$CLI" apply "$tmp/ties.pgm" "$tmp/ties_out.pgm" --mask "0,0;0.5,0.5" --out-dtype f32 --float "$tmp/ties.npy"
+got=$(od -An -tu1 -j11 "$tmp/ties_out.pgm" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+[ "$got" = "1 2 4 6" ] || fail "--out-dtype f32 ties: got '$got', not 1 2 4 6"
+[ "$(npy_values "$tmp/ties.npy")" = "0.5 1.5 3.5 5.5" ] || fail "ties --float: got '$(npy_values "$tmp/ties.npy")'"
+
 if [ -f "$SAMPLE" ]; then
     check "the sample PNG with the identity mask" 0 "$CLI" apply "$SAMPLE" "$tmp/s1.png" --mask 1
     check "its output again with the identity mask" 0 "$CLI" apply "$tmp/s1.png" "$tmp/s2.png" --mask 1

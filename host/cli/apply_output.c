@@ -1,6 +1,7 @@
 /* `clconv apply`'s outputs: OUT and --float checked before any work,
  * encoded in the format OUT's name asks for, and committed both or neither
  * (clconv_output_commit_all). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,8 +133,26 @@ int apply_write_outputs(const apply_options *o, apply_data *d)
     clconv_status st = CLCONV_OK;
     if (d->is_image && output_format(o->out, &d->image, &d->image.format))
         return CLI_EXIT_USAGE;
+    /* --float makes the device return float32 (F.npy's unclamped values),
+     * but OUT still rounds as --out-dtype same (the default of a 255 or
+     * 65535 image) does on the device: to nearest, ties to even; the
+     * encoder's host rounding (ties up) is --out-dtype f32's. */
+    clconv_image enc = d->image;
+    float *even = NULL;
+    if (d->is_image && o->float_out && o->out_dtype != APPLY_OUT_F32 &&
+        (d->image.maxval == 255 || d->image.maxval == 65535)) {
+        const size_t n = d->image.width * d->image.height *
+                         (size_t)d->image.channels;
+        if (!(even = malloc(n * sizeof *even))) {
+            cli_error("out of memory for %zu floats", n);
+            return CLI_EXIT_UNSUPPORTED;
+        }
+        for (size_t i = 0; i < n; ++i)
+            even[i] = rintf(d->image.pixels[i]); /* saturated by encoding */
+        enc.pixels = even;
+    }
     if (d->is_image)
-        st = clconv_image_encode(&d->image, &buf[0], &len[0]);
+        st = clconv_image_encode(&enc, &buf[0], &len[0]);
     else if (d->out_elem != CLCONV_ELEM_F32)
         st = clconv_npy_encode_typed(d->nd, d->full,
                                      clconv_dtype_of_elem(d->out_elem), d->raw,
@@ -141,6 +160,7 @@ int apply_write_outputs(const apply_options *o, apply_data *d)
     else
         st = clconv_npy_encode_typed(d->nd, d->full, CLCONV_DTYPE_F32,
                                      d->array.data, &buf[0], &len[0]);
+    free(even);
     if (st == CLCONV_OK && nout == 2)
         st = clconv_npy_encode(&unclamped, &buf[1], &len[1]);
     for (int k = 0; st == CLCONV_OK && k < nout; ++k)
