@@ -259,6 +259,11 @@ static const pnm_case pnm_cases[] = {
      {0, 7, 15}},
     {"P3", BYTES("P3 1 2\n# c\n65535 1 2 3\n 65535 0 9"), CLCONV_IMAGE_PPM_ASCII,
      3, 65535, {1, 2, 3, 65535, 0, 9}},
+    /* netpbm reads '#' comments anywhere in an ASCII file: after maxval
+     * and between samples (refused before: "sample 0 is missing"). */
+    {"P2 with comments after maxval and between samples",
+     BYTES("P2 3 1 15# max\n# GIMP\n0 # first\n7#x\n15 # end\n"),
+     CLCONV_IMAGE_PGM_ASCII, 1, 15, {0, 7, 15}},
 };
 
 static void pgm_and_ppm_decode_and_encode_back_byte_for_byte(void **state)

@@ -47,7 +47,8 @@ static int pnm_space(unsigned char c)
            c == '\f';
 }
 
-/* Skip whitespace and '#' comments (header only). */
+/* Skip whitespace and, when comments, '#' comments (the header; an ASCII
+ * raster's samples too). */
 static void pnm_skip(pnm_cursor *c, int comments)
 {
     while (c->i < c->n) {
@@ -146,13 +147,16 @@ clconv_status clc_pnm_decode(const unsigned char *data, size_t len,
     for (size_t i = 0; i < n; ++i) {
         long s;
         if (formats[f].ascii) {
-            pnm_skip(&c, 0);
+            /* '#' comments may stand between samples too, as netpbm
+             * reads them (after maxval, within the raster). */
+            pnm_skip(&c, 1);
             s = pnm_number(&c, 65535);
             if (s < 0) {
                 free(px);
                 return clc_fail(CLCONV_EINVAL,
-                                "%s: sample %zu is missing or not a number",
-                                name, i);
+                                "%s: sample %zu is missing or not a number "
+                                "in 0..%u",
+                                name, i, maxval);
             }
         } else if (maxval < 256) {
             s = data[c.i++];
@@ -169,7 +173,7 @@ clconv_status clc_pnm_decode(const unsigned char *data, size_t len,
         px[i] = (float)s;
     }
     if (formats[f].ascii) {
-        pnm_skip(&c, 0);
+        pnm_skip(&c, 1);
         if (c.i != len) {
             free(px);
             return clc_fail(CLCONV_EINVAL,
