@@ -109,7 +109,7 @@ if [ -f "$SAMPLE" ]; then
 else
     fail "assets/sample.png is missing"
 fi
-ls -a "$tmp" | grep -q '\.tmp\.' && fail "temporary files left after success"
+ls -a "$tmp" | grep -q '^\.clconv-' && fail "temporary files left after success"
 
 # --- malformed inputs: exit 2, one line, nothing at OUT -------------------
 : >"$tmp/empty"
@@ -175,7 +175,7 @@ check "OUT linked to IN is refused" 2 "$CLI" apply "$tmp/a.npy" "$tmp/alias.npy"
 echo keep >"$tmp/kept.npy"
 check "a failed apply" 2 "$CLI" apply "$tmp/a.npy" "$tmp/kept.npy" --mask 1,1
 [ "$(cat "$tmp/kept.npy")" = keep ] || fail "an existing OUT was replaced by a failed apply"
-ls -a "$tmp" "$tmp"/* 2>/dev/null | grep -q '\.tmp\.' && fail "temporary files left after errors"
+ls -a "$tmp" "$tmp"/* 2>/dev/null | grep -q '^\.clconv-' && fail "temporary files left after errors"
 
 # A good call prints its summary and nothing on stderr, also when its
 # kernels are built afresh: PoCL's clang printed "5 warnings generated."
