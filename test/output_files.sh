@@ -62,6 +62,20 @@ check "/dev/null is written through" 0 apply /dev/null
 cmp -s "$tmp/stdout" "$tmp/ref.npy" && ok "- writes the array to stdout" ||
     fail "-: stdout is not the array"
 grep -q "^apply:" "$tmp/err" || fail "-: the summary is not on stderr"
+# /dev/stdout into a pipe (/proc/self/fd/1, whose link reads "pipe:[N]",
+# no path: it was refused after the work, "cannot create a file in its
+# folder"), and into a file: the bytes of -, the summary on stderr.
+if [ -e /dev/stdout ]; then
+    { "$CLI" apply "$tmp/a.npy" /dev/stdout --mask 1 2>"$tmp/err"; echo "rc=$?" >"$tmp/rc"; } |
+        cat >"$tmp/stdout"
+    cmp -s "$tmp/stdout" "$tmp/ref.npy" && grep -q "^rc=0" "$tmp/rc" &&
+        grep -q "^apply:" "$tmp/err" && ok "/dev/stdout into a pipe is written through" ||
+        { fail "/dev/stdout into a pipe: $(cat "$tmp/rc"), stdout $(wc -c <"$tmp/stdout") bytes"; sed 's/^/  | /' "$tmp/err"; }
+    "$CLI" apply "$tmp/a.npy" /dev/stdout --mask 1 >"$tmp/stdout" 2>"$tmp/err"
+    cmp -s "$tmp/stdout" "$tmp/ref.npy" && grep -q "^apply:" "$tmp/err" &&
+        ok "/dev/stdout into a file gets the array, the summary on stderr" ||
+        fail "/dev/stdout into a file: $(wc -c <"$tmp/stdout") bytes, stderr '$(cat "$tmp/err")'"
+fi
 if [ -w /dev/full ]; then
     check "/dev/full is exit 3" 3 apply /dev/full
     one_line_with "/dev/full" "No space left on device"

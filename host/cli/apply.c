@@ -195,12 +195,12 @@ static clconv_status make_plan(clconv_session *s, const apply_options *o,
     return st;
 }
 
-/* On stdout, or on stderr when OUT is stdout. */
+/* On stdout, or on stderr when OUT (or --float) is stdout. */
 static void print_summary(const apply_options *o, const apply_data *d,
                           const clconv_problem *p, const clconv_mask *m,
                           const clconv_device_info *dev, const apply_result *r)
 {
-    FILE *f = strcmp(o->out, "-") == 0 ? stderr : stdout;
+    FILE *f = o->summary_stderr ? stderr : stdout;
     char size[64];
     cli_format_size(p->size, p->dims, size, sizeof size);
     fprintf(f, "apply: %s %dD %s", o->in, p->dims, size);
@@ -324,6 +324,8 @@ int cli_apply_main(int argc, char **argv)
     apply_data d;
     if (apply_parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
+    /* Before any output replaces a file stdout is redirected to. */
+    o.summary_stderr = apply_is_stdout(o.out) || apply_is_stdout(o.float_out);
     /* The chunked path of large arrays filters with the notes' defaults:
      * any other filter, axes or channels take the in-memory path. */
     const cli_filter *fl = &o.filter;

@@ -22,6 +22,8 @@ typedef struct apply_options {
     int dims3;         /* --dims 3: a 3-dimensional array is a volume */
     clconv_method method; /* default auto */
     int out_dtype;     /* --out-dtype: APPLY_OUT_* */
+    int summary_stderr; /* OUT or --float is standard output (looked at
+                           before anything is written) */
 } apply_options;
 
 /* --out-dtype: DEFAULT is the input's type for images (their depth),
@@ -133,5 +135,9 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
 
 /* Does path end in an image format's extension (.png, .pgm, .ppm, .pnm)? */
 int apply_is_image_name(const char *path);
+/* Is path standard output: "-", or what stdout is open on (/dev/stdout,
+ * /proc/self/fd/1, a file stdout is redirected to)? Then the summary
+ * goes to stderr, never into the output's bytes. */
+int apply_is_stdout(const char *path);
 
 #endif

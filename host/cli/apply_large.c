@@ -260,7 +260,7 @@ static clconv_status run_chunks(const apply_options *o, big_input *b,
 static void summary(const apply_options *o, const big_input *b,
                     const big_run *r)
 {
-    FILE *f = strcmp(o->out, "-") == 0 ? stderr : stdout;
+    FILE *f = o->summary_stderr ? stderr : stdout;
     char size[64];
     cli_format_size(b->p.size, b->p.dims, size, sizeof size);
     struct rusage ru;

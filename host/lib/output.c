@@ -45,6 +45,16 @@ static char *dir_of(const char *path)
 static clconv_status resolve(const char *path, char **target, int *exists,
                              struct stat *sb)
 {
+    /* What the path leads to, as open(2) follows it, when that is neither
+     * a regular file nor a folder: written through by that path. Reading
+     * the links would not get there: /dev/stdout leads to /proc/self/fd/1,
+     * whose link text is "pipe:[N]" or "socket:[N]", no path at all. */
+    if (stat(path, sb) == 0 && !S_ISREG(sb->st_mode) &&
+        !S_ISDIR(sb->st_mode)) {
+        *target = strdup(path);
+        *exists = 1;
+        return *target ? CLCONV_OK : clc_fail(CLCONV_ENOMEM, "out of memory");
+    }
     char *cur = strdup(path);
     for (int hops = 0; cur && hops < 40; ++hops) {
         if (lstat(cur, sb) != 0) {
