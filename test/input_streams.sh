@@ -44,6 +44,15 @@ printf 'P5\n2 2\n255\n\001\002\003\004' >"$tmp/g.pgm"
 check "a PGM on a pipe" 0 sh -c "cat '$tmp/g.pgm' | '$CLI' apply /dev/stdin '$tmp/g2.pgm' --mask 1"
 cmp -s "$tmp/g.pgm" "$tmp/g2.pgm" || fail "a PGM on a pipe: other result"
 check "a PGM followed by endless zeros is refused" 2 timeout 20 sh -c "cat '$tmp/g.pgm' /dev/zero | '$CLI' apply /dev/stdin '$tmp/g3.pgm' --mask 1"
+# A header past the first 4 KiB read (a long comment; maxval's digits
+# across that boundary) is read on: refused before as "not a .npy array
+# or a PNG, PGM or PPM image", while the same file as a file was fine.
+{ printf 'P5\n# '; head -c 5000 /dev/zero | tr '\0' x; printf '\n2 1\n255\n\001\002'; } >"$tmp/long.pgm"
+check "a PGM with a 5000-byte comment on a pipe" 0 sh -c "cat '$tmp/long.pgm' | '$CLI' apply - '$tmp/long2.pgm' --mask 1"
+{ printf 'P5\n#'; head -c 4086 /dev/zero | tr '\0' x; printf '\n2 1\n65535\n\001\002\003\004'; } >"$tmp/edge.pgm"
+check "a PGM whose maxval ends past the first 4096 bytes, on a pipe" 0 sh -c "cat '$tmp/edge.pgm' | '$CLI' apply - '$tmp/edge2.pgm' --mask 1"
+[ "$(tail -c 4 "$tmp/edge2.pgm" | od -An -tu1 | tr -s ' ')" = " 1 2 3 4" ] ||
+    fail "edge.pgm: other samples: $(tail -c 4 "$tmp/edge2.pgm" | od -An -tu1)"
 check "a PNG on a pipe" 0 sh -c "cat '$ROOT/assets/sample.png' | '$CLI' apply /dev/stdin '$tmp/s.png' --mask 1"
 
 [ "$fails" -eq 0 ] && echo "input_streams.sh: all passed" || echo "input_streams.sh: $fails failed"

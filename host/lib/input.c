@@ -13,6 +13,7 @@
 
 #define HEAD_BYTES 4096
 #define NPY_MAX_HEADER ((size_t)1 << 20)
+#define PNM_MAX_HEADER ((size_t)1 << 20)
 /* Room beyond the pixels for ancillary chunks, comments and separators. */
 #define SLACK_BYTES ((size_t)64 << 20)
 
@@ -45,20 +46,30 @@ static size_t png_limit(const unsigned char *b, size_t n)
 }
 
 /* PGM/PPM: the samples the header declares (binary: exactly; ASCII: at
- * most 6 characters each) after a header that must fit in b. */
-static size_t pnm_limit(const unsigned char *b, size_t n)
+ * most 6 characters each) after a header that must fit in b; 0 if it
+ * does not, with *more set when b ends before the header does. */
+static size_t pnm_limit(const unsigned char *b, size_t n, int *more)
 {
     size_t v[3] = {0, 0, 0}, i = 2;
+    *more = 0;
     for (int k = 0; k < 3; ++k) {
         while (i < n && ((b[i] && strchr(" \t\r\n\v\f", b[i])) ||
                          b[i] == '#'))
             if (b[i++] == '#')
                 while (i < n && b[i] != '\n' && b[i] != '\r')
                     ++i;
-        if (i == n || b[i] < '0' || b[i] > '9')
+        if (i == n) {
+            *more = 1;
+            return 0;
+        }
+        if (b[i] < '0' || b[i] > '9')
             return 0;
         while (i < n && b[i] >= '0' && b[i] <= '9' && v[k] < 100000000)
             v[k] = v[k] * 10 + (size_t)(b[i++] - '0');
+    }
+    if (i == n) { /* maxval's digits may go on */
+        *more = 1;
+        return 0;
     }
     int ascii = b[1] == '2' || b[1] == '3';
     size_t per = ascii ? 6 : v[2] > 255 ? 2 : 1;
@@ -88,9 +99,22 @@ static clconv_status limit_of(clc_stream *s, size_t *limit)
         return st == CLCONV_OK ? st : clc_fail(st, "%s: %s", s->path,
                                                clconv_last_error());
     }
-    if (clconv_image_sniff(s->b, s->n))
-        *limit = s->b[0] == 'P' ? pnm_limit(s->b, s->n)
-                                : png_limit(s->b, s->n);
+    if (clconv_image_sniff(s->b, s->n) && s->b[0] != 'P') {
+        *limit = png_limit(s->b, s->n);
+    } else if (clconv_image_sniff(s->b, s->n)) {
+        /* A PGM/PPM header longer than the first bytes (long comments):
+         * read on, up to PNM_MAX_HEADER; at the end of the stream the
+         * decoder says what is wrong with what came. */
+        int more = 0;
+        while ((*limit = pnm_limit(s->b, s->n, &more)) == 0 && more &&
+               !s->eof && s->n < PNM_MAX_HEADER) {
+            clconv_status st = clc_stream_read(s, s->n * 2);
+            if (st != CLCONV_OK)
+                return st;
+        }
+        if (*limit == 0 && more && s->eof)
+            *limit = s->n;
+    }
     if (*limit == 0)
         return clc_fail(CLCONV_EINVAL,
                         "%s: not a .npy array or a PNG, PGM or PPM image "
