@@ -26,6 +26,7 @@ np.save(f"{d}/a1.npy", rng.random(5000, dtype=np.float32))
 np.save(f"{d}/a2.npy", rng.random((61, 47), dtype=np.float32))
 np.save(f"{d}/a3.npy", rng.random((23, 19, 17), dtype=np.float32))
 np.save(f"{d}/thin.npy", rng.random((3, 40), dtype=np.float32))
+np.save(f"{d}/rgb.npy", rng.random((9, 7, 3), dtype=np.float32))
 PYEOF
 for case in "a1 gaussian:9 400" "a2 box:5 600" "a3 gaussian:5 2000" "a3 laplacian 1" "thin box:7 100"; do
     set -- $case
@@ -45,6 +46,12 @@ check "a truncated input is refused" 2 env CLCONV_APPLY_CHUNK_BYTES=999 \
     "$CLI" apply "$tmp/trunc.npy" "$tmp/trunc-out.npy" --mask box:3 --device 0:0
 grep -q "the file has" "$tmp/err" || { echo "FAIL truncated: message"; fails=$((fails + 1)); }
 [ -e "$tmp/trunc-out.npy" ] && { echo "FAIL truncated: an output was left"; fails=$((fails + 1)); }
+# An (H, W, 3) array is an image or a volume only when the user says
+# which, on this path too (it was filtered as a volume).
+check "an (H, W, 3) array mapped is refused" 2 env CLCONV_APPLY_CHUNK_BYTES=999 \
+    "$CLI" apply "$tmp/rgb.npy" "$tmp/rgb-out.npy" --mask box:3 --device 0:0
+grep -q "an image with 3 channels or a volume" "$tmp/err" || { echo "FAIL rgb: message"; fails=$((fails + 1)); }
+[ -e "$tmp/rgb-out.npy" ] && { echo "FAIL rgb: an output was left"; fails=$((fails + 1)); }
 
 # More elements than one launch indexes (2^31 - 1): a uint8 volume of
 # 1025x1024x2048 through the host-to-host path in slabs, the identity

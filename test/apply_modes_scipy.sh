@@ -210,6 +210,22 @@ report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
        f"exit {rc}: {err}")
 rc, err = run(img, "box:3", ["--dims", "3"])
 report(rc == 0, "--dims 3 filters it as a volume", f"exit {rc}: {err}")
+# Nor an integer one: a uint8 RGB array is what image libraries return
+# (it was filtered as a volume, box:3 blurring across the channels).
+for rgb in (rng.integers(0, 256, (7, 6, 3)).astype(np.uint8),
+            rng.integers(0, 65536, (5, 4, 4)).astype(np.uint16)):
+    what = f"(H, W, {rgb.shape[2]}) {rgb.dtype}"
+    rc, err = run(rgb, "box:3", [])
+    report(rc == 2 and "--channel-axis" in err and "--dims 3" in err,
+           f"{what} without --channel-axis or --dims 3 is a usage error",
+           f"exit {rc}: {err}")
+    rc, err = run(rgb, "box:3", ["--channel-axis", "2"])
+    if rc == 0:
+        compare(f"{what} --channel-axis 2", rgb, np.ones((3, 3)) / 9,
+                "constant", 0.0, (0, 0), False, np.load(f"{tmp}/y.npy"),
+                channel_axis=2)
+    else:
+        report(False, f"{what} --channel-axis 2", f"exit {rc}: {err}")
 
 # 7. Arrays of more than 3 axes: --axes lists 1 to 3 of them (spelled
 # from either end), the others are slices filtered one by one; a 4D

@@ -80,12 +80,11 @@ int apply_parse(int argc, char **argv, apply_options *o);
 int apply_load_input(const apply_options *o, apply_data *d);
 /* Is the array (nd axes of these extents, NumPy order) a volume, an image
  * with channels or a problem of fewer axes? --dims 3 only for 3D arrays,
- * --channel-axis within the array, a 3D float array of 3 or 4 along its
- * last axis only with one of them (or --axes), and an array of more than
- * 3 axes only with --axes (at most 3, each once, in increasing order) or
- * a channel axis that leaves 3: 0, or -1 (error printed). */
-int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
-                     clconv_dtype t);
+ * --channel-axis within the array, a 3D array (of any type) of 3 or 4
+ * along its last axis only with one of them (or --axes), and an array of
+ * more than 3 axes only with --axes (at most 3, each once, in increasing
+ * order) or a channel axis that leaves 3: 0, or -1 (error printed). */
+int apply_array_axes(const apply_options *o, int nd, const size_t *shape);
 /* The device's element types for this input and --out-dtype (elem,
  * out_elem): 0, or -1 (error printed: a type the device does not take
  * asked to stay as it is). */

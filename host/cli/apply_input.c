@@ -96,10 +96,10 @@ int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
 
 /* The problem and planes of a .npy array: one plane, or its slices along
  * --channel-axis, or along the axes --axes leaves out. An (H, W, 3|4)
- * float array is neither an image nor a volume until the user says
- * which. 0, or -1 with one line printed. */
-int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
-                     clconv_dtype t)
+ * array of any type (uint8 most of all: what image libraries return) is
+ * neither an image nor a volume until the user says which. 0, or -1 with
+ * one line printed. */
+int apply_array_axes(const apply_options *o, int nd, const size_t *shape)
 {
     const int ca = o->channel_axis;
     if (o->dims3 && nd != 3) {
@@ -107,9 +107,7 @@ int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
         return -1;
     }
     if (ca == CLI_NO_CHANNEL_AXIS && !o->dims3 && !o->filter.naxes && nd == 3 &&
-        (shape[2] == 3 || shape[2] == 4) &&
-        (t == CLCONV_DTYPE_F32 || t == CLCONV_DTYPE_F64 ||
-         t == CLCONV_DTYPE_F16)) {
+        (shape[2] == 3 || shape[2] == 4)) {
         cli_error("apply: %s has shape (%zu, %zu, %zu), an image with %zu "
                   "channels or a volume? give --channel-axis 2 (each channel "
                   "filtered in 2D), --axes 0,1 (the same) or --dims 3 (one "
@@ -143,13 +141,12 @@ int apply_array_axes(const apply_options *o, int nd, const size_t *shape,
     return ca == CLI_NO_CHANNEL_AXIS ? cli_filter_axes(&o->filter, nd, ax) : 0;
 }
 
-static int array_planes(const apply_options *o, const clconv_npy_info *info,
-                        apply_data *d)
+static int array_planes(const apply_options *o, apply_data *d)
 {
     const int nd = d->nd;
     int ca = o->channel_axis;
     clconv_problem *p = &d->shape;
-    if (apply_array_axes(o, nd, d->full, info->dtype))
+    if (apply_array_axes(o, nd, d->full))
         return -1;
     /* The axes the problem takes (NumPy order): all but the channel axis;
      * beyond 3 axes, those --axes lists. */
@@ -219,7 +216,7 @@ int apply_load_input(const apply_options *o, apply_data *d)
     clconv_problem *p = &d->shape;
     if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) {
         clconv_npy_info info;
-        if (load_npy(o->in, buf, len, d, &info) || array_planes(o, &info, d)) {
+        if (load_npy(o->in, buf, len, d, &info) || array_planes(o, d)) {
             free(buf);
             clconv_array_free(&d->array); /* refused after parsing */
             free(d->raw);

@@ -110,6 +110,10 @@ int apply_large_wanted(const apply_options *o)
     if (r <= 0)
         return r;
     munmap(b.map, b.len);
+    /* An (H, W, 3|4) array is refused here too (an image or a volume?),
+     * before a read of the whole file. */
+    if (apply_array_axes(o, b.dims, b.shape))
+        return -1;
     /* In memory, apply holds the input and output as floats (and with
      * --verify two doubles per element): past half the machine, map. */
     const double per = o->verify ? 24.0 : 8.0;

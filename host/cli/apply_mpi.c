@@ -120,7 +120,7 @@ static int problem_of(job *j)
 {
     const clconv_array *a = &j->in.shape;
     apply_options *o = &j->o;
-    if (apply_array_axes(o, a->dims, a->shape, j->in.info.dtype) ||
+    if (apply_array_axes(o, a->dims, a->shape) ||
         apply_out_elem(o, j->in.info.dtype, &j->out_elem))
         return CLI_EXIT_USAGE;
     if (o->channel_axis != CLI_NO_CHANNEL_AXIS) {
