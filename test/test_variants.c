@@ -377,10 +377,18 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D MARCH=1"));
     /* XV, columns per work-item: for float32 on a GPU 4 at masks 7-9 (4
-     * rows a work-item, 32 x 8 work-items; bench/PERF.md item 33) and 1
+     * rows a work-item, 32 x 8 work-items, 32 x 4 at mask 9;
+     * bench/PERF.md items 33, 69) and 1
      * otherwise; for narrow inputs on a GPU up to 8 at mask 3 (a tile of
      * 32), 4 at mask 5 (64) and 1 beyond, at most 8 bytes in and 16 out
      * per row; 1 for every type on a CPU (item 31). */
+    assert_non_null(strstr(d, "-D XV=4"));
+    assert_non_null(strstr(d, "-D COARSEN=4"));
+    assert_non_null(strstr(d, "-D GROUP_Y=4"));
+    assert_non_null(strstr(d, "-D TILE_WIDTH=32"));
+    const clconv_problem c7 = shape(2, 7, CLCONV_COARSE);
+    assert_int_equal(clconv_problem_defines(&gpu, &c7, d, sizeof d),
+                     CLCONV_OK);
     assert_non_null(strstr(d, "-D XV=4"));
     assert_non_null(strstr(d, "-D COARSEN=4"));
     assert_non_null(strstr(d, "-D GROUP_Y=8"));

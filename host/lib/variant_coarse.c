@@ -33,11 +33,23 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * columns were 7% slower at W=3) everywhere else. */
 /* 4 or more columns of 4-byte elements per work-item: each queue slot
  * holds XV floats, so fewer rows per work-item (4) in taller work-groups
- * (32 x 8) keep the registers in bounds (H100, 8192^2 W=9 with 4 columns:
- * 16 rows 2 high 0.48 ms, 4 rows 8 high 0.238; bench/PERF.md item 33). */
+ * (32 x 8, 32 x 4 from mask 9: wide_group_y) keep the registers in
+ * bounds (H100, 8192^2 W=9 with 4 columns: 16 rows 2 high 0.48 ms, 4
+ * rows 8 high 0.238; bench/PERF.md item 33). */
 static int wide_columns(const clconv_problem *p, int xv)
 {
     return xv >= 4 && clconv_elem_size(p->in_dtype) >= 4;
+}
+
+/* The work-group height with 4-byte columns: 8 (32 x 8 work-items), 4
+ * from mask 9 on (H200 at 8192^2, 4 columns of 4 rows, tile 32, three
+ * interleaved rounds: W=9 0.2187-0.2198 ms at 4 high against
+ * 0.2252-0.2278 at 8, 76% of the floor against 74%; W=7 0.1747-0.1756
+ * against 0.1688-0.1712, so 7 stays 8; W=8 not measured;
+ * bench/PERF.md item 69). */
+static int wide_group_y(int w)
+{
+    return w >= 9 ? 4 : 8;
 }
 
 /* Float32 input at masks 7 to 9 takes 4 columns too (with 4 rows per
@@ -201,7 +213,8 @@ static void coarse_defaults(const clconv_device_info *dev,
     if (dims == 1)
         k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
     else if (!k[CLC_KNOB_GROUP_Y])
-        k[CLC_KNOB_GROUP_Y] = wide ? 8 : dims == 2 && w >= 7 ? 2 : 4;
+        k[CLC_KNOB_GROUP_Y] = wide ? wide_group_y(w)
+                              : dims == 2 && w >= 7 ? 2 : 4;
     if (dims == 3) {
         k[CLC_KNOB_ROWS] = ov && ov->coarse_rows       ? ov->coarse_rows
                            : w <= 3 || k[CLC_KNOB_XV] == 2 ? 3
