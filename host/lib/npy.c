@@ -173,8 +173,13 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
                                 clc_npy_header *hd, size_t *off,
                                 size_t *bytes)
 {
-    if (len < 10 || memcmp(data, clc_npy_magic, sizeof clc_npy_magic) != 0)
+    const size_t magic = sizeof clc_npy_magic;
+    if (len == 0 || memcmp(data, clc_npy_magic, len < magic ? len : magic))
         return clc_fail(CLCONV_EINVAL, "not a .npy file (no \\x93NUMPY magic)");
+    if (len < 10)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: truncated in the preamble (%zu bytes of 10)",
+                        len);
     int major = data[6], minor = data[7];
     if (major < 1 || major > 3 || minor != 0)
         return clc_fail(CLCONV_EINVAL,
