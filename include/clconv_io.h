@@ -94,7 +94,9 @@ clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
  * shape (NumPy order) and the info of a .npy whose first len bytes are
  * data (at least its preamble and header; the data need not be there).
  * A Fortran-order array of 2 or 3 dimensions is CLCONV_EINVAL here (its
- * rows do not lie in one piece): read it whole with the parsers above. */
+ * rows do not lie in one piece): read it whole with the parsers above.
+ * An array of more than 3 dimensions is CLCONV_EINVAL with *dims its
+ * rank (so the caller can say what it takes); other failures set 0. */
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info);

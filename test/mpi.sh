@@ -286,6 +286,11 @@ head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
 with open(sys.argv[1] + "/fortran.npy", "wb") as f:
     f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
     f.write(struct.pack("<60f", *range(60)))
+d = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 3, 5), }"
+head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1] + "/four.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+    f.write(struct.pack("<60f", *range(60)))
 EOF2
 usage "an image or a volume?" "an image with 3 channels or a volume" \
     "$tmp/rgb.npy" "$tmp/o.npy" --mask box:3
@@ -293,6 +298,10 @@ usage "--channel-axis out of range" "out of range" \
     "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 --channel-axis -4
 usage "a Fortran-order file (rows not in one piece)" "ascontiguousarray" \
     "$tmp/fortran.npy" "$tmp/o.npy" --mask box:3 --dims 3
+# 4 dimensions: the message names clconv-mpi as the limit (it once said
+# "this reader takes 1 to 3", as if no clconv took more).
+usage "a 4D array" "4D array: clconv-mpi reads arrays of 1 to 3" \
+    "$tmp/four.npy" "$tmp/o.npy" --mask box:3 --axes 0,1
 # IN a FIFO: refused at once (it once blocked every rank in open(), or
 # read the writer's bytes as a file of size 0).
 mkfifo "$tmp/fifo.npy"

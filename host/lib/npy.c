@@ -300,8 +300,9 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
     clconv_status st = parse_head(data, len, &hd, &off, &bytes);
-    if (st == CLCONV_OK)
-        st = at_most_3(&hd);
+    *dims = 0;
+    if (st == CLCONV_OK && (st = at_most_3(&hd)) != CLCONV_OK)
+        *dims = hd.dims; /* the caller may name its own limit */
     if (st != CLCONV_OK)
         return st;
     /* Its callers read the data in place, row by row. */

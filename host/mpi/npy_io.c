@@ -82,8 +82,16 @@ static clconv_status read_header(int fd, const char *path,
     st = pread_all(fd, head, hlen, 0, path);
     if (st == CLCONV_OK &&
         (st = clconv_npy_header_parse(head, hlen, &f->shape.dims,
-                                      f->shape.shape, &f->info)) != CLCONV_OK)
-        clm_lib_fail(st, path);
+                                      f->shape.shape, &f->info)) != CLCONV_OK) {
+        if (f->shape.dims > 3)
+            clconv_mpi_fail(st,
+                            "%s: a %dD array: clconv-mpi reads arrays of 1 "
+                            "to 3 dimensions (clconv apply, on one machine, "
+                            "takes more with --axes)",
+                            path, f->shape.dims);
+        else
+            clm_lib_fail(st, path);
+    }
     free(head);
     if (st != CLCONV_OK)
         return st;
