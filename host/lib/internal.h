@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "clconv.h"
 #include "clconv_io.h"
@@ -370,6 +371,23 @@ clconv_status clc_read_path(const char *path, size_t max_len,
  * (a FIFO, a device) is CLCONV_EIO, found without blocking. */
 clconv_status clc_read_regular(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
+
+/* ---- output_path.c: where an output path leads (output.c's rules) ---- */
+struct stat;
+/* The folder of path ("." when it has no slash); malloc'd. */
+char *clc_dir_of(const char *path);
+/* Follow symlinks: *target is the first path that is not a link
+ * (malloc'd), or the path itself where open(2) would reach something
+ * neither a regular file nor a folder (/dev/stdout into a pipe); *exists
+ * says whether it exists, *sb is its stat. */
+clconv_status clc_output_resolve(const char *path, char **target,
+                                 int *exists, struct stat *sb);
+/* Can a file be created in target's folder? CLCONV_EINVAL with the
+ * reason (shown: the path as given) if not. */
+clconv_status clc_output_check_folder(const char *shown, const char *target);
+/* The mode of a file replacing old (NULL: none): old's, or 0666 less the
+ * umask. */
+mode_t clc_output_replacing_mode(const struct stat *old);
 
 /* ---- tempfiles.c: temporary files removed on SIGINT/TERM/HUP/PIPE ---- */
 /* Register a path (a slot, or -1 when none is free: then a signal leaves
