@@ -248,7 +248,8 @@ bench: $(BIN)
 # FUZZ_BUILD, each replaying fuzz/regress/<target>/ and then fuzzing for
 # FUZZ_TIME seconds from fuzz/corpus/<target>/.
 SAN_BUILD ?= build/asan
-# test_matrix's sample under sanitize and test-oclgrind (TESTING.md):
+# test_matrix's sample under sanitize, test-oclgrind and test-intel
+# (TESTING.md):
 # pairwise runs a third (1D, 3D) or a quarter (2D) of the classic rows,
 # every pair of mask, tile and size kind still among them, and every
 # semantics case; MATRIX_SAMPLE= runs the whole matrix.
@@ -290,9 +291,12 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/host/cli/cli_args.o $(LIB)
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o)
 
 # ---- other OpenCL implementations (issue 14) ----
-# `make test-intel`: the test matrix and the CLI tests with Intel's CPU
-# runtime alone (scripts/intel-opencl.sh downloads it from PyPI once into
-# INTEL_OPENCL_DIR and prints OCL_ICD_VENDORS and LD_LIBRARY_PATH).
+# `make test-intel`: the test matrix (thinned as test-oclgrind thins it:
+# every variant, mode and pair of mask, tile and size; a cold cache there
+# costs Intel's compiler over 20 minutes for the whole matrix) and the
+# CLI tests with Intel's CPU runtime alone (scripts/intel-opencl.sh
+# downloads it from PyPI once into INTEL_OPENCL_DIR and prints
+# OCL_ICD_VENDORS and LD_LIBRARY_PATH).
 # `make test-oclgrind`: `make test` with Oclgrind's simulator as the only
 # device (OCLGRIND_ICD; a private vendors folder in BUILD): every cmocka
 # test and the shell tests that exercise kernels, the OpenCL API and the
@@ -311,6 +315,7 @@ test-intel: $(BIN) $(TEST_BINS)
 	$(Q)env=$$(scripts/intel-opencl.sh '$(INTEL_OPENCL_DIR)') || exit 1; \
 	for v in $$env; do export "$$v"; done; set -e; \
 	echo "== Intel: $$OCL_ICD_VENDORS"; $(BIN) devices; \
+	export CLCONV_MATRIX_SAMPLE=$(MATRIX_SAMPLE); \
 	$(call RUN_EACH,$(BUILD)/test_matrix $(BUILD)/test_matrix_dtype,); \
 	$(call RUN_EACH,$(filter-out $(SECOND_IMPL_SKIP),$(TEST_SH)),$(BIN))
 OCLGRIND_VENDORS = \
