@@ -320,6 +320,53 @@ static void the_session_keeps_its_own_references(void **state)
     clconv_session_destroy(s);
 }
 
+/* The context's reference count once it settles at want (OpenCL may
+ * release what finished commands held a little later), or what it is
+ * after two seconds. */
+static cl_uint context_refs_settled(cl_context ctx, cl_uint want)
+{
+    cl_uint n = 0;
+    const double t0 = clconv_now_s();
+    do {
+        assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT,
+                                          sizeof n, &n, NULL),
+                         CL_SUCCESS);
+    } while (n != want && clconv_now_s() - t0 < 2.0);
+    return n;
+}
+
+/* A plan of every method, made and destroyed with its session, leaves the
+ * application's context as it was: nothing of it holds a reference (a
+ * separable or FFT plan made its mask buffer twice and leaked one). */
+static void plans_of_every_method_release_what_they_made(void **state)
+{
+    fixture *f = *state;
+    cl_int err;
+    cl_device_id d = (cl_device_id)f->dev->opaque_device;
+    for (int m = CLCONV_METHOD_DIRECT; m < CLCONV_METHOD_COUNT; ++m) {
+        cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        clconv_session *s = NULL;
+        assert_int_equal(clconv_session_create_from_cl(ctx, d, NULL, &s),
+                         CLCONV_OK);
+        clconv_problem p = problem(f, 2);
+        p.method = (clconv_method)m;
+        float mask[9];
+        clconv_fill_separable(&p, mask, 5);
+        clconv_plan *plan = NULL;
+        assert_int_equal(clconv_plan_create_with_mask(s, &p, mask, &plan),
+                         CLCONV_OK);
+        assert_int_equal(clconv_plan_method(plan), m);
+        clconv_plan_destroy(plan);
+        clconv_session_destroy(s);
+        if (context_refs_settled(ctx, 1) != 1)
+            fail_msg("method %s: the context keeps references after its "
+                     "plan and session are gone",
+                     clconv_method_name((clconv_method)m));
+        clReleaseContext(ctx);
+    }
+}
+
 /* p's output from `got` against the double reference within its
  * method's bound. */
 static void within_bound(const clconv_problem *p, const float *in,
@@ -657,6 +704,7 @@ int main(void)
         cmocka_unit_test(pitched_sub_regions_match),
         cmocka_unit_test(bad_buffers_events_and_queues_are_refused),
         cmocka_unit_test(the_session_keeps_its_own_references),
+        cmocka_unit_test(plans_of_every_method_release_what_they_made),
         cmocka_unit_test(every_method_is_right_on_an_out_of_order_queue),
         cmocka_unit_test(regions_of_sub_buffers_match),
         cmocka_unit_test(a_plan_enqueued_back_to_back_on_an_out_of_order_queue),

@@ -169,9 +169,7 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
     st = plan_path(pl, p, mask);
     if (st == CLCONV_OK && !pl->path)
         st = plan_resolve(pl, p, mask);
-    if (st == CLCONV_OK && pl->path)
-        st = plan_small_buffers(pl);
-    else if (st == CLCONV_OK)
+    if (st == CLCONV_OK && !pl->path)
         st = plan_kernel(pl);
     if (st == CLCONV_OK)
         st = plan_small_buffers(pl);
