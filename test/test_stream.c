@@ -552,6 +552,57 @@ static void null_arguments_are_refused(void **state)
     assert_int_equal(clconv_convolve_split(NULL, 1, &p, &w, in, mask, out,
                                            NULL),
                      CLCONV_EINVAL);
+    /* Every other entry point that returns a status (they dereferenced
+     * their NULL). */
+    clconv_strategy strat;
+    clconv_elem t;
+    clconv_mask_mode mm;
+    assert_int_equal(clconv_strategy_parse(NULL, &strat), CLCONV_EINVAL);
+    assert_int_equal(clconv_strategy_parse("naive", NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_elem_parse(NULL, &t), CLCONV_EINVAL);
+    assert_int_equal(clconv_elem_parse("u8", NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_mask_mode_parse(NULL, &mm), CLCONV_EINVAL);
+    assert_int_equal(clconv_mask_mode_parse("baked", NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_devices_discover(NULL), CLCONV_EINVAL);
+    size_t sel[1], nsel = 0;
+    assert_int_equal(clconv_devices_select(NULL, "all", sel, &nsel),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_devices_select(&f->list, "all", NULL, &nsel),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_devices_select(&f->list, "all", sel, NULL),
+                     CLCONV_EINVAL);
+    int lo = 0, hi = 0;
+    assert_int_equal(
+        clconv_knob_range(CLCONV_COARSE, 2, CLCONV_KNOB_COARSEN, NULL, &hi),
+        CLCONV_EINVAL);
+    assert_int_equal(
+        clconv_knob_range(CLCONV_COARSE, 2, CLCONV_KNOB_COARSEN, &lo, NULL),
+        CLCONV_EINVAL);
+    assert_int_equal(clconv_problem_fits(NULL, &p), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_poison_output(NULL), CLCONV_EINVAL);
+    clconv_method m;
+    assert_int_equal(
+        clconv_method_choose_for_input(NULL, &p, mask, in, 128, &m),
+        CLCONV_EINVAL);
+    assert_int_equal(
+        clconv_method_choose_for_input(f->whole, NULL, mask, in, 128, &m),
+        CLCONV_EINVAL);
+    assert_int_equal(
+        clconv_method_choose_for_input(f->whole, &p, mask, in, 128, NULL),
+        CLCONV_EINVAL);
+    assert_int_equal(clconv_dataset_create(&p, 1, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_dataset_create_seeds(&p, 1, 2, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_dataset_update(NULL), CLCONV_EINVAL);
+    clconv_dataset *data = NULL;
+    assert_int_equal(clconv_dataset_create(&p, 1, &data), CLCONV_OK);
+    assert_int_equal(clconv_run_verified(f->whole, &p, data, 0, 0, NULL),
+                     CLCONV_EINVAL);
+    clconv_dataset_destroy(data);
+    assert_int_equal(clconv_kernel_dir(NULL), CLCONV_EINVAL);
+    clconv_session *one[1] = {f->whole};
+    assert_int_equal(clconv_measure_weights(one, 1, &p, in, mask, NULL),
+                     CLCONV_EINVAL);
 }
 
 int main(void)

@@ -151,6 +151,8 @@ clconv_status clc_device_info_read(cl_platform_id pid, cl_device_id did,
 
 clconv_status clconv_devices_discover(clconv_device_list *list)
 {
+    if (!list)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the devices (NULL)");
     clc_temp_install(); /* before any OpenCL compiler installs its own */
     clconv_status st = CLCONV_OK;
     cl_uint nplat = 0;
@@ -293,6 +295,9 @@ clconv_status clconv_devices_select(const clconv_device_list *list,
                                     const char *sel, size_t *selected,
                                     size_t *nselected)
 {
+    if (!list || !selected || !nselected)
+        return clc_fail(CLCONV_EINVAL,
+                        "no device list, selection or count given (NULL)");
     *nselected = 0;
     if (!sel)
         sel = "all";

@@ -32,6 +32,8 @@ size_t clconv_elem_size(clconv_elem t)
 
 clconv_status clconv_elem_parse(const char *name, clconv_elem *out)
 {
+    if (!name || !out)
+        return clc_fail(CLCONV_EINVAL, "no dtype name or result given (NULL)");
     for (int t = 0; t < CLCONV_ELEM_COUNT; ++t)
         if (strcmp(name, dtypes[t].name) == 0) {
             *out = (clconv_elem)t;

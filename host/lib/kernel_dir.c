@@ -52,6 +52,8 @@ static int beside(const char *file, char (*out)[PATH_MAX])
 
 clconv_status clconv_kernel_dir(const char **dir)
 {
+    if (!dir)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the folder (NULL)");
     static _Thread_local char found[PATH_MAX];
     char tried[4 * PATH_MAX] = "";
     const char *env = getenv("CLCONV_KERNEL_DIR");

@@ -314,6 +314,9 @@ clconv_status clconv_method_choose_for_input(const clconv_session *s,
                                              const float *mask, const void *in,
                                              size_t n, clconv_method *out)
 {
+    if (!s || !p || !out)
+        return clc_fail(CLCONV_EINVAL,
+                        "no session, problem or result given (NULL)");
     clconv_method m = clc_method_choose(s, p, mask);
     double range = 0.0;
     const int fft = m == CLCONV_METHOD_FFT && in;

@@ -69,6 +69,8 @@ clconv_status clconv_plan_set_input_typed(clconv_plan *pl, const void *in)
 
 clconv_status clconv_plan_poison_output(clconv_plan *pl)
 {
+    if (!pl)
+        return clc_fail(CLCONV_EINVAL, "no plan given (NULL)");
     /* NaN for the float types; for the integer ones, which have no value
      * a kernel could not write, 0xa5 bytes (165, 42405, -23131): rarely a
      * rounded or saturated result. */

@@ -61,6 +61,8 @@ clconv_status clconv_dataset_create_seeds(const clconv_problem *shape,
                                           uint64_t seed, uint64_t mask_seed,
                                           clconv_dataset **out)
 {
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the dataset (NULL)");
     *out = NULL;
     clconv_status st = clconv_problem_validate(shape);
     if (st != CLCONV_OK)
@@ -111,6 +113,8 @@ clconv_status clconv_dataset_create_seeds(const clconv_problem *shape,
 
 clconv_status clconv_dataset_update(clconv_dataset *d)
 {
+    if (!d)
+        return clc_fail(CLCONV_EINVAL, "no dataset given (NULL)");
     if (d->in_typed) /* the caller changed in_typed */
         clc_elem_to_float(d->shape.in_dtype, d->in_typed,
                           clconv_problem_elements(&d->shape), d->in);
@@ -150,6 +154,8 @@ clconv_status clconv_run_verified(clconv_session *s, const clconv_problem *p,
                                   const clconv_dataset *data, int warmup,
                                   int reps, clconv_result *res)
 {
+    if (!res)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the result (NULL)");
     memset(res, 0, sizeof *res);
     if (!s || !p || !data)
         return finish(res, clc_fail(CLCONV_EINVAL,

@@ -83,6 +83,8 @@ clconv_status clconv_measure_weights(clconv_session *const *sessions,
                                      const float *in, const float *mask,
                                      double *weights)
 {
+    if (!weights)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the weights (NULL)");
     clconv_status st = check_shapes(sessions, n, problems);
     if (st != CLCONV_OK)
         return st;

@@ -62,6 +62,9 @@ size_t clconv_strategy_list(char *buf, size_t len)
 
 clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out)
 {
+    if (!name || !out)
+        return clc_fail(CLCONV_EINVAL,
+                        "no strategy name or result given (NULL)");
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
         if (strcmp(name, variants[s]->name) == 0) {
             *out = (clconv_strategy)s;
@@ -93,6 +96,8 @@ int clconv_strategy_knobs(clconv_strategy s, int dims)
 clconv_status clconv_knob_range(clconv_strategy s, int dims, int knob,
                                 int *min, int *max)
 {
+    if (!min || !max)
+        return clc_fail(CLCONV_EINVAL, "no min or max given (NULL)");
     const clc_variant_dims *r = dims_row(s, dims);
     for (int k = 0; r && k < CLC_KNOB_PUBLIC; ++k)
         if (knob == 1 << k && r->knob[k].define) {
@@ -307,6 +312,8 @@ clconv_status clconv_problem_fits(const clconv_device_info *dev,
         st = clc_launch_check(p);
     if (st != CLCONV_OK)
         return st;
+    if (!dev)
+        return clc_fail(CLCONV_EINVAL, "no device given (NULL)");
     clc_config c;
     clc_geometry g;
     clc_config_resolve_batched(dev, NULL, p, &c);
@@ -349,6 +356,9 @@ const char *clconv_mask_mode_name(clconv_mask_mode m)
 
 clconv_status clconv_mask_mode_parse(const char *name, clconv_mask_mode *out)
 {
+    if (!name || !out)
+        return clc_fail(CLCONV_EINVAL,
+                        "no mask mode name or result given (NULL)");
     for (int m = 0; m < 3; ++m)
         if (strcmp(name, mask_mode_names[m]) == 0) {
             *out = (clconv_mask_mode)m;
