@@ -55,7 +55,9 @@ typedef struct clconv_buffer {
  * offset is 0 (or aligned to the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN)
  * is used in place; any other region goes through the plan's own buffers
  * with device-side rectangle copies (clEnqueueCopyBufferRect), still
- * without a host round trip. in and out may not overlap. A buffer, event
+ * without a host round trip, as is a region whose buffer's flags forbid
+ * the kernel's access (a CL_MEM_WRITE_ONLY input, a CL_MEM_READ_ONLY
+ * output). in and out may not overlap; an image is CLCONV_EINVAL. A buffer, event
  * or plan of another context is CLCONV_EINVAL with the reason, and nothing
  * is enqueued. A plan is used by one thread at a time. Enqueues of one
  * plan run one after another in the order they were made, on out-of-order

@@ -285,6 +285,23 @@ static void bad_buffers_events_and_queues_are_refused(void **state)
     assert_null(s2);
     assert_non_null(strstr(clconv_last_error(), "another context"));
 
+    /* An image is a cl_mem too, but no array of floats: it was set as the
+     * kernel's pointer argument. */
+    cl_bool images = CL_FALSE;
+    clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (images) {
+        const cl_image_format fmt = {CL_R, CL_FLOAT};
+        const cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                                    .image_width = p.size[0],
+                                    .image_height = p.size[1]};
+        cl_mem img = clCreateImage(f->ctx, CL_MEM_READ_WRITE, &fmt, &desc,
+                                   NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        clconv_buffer bimg = {.mem = img};
+        refused(f, plan, &bimg, &bo, 0, NULL, "image");
+        clReleaseMemObject(img);
+    }
+
     clSetUserEventStatus(foreign, CL_COMPLETE);
     clReleaseEvent(foreign);
     clReleaseCommandQueue(fq);
@@ -294,6 +311,50 @@ static void bad_buffers_events_and_queues_are_refused(void **state)
     clReleaseMemObject(in);
     clReleaseMemObject(out);
     clconv_plan_destroy(plan);
+}
+
+/* A write-only input and a read-only output (the flags say what kernels
+ * may do; copies may do anything): the kernel never reads or writes them
+ * against their flags, which OpenCL leaves undefined; they go through the
+ * plan's own buffers, and the result is the host path's. */
+static void kernel_access_flags_are_respected(void **state)
+{
+    fixture *f = *state;
+    for (int dims = 1; dims <= 3; ++dims) {
+        clconv_problem p = problem(f, dims);
+        const size_t n = clconv_problem_elements(&p), bytes = n * sizeof(float);
+        float *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+        float mask[27];
+        assert_non_null(in && want && got);
+        expected(f, &p, in, mask, want);
+        cl_int err;
+        cl_mem mi = clCreateBuffer(f->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        cl_mem mo = clCreateBuffer(f->ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        assert_int_equal(clEnqueueWriteBuffer(f->queue, mi, CL_TRUE, 0, bytes,
+                                              in, 0, NULL, NULL),
+                         CL_SUCCESS);
+        clconv_plan *plan = NULL;
+        assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                         CLCONV_OK);
+        clconv_buffer bi = {.mem = mi}, bo = {.mem = mo};
+        cl_event done = NULL;
+        assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 0, NULL, &done),
+                         CLCONV_OK);
+        assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+        assert_int_equal(clEnqueueReadBuffer(f->queue, mo, CL_TRUE, 0, bytes,
+                                             got, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_memory_equal(got, want, bytes);
+        clReleaseEvent(done);
+        clconv_plan_destroy(plan);
+        clReleaseMemObject(mi);
+        clReleaseMemObject(mo);
+        free(in);
+        free(want);
+        free(got);
+    }
 }
 
 /* The session retains what it was given: the application may release its
@@ -703,6 +764,7 @@ int main(void)
         cmocka_unit_test(a_dense_region_at_an_aligned_offset_matches),
         cmocka_unit_test(pitched_sub_regions_match),
         cmocka_unit_test(bad_buffers_events_and_queues_are_refused),
+        cmocka_unit_test(kernel_access_flags_are_respected),
         cmocka_unit_test(the_session_keeps_its_own_references),
         cmocka_unit_test(plans_of_every_method_release_what_they_made),
         cmocka_unit_test(every_method_is_right_on_an_out_of_order_queue),

@@ -16,11 +16,13 @@ typedef struct region {
     size_t first, end;         /* bytes of the root buffer it spans */
     cl_mem root;
     int dense;
+    int kernel_ok; /* its flags let a kernel access it as the region needs */
 } region;
 
 static clconv_status resolve(const clconv_buffer *b, const char *what,
                              const clconv_problem *p, size_t elem,
-                             cl_context context, region *r)
+                             cl_context context, cl_mem_flags forbidden,
+                             region *r)
 {
     if (!b || !b->mem)
         return clc_fail(CLCONV_EINVAL, "no %s buffer given", what);
@@ -48,6 +50,16 @@ static clconv_status resolve(const clconv_buffer *b, const char *what,
     cl_context mc = NULL;
     size_t size = 0, base = 0;
     cl_mem parent = NULL;
+    cl_mem_object_type type = 0;
+    cl_mem_flags flags = 0;
+    CLC_CHECK(clGetMemObjectInfo(b->mem, CL_MEM_TYPE, sizeof type, &type,
+                                 NULL));
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return clc_fail(CLCONV_EINVAL,
+                        "the %s is an image, not a buffer (cl_mem type "
+                        "0x%x)", what, (unsigned)type);
+    CLC_CHECK(clGetMemObjectInfo(b->mem, CL_MEM_FLAGS, sizeof flags, &flags,
+                                 NULL));
     CLC_CHECK(clGetMemObjectInfo(b->mem, CL_MEM_CONTEXT, sizeof mc, &mc, NULL));
     CLC_CHECK(clGetMemObjectInfo(b->mem, CL_MEM_SIZE, sizeof size, &size,
                                  NULL));
@@ -77,6 +89,7 @@ static clconv_status resolve(const clconv_buffer *b, const char *what,
     r->first = base + r->offset;
     r->end = r->first + extent;
     r->dense = r->row == dense_row && (nz == 1 || r->slice == dense_slice);
+    r->kernel_ok = !(flags & forbidden);
     if (!r->dense && r->slice % r->row != 0)
         return clc_fail(CLCONV_EINVAL,
                         "%s slice pitch of %zu bytes is not a multiple of its "
@@ -112,7 +125,9 @@ static clconv_status in_place(clconv_session *s, const region *r,
 {
     *mem = NULL;
     *owned = 0;
-    if (!r->dense)
+    /* A kernel may not write a read-only buffer nor read a write-only
+     * one (undefined in OpenCL): such a region is copied, as copies may. */
+    if (!r->dense || !r->kernel_ok)
         return CLCONV_OK;
     if (r->offset == 0) {
         *mem = r->mem;
@@ -169,10 +184,10 @@ static clconv_status check_all(clconv_plan *pl, const clconv_buffer *in,
                         "cl_khr_fp16): its buffers cannot be used in place; "
                         "clconv_convolve_typed takes host arrays");
     clconv_status st = resolve(in, "input", p, clc_plan_elem_size(pl, 0),
-                               s->context, ri);
+                               s->context, CL_MEM_WRITE_ONLY, ri);
     if (st == CLCONV_OK)
         st = resolve(out, "output", p, clc_plan_elem_size(pl, 1), s->context,
-                      ro);
+                     CL_MEM_READ_ONLY, ro);
     if (st == CLCONV_OK)
         st = check_events(nwait, wait, s->context);
     if (st == CLCONV_OK && ri->root == ro->root && ri->first < ro->end &&
