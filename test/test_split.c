@@ -5,6 +5,7 @@
  * result of the first device alone when the devices run the same variant;
  * shapes that differ, weights that sum to nothing and a session given
  * twice are refused. Skipped with one device. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,6 +123,9 @@ static void any_proportion_equals_one_device(void **state)
     const double even[MAXDEV] = {1, 1, 1, 1, 1, 1, 1, 1};
     const double skew[MAXDEV] = {3, 1, 1, 1, 1, 1, 1, 1};
     const double first_only[MAXDEV] = {1, 0, 0, 0, 0, 0, 0, 0};
+    /* Finite weights whose sum overflows (their rows were NaN). */
+    const double huge[MAXDEV] = {DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX,
+                                 DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX};
     const clconv_problem ps[] = {
         {.dims = 1, .size = {5000, 1, 1}, .mask_width = 9},
         {.dims = 2, .size = {131, 77, 1}, .mask_width = 5},
@@ -132,6 +136,7 @@ static void any_proportion_equals_one_device(void **state)
         check_split(f, ps[k], even);
         check_split(f, ps[k], skew);
         check_split(f, ps[k], first_only);
+        check_split(f, ps[k], huge);
         check_split(f, ps[k], NULL);
         /* The modes that read beyond a part's rows at the axis' ends (wrap
          * was refused as not fitting before the parts gathered them). */

@@ -59,18 +59,22 @@ static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
 static clconv_status split_rows(size_t rows, size_t n, const double *w,
                                 size_t *bounds)
 {
-    double total = 0;
+    double total = 0, top = 0;
     for (size_t i = 0; i < n; ++i) {
         if (!(w[i] >= 0) || !isfinite(w[i]))
             return clc_fail(CLCONV_EINVAL, "weight %zu is %g", i, w[i]);
-        total += w[i];
+        top = w[i] > top ? w[i] : top;
     }
+    /* Relative to the largest, so finite weights never sum to inf (whose
+     * quotients were NaN, and their rows past the end). */
+    for (size_t i = 0; top > 0 && i < n; ++i)
+        total += w[i] / top;
     if (!(total > 0))
         return clc_fail(CLCONV_EINVAL, "the weights sum to %g", total);
     double acc = 0;
     bounds[0] = 0;
     for (size_t i = 0; i < n; ++i) {
-        acc += w[i];
+        acc += w[i] / top;
         bounds[i + 1] = i + 1 == n ? rows : (size_t)llround(rows * acc / total);
         if (bounds[i + 1] < bounds[i])
             bounds[i + 1] = bounds[i];
