@@ -21,10 +21,10 @@ extern "C" {
 #endif
 
 /* A session on the application's context and device. queue may be NULL
- * (clconv makes its own in-order queue on them); otherwise it must belong
- * to context and device, and clconv enqueues all its work there. Timing
- * (clconv_plan_execute's ms, clconv_plan_time) needs a queue created with
- * CL_QUEUE_PROFILING_ENABLE; enqueueing does not. CLCONV_EINVAL when the
+ * (clconv makes its own in-order profiling queue on them); otherwise it
+ * must belong to context and device, and clconv enqueues all its work
+ * there. Timing (clconv_plan_execute's ms, clconv_plan_time) needs a queue
+ * created with CL_QUEUE_PROFILING_ENABLE; enqueueing does not. CLCONV_EINVAL when the
  * device is not in the context or the queue is another context's or
  * device's. */
 clconv_status clconv_session_create_from_cl(cl_context context,

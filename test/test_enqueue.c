@@ -378,6 +378,16 @@ static void the_session_keeps_its_own_references(void **state)
     clconv_fill_random(in, n, 3);
     assert_int_equal(clconv_convolve(s, &p, in, mask, out), CLCONV_OK);
     assert_memory_equal(in, out, n * sizeof(float)); /* identity mask */
+    /* The queue clconv made (none was given) times its plans. */
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(s, &p, mask, &plan),
+                     CLCONV_OK);
+    double ms = -1;
+    assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_OK);
+    if (clconv_plan_execute(plan, &ms) != CLCONV_OK)
+        fail_msg("no timing on clconv's own queue: %s", clconv_last_error());
+    assert_true(ms >= 0);
+    clconv_plan_destroy(plan);
     clconv_session_destroy(s);
 }
 

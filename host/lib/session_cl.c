@@ -100,8 +100,11 @@ clconv_status clconv_session_create_from_cl(cl_context context,
         CLC_CHECK_GOTO(clRetainCommandQueue(queue));
         s->queue = queue;
     } else {
-        CLC_CREATE_GOTO(s->queue, clCreateCommandQueue(context, device, 0,
-                                                       &err));
+        /* Profiling, as clconv_session_create's: the application has no
+         * other way to time this session's plans. */
+        CLC_CREATE_GOTO(s->queue,
+                        clCreateCommandQueue(context, device,
+                                             CL_QUEUE_PROFILING_ENABLE, &err));
     }
     *out = s;
     s = NULL;
