@@ -605,10 +605,39 @@ static void null_arguments_are_refused(void **state)
                      CLCONV_EINVAL);
 }
 
+/* "P:D" is two unsigned decimal numbers: one past UINT_MAX, a sign or a
+ * space inside is no index (sscanf's %u wrapped 4294967296 to 0 and took
+ * "-4294967295" as 1, so such terms selected a device). */
+static void device_indices_are_parsed_strictly(void **state)
+{
+    fixture *f = *state;
+    const unsigned p = f->dev->platform_index, d = f->dev->device_index;
+    size_t sel[64], n = 0;
+    char term[96];
+    assert_true(f->list.count <= 64);
+    snprintf(term, sizeof term, "%u:%u", p, d);
+    assert_int_equal(clconv_devices_select(&f->list, term, sel, &n),
+                     CLCONV_OK);
+    assert_int_equal(n, 1);
+    snprintf(term, sizeof term, "%llu:%u", 4294967296ULL + p, d);
+    assert_int_equal(clconv_devices_select(&f->list, term, sel, &n),
+                     CLCONV_EINVAL);
+    snprintf(term, sizeof term, "%u:%llu", p, 4294967296ULL + d);
+    assert_int_equal(clconv_devices_select(&f->list, term, sel, &n),
+                     CLCONV_EINVAL);
+    snprintf(term, sizeof term, "-%llu:%u", 4294967296ULL - p, d);
+    assert_int_equal(clconv_devices_select(&f->list, term, sel, &n),
+                     CLCONV_EINVAL);
+    snprintf(term, sizeof term, "+%u:%u", p, d);
+    assert_int_equal(clconv_devices_select(&f->list, term, sel, &n),
+                     CLCONV_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(null_arguments_are_refused),
+        cmocka_unit_test(device_indices_are_parsed_strictly),
         cmocka_unit_test(one_launch_beyond_int_is_unsupported),
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),
         cmocka_unit_test(slabs_thinner_than_the_halo_equal_one_launch),

@@ -1,5 +1,6 @@
 /* Enumerate every platform and device, read their limits, select them. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,30 @@ static int term_equals(const char *t, size_t n, const char *word)
     return strlen(word) == n && strncmp(t, word, n) == 0;
 }
 
+/* Is t[0..n) "P:D", two runs of decimal digits (no sign, no space), each
+ * within unsigned? (sscanf's %u took "-1" and wrapped 4294967296 to 0.) */
+static int term_index_pair(const char *t, size_t n, unsigned long long *p,
+                           unsigned long long *q)
+{
+    unsigned long long v[2] = {0, 0};
+    size_t i = 0;
+    for (int k = 0; k < 2; ++k) {
+        const size_t start = i;
+        for (; i < n && t[i] >= '0' && t[i] <= '9'; ++i) {
+            v[k] = v[k] * 10 + (unsigned)(t[i] - '0');
+            if (v[k] > UINT_MAX)
+                return 0;
+        }
+        if (i == start || (k == 0 && (i == n || t[i++] != ':')))
+            return 0;
+    }
+    if (i != n)
+        return 0;
+    *p = v[0];
+    *q = v[1];
+    return 1;
+}
+
 /* Does device d match the selector term t[0..n)? -1 if the term is bad. */
 static int term_matches(const char *t, size_t n, const clconv_device_info *d)
 {
@@ -255,15 +280,9 @@ static int term_matches(const char *t, size_t n, const clconv_device_info *d)
         return d->kind == CLCONV_DEVICE_CPU;
     if (term_equals(t, n, "gpu"))
         return d->kind == CLCONV_DEVICE_GPU;
-    unsigned p, q;
-    int used = 0;
-    char buf[64];
-    if (n < sizeof buf) {
-        memcpy(buf, t, n);
-        buf[n] = '\0';
-        if (sscanf(buf, "%u:%u%n", &p, &q, &used) == 2 && (size_t)used == n)
-            return d->platform_index == p && d->device_index == q;
-    }
+    unsigned long long p, q;
+    if (term_index_pair(t, n, &p, &q))
+        return d->platform_index == p && d->device_index == q;
     return contains_nocase(d->name, t, n) || contains_nocase(d->vendor, t, n) ||
            contains_nocase(d->platform, t, n);
 }
