@@ -4,6 +4,11 @@
  * anything other than CLCONV_OK, clconv_last_error() holds one line that
  * says what went wrong (the OpenCL call and error name, the unsupported
  * limit, the build log...). Library code never prints and never exits.
+ * A NULL where such a function wants an object or a place for its result
+ * is CLCONV_EINVAL (unless the comment says it may be NULL); the few
+ * functions that return a value instead (accessors such as
+ * clconv_plan_method, clconv_problem_elements) take valid objects only,
+ * as the C library's do.
  *
  * Convolution here is correlation, as in the reference notes and in
  * scipy.ndimage.correlate:
