@@ -266,10 +266,19 @@ def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
     return np.transpose(y, np.argsort(perm))
 
 
+def _to_bool_bytes(y: np.ndarray) -> np.ndarray:
+    """A float result as SciPy stores it in a bool output: its C cast to
+    npy_bool (unsigned char) truncates, so 0.5 is False and 1.5 True
+    (NumPy's float-to-bool cast would make every nonzero value True)."""
+    return y.astype(np.uint8) if y.dtype.kind == "f" else y
+
+
 def _store(output: Optional[np.ndarray], y: np.ndarray,
            input: np.ndarray) -> np.ndarray:
     """The result in the output array, or (output None) in the input's
     native dtype as SciPy returns it."""
+    if (input.dtype if output is None else output.dtype).kind == "b":
+        y = _to_bool_bytes(y)
     if output is None:
         return np.asarray(y, dtype=np.dtype(input.dtype.name), order="C")
     if (y.shape == output.shape and y.strides == output.strides
@@ -610,7 +619,10 @@ def _separable(input, output, passes, cval, device):
     dtype = output.dtype if output is not None else np.dtype(input.dtype.name)
     for axis, weights, mode, origin in passes:
         y = run_real(session, y, weights, [axis], [mode], cval, [origin])
-        if dtype.kind in "biu":
+        if dtype.kind == "b":
+            # SciPy keeps each pass's truncated bytes (a 2 stays 2).
+            y = _to_bool_bytes(y)
+        elif dtype.kind in "iu":
             y = y.astype(dtype)
     return _store(output, y, input)
 

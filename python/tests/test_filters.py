@@ -195,6 +195,35 @@ def test_output_dtype_and_output_array_as_scipy(rng):
     assert_close(clconv.correlate(b, w), ndimage.correlate(b, w), 0)
 
 
+def test_bool_outputs_truncate_as_scipy():
+    # SciPy stores a result in a bool output by a C cast to npy_bool
+    # (unsigned char): 0.5 and -0.5 are False, 1.5 True; a uniform
+    # filter of a bool image is True only where its mean reaches 1.
+    b = np.array([0, 1, 1, 0, 0, 0, 1, 1, 1, 0], bool)
+    x = np.array([0.25, 0.5, 1.5, -0.5, 2.5, 0.0])
+    b2 = np.ones((5, 6), bool)
+    b2[0, 0] = b2[3, 4] = False
+    calls = [("correlate1d", (b, [0.5, 0.5]), {}),
+             ("convolve1d", (b, [0.25, 0.5]), {}),
+             ("correlate", (b, [0.3, 0.3, 0.3]), {}),
+             ("uniform_filter1d", (b, 3), {}),
+             ("gaussian_filter1d", (b, 1.0), {}),
+             ("correlate1d", (x, [1.0]), {"output": bool}),
+             ("correlate", (x, [1.0]), {"output": np.zeros(6, bool)}),
+             ("uniform_filter", (b2, 3), {}),
+             ("gaussian_filter", (b2, 0.7), {}),
+             ("gaussian_filter", (b2, 1.0), {"order": (0, 1)}),
+             ("uniform_filter", (b2.astype(np.float32) * 3, 2), {"output": bool})]
+    for name, args, kw in calls:
+        expected = getattr(ndimage, name)(*args, **kw)
+        got = getattr(clconv, name)(*args, **kw)
+        assert got.dtype == expected.dtype == np.bool_
+        # SciPy's bytes may be 2 or more: compare truth values
+        np.testing.assert_array_equal(got.view(np.uint8) != 0,
+                                      expected.view(np.uint8) != 0,
+                                      err_msg=name)
+
+
 def test_float32_output_is_written_in_place(rng, monkeypatch):
     """A float32 C-contiguous output= apart from the input receives the
     library's result directly: no array of clconv's own, no copy (np.copyto
