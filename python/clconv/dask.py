@@ -286,7 +286,9 @@ def gaussian_filter(x, sigma, order=0, mode="reflect", cval: float = 0.0,
     def reach(s, o, r):
         if s <= 1e-15:
             return None
-        lw = int(truncate * float(s) + 0.5) if r is None else r
+        # SciPy's checks of sigma, order and radius (its errors, raised
+        # here rather than as a chunking error of dask's)
+        lw = len(_filters._gaussian_weights(s, o, truncate, r)) // 2
         return (lw, lw)
 
     def one_pass(b, axis, s, o, r, dtype):

@@ -139,3 +139,19 @@ def test_dask_grid_constant_cval_and_sizes_as_scipy(client):
         np.testing.assert_allclose(got, want, rtol=1e-6)
     assert float(cd.correlate(da.from_array(np.array(2.0)),
                               np.array(3.0)).compute()) == 6.0
+
+
+def test_dask_gaussian_bad_radius_and_order_raise_scipys_errors():
+    # A negative radius reached dask as a negative extension ("Chunks do
+    # not add up to shape"); SciPy's checks run before any graph is made.
+    x = np.arange(30.0).reshape(5, 6)
+    dx = da.from_array(x, chunks=2)
+    for kw in [dict(radius=-1), dict(radius=1.5), dict(order=-1)]:
+        with pytest.raises(ValueError) as want:
+            ndimage.gaussian_filter(x, 1.0, **kw)
+        with pytest.raises(ValueError) as got:
+            cd.gaussian_filter(dx, 1.0, **kw)
+        assert str(got.value) == str(want.value)
+    got = cd.gaussian_filter(dx, 1.0, order=(1, 0), radius=(2, 3)).compute()
+    want = ndimage.gaussian_filter(x, 1.0, order=(1, 0), radius=(2, 3))
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
