@@ -205,7 +205,7 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
     import dask.array as da
     x = da.asarray(x)
     weights = np.asarray(weights)
-    _filters._check_mode(mode)
+    _filters._check_single_mode(mode)
     real_cval = (_filters._check_cval(cval)
                  if weights.dtype.kind != "c" and not np.iscomplexobj(cval)
                  else 0.0)

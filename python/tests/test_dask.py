@@ -155,3 +155,14 @@ def test_dask_gaussian_bad_radius_and_order_raise_scipys_errors():
     got = cd.gaussian_filter(dx, 1.0, order=(1, 0), radius=(2, 3)).compute()
     want = ndimage.gaussian_filter(x, 1.0, order=(1, 0), radius=(2, 3))
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
+
+
+def test_dask_correlate_refuses_a_sequence_of_modes_as_scipy():
+    x = np.arange(30.0).reshape(5, 6)
+    dx = da.from_array(x, chunks=2)
+    for f in ("correlate", "convolve"):
+        with pytest.raises(RuntimeError) as want:
+            getattr(ndimage, f)(x, np.ones((3, 3)), mode=["reflect", "wrap"])
+        with pytest.raises(RuntimeError) as got:
+            getattr(cd, f)(dx, np.ones((3, 3)), mode=["reflect", "wrap"])
+        assert str(got.value) == str(want.value)
