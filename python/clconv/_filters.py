@@ -604,10 +604,39 @@ def _complex_input(func, input, output, cval, **kw):
     return output
 
 
+def _running_sum(x: np.ndarray, y: np.ndarray, axis: int, size: int,
+                 mode: str, cval: float, origin: int) -> np.ndarray:
+    """y, the device's box filter of x along axis, with the NaN and
+    infinities of SciPy's uniform_filter1d. SciPy slides a running sum
+    (adds the value that enters, subtracts the one that leaves), so a NaN
+    that enters a line's window makes every later output of the line NaN,
+    and an infinity gives +-inf while in the window and NaN after it. A
+    cumulative sum of the extended line has the same non-finite values;
+    only lines whose result has a non-finite value are looked at."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        if np.isfinite(np.sum(y, dtype=np.float64)):
+            return y  # no non-finite value reached any output
+    c = size // 2 + origin
+    ext = _pad(np.moveaxis(np.asarray(x, np.float64), axis, -1),
+               [(c, size - 1 - c)], [mode], cval)
+    bad = ~np.isfinite(ext).all(axis=-1)
+    if not bad.any():
+        return y  # the device's sums overflowed, as SciPy's do
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = np.cumsum(ext[bad], axis=-1)
+        s = np.concatenate([np.zeros(s.shape[:-1] + (1,)), s], axis=-1)
+        sums = s[..., size:] - s[..., :-size]
+    y = np.array(np.moveaxis(y, axis, -1))
+    lines = y[bad]
+    y[bad] = np.where(np.isfinite(sums), lines, sums)
+    return np.moveaxis(y, -1, axis)
+
+
 def _separable(input, output, passes, cval, device):
-    """Run 1-D passes (axis, weights, mode, origin) one after the other,
-    the intermediate in the output's dtype as SciPy keeps it (float32 on
-    the device for float outputs)."""
+    """Run 1-D passes (axis, weights, mode, origin, running) one after the
+    other, the intermediate in the output's dtype as SciPy keeps it
+    (float32 on the device for float outputs); running: a box filter,
+    whose NaN and infinities follow SciPy's running sum."""
     session = resolve(device)
     cval = _check_cval(cval)
     if not passes:
@@ -617,8 +646,16 @@ def _separable(input, output, passes, cval, device):
         return output
     y = input
     dtype = output.dtype if output is not None else np.dtype(input.dtype.name)
-    for axis, weights, mode, origin in passes:
-        y = run_real(session, y, weights, [axis], [mode], cval, [origin])
+    # (a box filter's NaN and infinities: one look at the input, so finite
+    # data costs one host pass over it, not one per filtered axis)
+    with np.errstate(invalid="ignore", over="ignore"):
+        nonfinite = not np.isfinite(cval) or (
+            input.dtype.kind == "f" and not np.isfinite(
+                np.sum(input, dtype=np.promote_types(input.dtype, np.float32))))
+    for axis, weights, mode, origin, running in passes:
+        x, y = y, run_real(session, y, weights, [axis], [mode], cval, [origin])
+        if running and nonfinite and y.size:
+            y = _running_sum(x, y, axis, len(weights), mode, cval, origin)
         if dtype.kind == "b":
             # SciPy keeps each pass's truncated bytes (a 2 stays 2).
             y = _to_bool_bytes(y)
@@ -676,7 +713,7 @@ def gaussian_filter(input: ArrayLike, sigma, order=0, output=None,
     for a, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
         if s > 1e-15:
             passes.append((a, _gaussian_weights(s, o, truncate, r),
-                           _check_mode(m), 0))
+                           _check_mode(m), 0, False))
     return _separable(input, output, passes, cval, device)
 
 
@@ -748,5 +785,5 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
         if n > 1:  # as SciPy: an axis of size 1 or less is left alone
             if n // 2 + o < 0 or n // 2 + o >= n:
                 raise ValueError("invalid origin")
-            passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o))
+            passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o, True))
     return _separable(input, output, passes, cval, device)

@@ -319,8 +319,13 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
         return (n // 2 + o, n - 1 - (n // 2 + o))
 
     def one_pass(b, axis, n, o, dtype):
-        return _filters.uniform_filter1d(b, int(n), axis=axis, output=dtype,
-                                         mode="constant", origin=o,
-                                         device=_device_for(device))
+        # uniform_filter1d's pass as a correlation: a chunk cannot follow
+        # SciPy's running sum of the whole line past a NaN or an infinity
+        # (_filters._running_sum), and this keeps the result the same for
+        # every chunking.
+        n = int(n)
+        return _filters.correlate1d(b, np.full(n, 1.0 / n), axis=axis,
+                                    output=dtype, mode="constant", origin=o,
+                                    device=_device_for(device))
 
     return _separable(x, axes, mode, cval, (size, origin), reach, one_pass)

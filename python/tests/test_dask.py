@@ -166,3 +166,19 @@ def test_dask_correlate_refuses_a_sequence_of_modes_as_scipy():
         with pytest.raises(RuntimeError) as got:
             getattr(cd, f)(dx, np.ones((3, 3)), mode=["reflect", "wrap"])
         assert str(got.value) == str(want.value)
+
+
+def test_dask_uniform_filter_with_nan_is_the_same_for_every_chunking():
+    # A chunk cannot follow SciPy's running sum along the whole line past
+    # a NaN (python/README.md); uniform_filter1d per chunk made the result
+    # depend on the chunks.
+    x = np.random.default_rng(7).standard_normal((9, 12))
+    x[4, 5], x[2, 2] = np.nan, np.inf
+    got = [cd.uniform_filter(da.from_array(x, chunks=c), 3).compute()
+           for c in [(9, 12), (3, 4), (2, 5)]]
+    for g in got[1:]:
+        np.testing.assert_array_equal(g, got[0])
+    finite = np.isfinite(x)
+    want = ndimage.uniform_filter(np.where(finite, x, 0), 3)
+    reached = ndimage.uniform_filter((~finite).astype(float), 3) > 0
+    np.testing.assert_allclose(got[0][~reached], want[~reached], atol=1e-5)

@@ -224,6 +224,29 @@ def test_bool_outputs_truncate_as_scipy():
                                       err_msg=name)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_uniform_filter_non_finite_values_as_scipys_running_sum(mode, rng):
+    # SciPy's box filter slides a running sum: a NaN that enters a line's
+    # window makes the rest of the line NaN, an infinity is NaN once it
+    # has left the window. clconv's sums were NaN only inside the window.
+    def kinds(a):
+        return np.where(np.isnan(a), 2, np.where(np.isinf(a), np.sign(a), 0))
+    x = rng.standard_normal((6, 9))
+    x[1, 2], x[3, 6], x[4, 1], x[4, 7] = np.nan, np.inf, -np.inf, np.inf
+    cvals = [0.0, np.nan, np.inf] if mode == "constant" else [0.0]
+    for cval, dtype, size, origin in itertools.product(
+            cvals, [np.float64, np.float32], [3, (2, 4)], [0, (0, -1)]):
+        xs = x.astype(dtype)
+        for expected, got in [
+                (ndimage.uniform_filter(xs, size, mode=mode, cval=cval, origin=origin),
+                 clconv.uniform_filter(xs, size, mode=mode, cval=cval, origin=origin)),
+                (ndimage.uniform_filter1d(xs, 3, axis=0, mode=mode, cval=cval, origin=1),
+                 clconv.uniform_filter1d(xs, 3, axis=0, mode=mode, cval=cval, origin=1))]:
+            np.testing.assert_array_equal(kinds(got), kinds(expected))
+            finite = np.isfinite(expected)
+            np.testing.assert_allclose(got[finite], expected[finite], atol=1e-5)
+
+
 def test_float32_output_is_written_in_place(rng, monkeypatch):
     """A float32 C-contiguous output= apart from the input receives the
     library's result directly: no array of clconv's own, no copy (np.copyto
