@@ -401,7 +401,11 @@ def correlate(input: ArrayLike, weights: ArrayLike, output=None,
     origin : int or sequence of int, optional
         Shift of the mask per axis, ``-(w // 2) <= origin <= (w - 1) // 2``.
     axes : sequence of int, optional
-        The axes the mask spans (the others are filtered independently).
+        The axes the mask spans (the others are filtered independently):
+        the mask's axis i and ``origin[i]`` along ``axes[i]``, in the
+        order given. (SciPy 1.15 takes the mask's axes in increasing
+        order of ``axes`` whatever their order, and its origins as given:
+        ``axes=(1, 0)`` differs; scipy/scipy#22576.)
     device : str or Session, optional
         A device selector ("P:D", "cpu", "gpu", a name substring) or a
         :class:`Session`; None: ``CLCONV_DEVICE`` or the first GPU, else the
