@@ -106,6 +106,16 @@ def _normalize_axes(axes, ndim: int) -> tuple:
     return tuple(out)
 
 
+def _numeric(dtype, message: str) -> np.dtype:
+    """dtype, where SciPy writes it (bool or a number): else SciPy's
+    RuntimeError (a string or object output would take the results'
+    text)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "biufc":
+        raise RuntimeError(message)
+    return dtype
+
+
 def _get_output(output, input: np.ndarray, complex_output: bool = False,
                 lazy: bool = False):
     """SciPy's _ni_support._get_output; with lazy, None stays None (the
@@ -120,18 +130,19 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
     if isinstance(output, (type, np.dtype)):
         if complex_output and np.dtype(output).kind != "c":
             output = np.promote_types(output, np.complex64)
-        return np.zeros(shape, dtype=output)
+        return np.zeros(shape, dtype=_numeric(output, "array type not supported"))
     if isinstance(output, str):
         output = np.dtype(output)
         if complex_output and output.kind != "c":
             raise RuntimeError("output must have complex dtype")
-        return np.zeros(shape, dtype=output)
+        return np.zeros(shape, dtype=_numeric(output, "output must have numeric dtype"))
     if not isinstance(output, np.ndarray):
         raise TypeError("output must be None, a dtype or a numpy.ndarray")
     if output.shape != shape:
         raise RuntimeError("output shape not correct")
     if complex_output and output.dtype.kind != "c":
         raise RuntimeError("output must have complex dtype")
+    _numeric(output.dtype, "array type not supported")
     if not output.flags.writeable:
         raise ValueError("output array is read-only.")
     return output

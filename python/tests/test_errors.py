@@ -48,6 +48,10 @@ CASES = {
     "uniform bad origin": lambda m: m.uniform_filter(A, 3, origin=2),
     # size 1 returned the input: SciPy checks the origin at every size
     "uniform_filter1d size 1, origin -1": lambda m: m.uniform_filter1d(A, 1, origin=-1),
+    # These wrote the results' text into a string or object array.
+    "object output dtype": lambda m: m.correlate(A, W, output=object),
+    "string output array": lambda m: m.correlate(A, W, output=np.zeros(A.shape, "U5")),
+    "object output array": lambda m: m.convolve(A, W, output=np.zeros(A.shape, object)),
 }
 
 
@@ -68,7 +72,20 @@ TYPE_ONLY = {
     "correlate1d float origin": lambda m: m.correlate1d(A, [1, 2, 3], origin=1.0),
     "convolve1d float origin": lambda m: m.convolve1d(A, [1, 2, 3], origin=0.7),
     "uniform_filter1d float size": lambda m: m.uniform_filter1d(A, 2.5),
+    # SciPy's 1-D filters name the dtype in the message.
+    "gaussian object output array": lambda m: m.gaussian_filter(
+        A, 1.0, output=np.zeros(A.shape, object)),
+    "uniform_filter1d string output dtype": lambda m: m.uniform_filter1d(
+        A, 3, output=np.str_),
+    "correlate1d object output array": lambda m: m.correlate1d(
+        A, [1, 2], output=np.zeros(A.shape, object)),
 }
+
+
+def test_a_string_output_dtype_name_is_refused():
+    # SciPy 1.15's message; older SciPy raised KeyError from sctypeDict.
+    with pytest.raises(RuntimeError, match="output must have numeric dtype"):
+        clconv.correlate(A, W, output="U5")
 
 
 def _raised(call):
