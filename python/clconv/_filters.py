@@ -741,6 +741,7 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
         raise RuntimeError("incorrect filter size")
     if not 0 <= size // 2 + origin < size:  # also at size 1, as SciPy
         raise ValueError("invalid origin")
+    mode = _check_mode(mode)  # one mode (uniform_filter takes a sequence)
     return uniform_filter(input, [size if a == axis % input.ndim else 1
                                   for a in range(input.ndim)],
                           output, mode, cval, origin, device=device)

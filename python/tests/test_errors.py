@@ -48,6 +48,7 @@ CASES = {
     "uniform bad origin": lambda m: m.uniform_filter(A, 3, origin=2),
     # size 1 returned the input: SciPy checks the origin at every size
     "uniform_filter1d size 1, origin -1": lambda m: m.uniform_filter1d(A, 1, origin=-1),
+    "uniform_filter1d sequence of modes": lambda m: m.uniform_filter1d(A, 3, mode=["wrap", "wrap"]),
     # These wrote the results' text into a string or object array.
     "object output dtype": lambda m: m.correlate(A, W, output=object),
     "string output array": lambda m: m.correlate(A, W, output=np.zeros(A.shape, "U5")),
