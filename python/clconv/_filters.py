@@ -41,6 +41,7 @@ pyopencl arrays stay on their device (see _pyopencl.py).
 """
 from __future__ import annotations
 
+import itertools
 import numbers
 import operator
 import os
@@ -56,6 +57,7 @@ from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
 from ._session import DeviceArg, resolve
 
 MAX_MASK_AXES = 3
+MAX_MASK_WIDTH = 1023  # the library's widest mask along one axis
 
 ArrayLike = Union[np.ndarray, Sequence, float]
 
@@ -242,24 +244,42 @@ def _run_padded(session, x: np.ndarray, w: np.ndarray, waxes, modes, cval,
     centre = [w.shape[i] // 2 + origins[i] for i in range(k)]
     pads = [(centre[i], w.shape[i] - 1 - centre[i]) for i in range(k)]
     xp = _pad(xt.reshape((batch,) + dshape), pads, modes, cval)
-    inner = xp.shape[1 + lead:]  # the device's axes, extended
     crop = (slice(None),) + tuple(slice(c, c + n) for c, n in
                                   zip(centre[lead:], dshape[lead:]))
+    # Axes wider than the library's masks: pieces of MAX_MASK_WIDTH taps,
+    # each a correlation (origin 0) of the slice of the extension it
+    # reads, summed in float64 as the leading axes' taps are.
+    pieces = list(itertools.product(*[range(0, n, MAX_MASK_WIDTH)
+                                      for n in w.shape[lead:]]))
     y = None
     for t in np.ndindex(*w.shape[:lead]):
-        sub = np.ascontiguousarray(w[t], dtype=np.float32)
-        if lead and not sub.any():
+        if lead and not w[t].any():
             continue
         taps = (slice(None),) + tuple(slice(t[i], t[i] + dshape[i])
                                       for i in range(lead))
-        dev = np.ascontiguousarray(xp[taps]).reshape((-1,) + inner[1:])
-        part = session.native.correlate_ex(
-            dev, sub, list(range(k - lead)), list(origins[lead:]), 0,
-            0.0).reshape((-1,) + inner)[crop]
-        if not lead:
-            y = part
-        else:
-            y = part.astype(np.float64) if y is None else y + part
+        for p in pieces:
+            if len(pieces) == 1:  # the whole mask, with its origins
+                sub = np.ascontiguousarray(w[t], dtype=np.float32)
+                dev = np.ascontiguousarray(xp[taps])
+                origin, at = list(origins[lead:]), crop
+            else:
+                sub = np.ascontiguousarray(w[t][tuple(
+                    slice(a, a + MAX_MASK_WIDTH) for a in p)], dtype=np.float32)
+                dev = np.ascontiguousarray(xp[taps + tuple(
+                    slice(a, a + n + m - 1)
+                    for a, n, m in zip(p, dshape[lead:], sub.shape))])
+                origin = [0] * (k - lead)
+                at = (slice(None),) + tuple(
+                    slice(m // 2, m // 2 + n)
+                    for m, n in zip(sub.shape, dshape[lead:]))
+            ext = dev.shape[1 + lead:]
+            part = session.native.correlate_ex(
+                dev.reshape((-1,) + ext[1:]), sub, list(range(k - lead)),
+                origin, 0, 0.0).reshape((-1,) + ext)[at]
+            if not lead and len(pieces) == 1:
+                y = part
+            else:
+                y = part.astype(np.float64) if y is None else y + part
     if y is None:  # every sub-mask zero
         y = np.zeros(xt.shape, np.float32)
     y = np.asarray(y, np.float32).reshape(xt.shape)

@@ -247,6 +247,25 @@ def test_uniform_filter_non_finite_values_as_scipys_running_sum(mode, rng):
             np.testing.assert_allclose(got[finite], expected[finite], atol=1e-5)
 
 
+def test_masks_wider_than_the_librarys_1023_taps_as_scipy(rng):
+    # The library takes at most 1023 taps along an axis; SciPy any number
+    # (gaussian_filter with sigma 300 is 2401 wide). Those raised
+    # ValueError("mask width must be in 1..1023").
+    x = rng.random((3, 40))
+    w = rng.random(1100) - 0.5
+    for mode, origin in [("wrap", 7), ("constant", -3), ("nearest", 0)]:
+        expected = ndimage.correlate1d(x, w, mode=mode, cval=1.5, origin=origin)
+        got = clconv.correlate1d(x, w, mode=mode, cval=1.5, origin=origin)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-3)
+    expected = ndimage.gaussian_filter1d(x, 2.0, radius=520, mode="mirror")
+    got = clconv.gaussian_filter1d(x, 2.0, radius=520, mode="mirror")
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
+    w2 = rng.random((2, 1030))
+    expected = ndimage.convolve(x, w2, mode="wrap", origin=(0, 5))
+    got = clconv.convolve(x, w2, mode="wrap", origin=(0, 5))
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-3)
+
+
 def test_float32_output_is_written_in_place(rng, monkeypatch):
     """A float32 C-contiguous output= apart from the input receives the
     library's result directly: no array of clconv's own, no copy (np.copyto
