@@ -2,6 +2,7 @@
  * the OpenCL C version its programs are built for, and the measuring
  * overrides read from the environment once, when it is created. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,77 +120,66 @@ void clc_overrides_read(clc_overrides *o)
                                            : 0;
 }
 
+/* Every measuring override: its variable, its field in clc_overrides,
+ * how many ints it holds, and what its field adds to the value shown (1
+ * where 0 means unset and the variable's 0 is stored as 1). The order is
+ * the reported text's. */
+static const struct override_var {
+    const char *name;
+    size_t field;
+    int count, bias;
+} override_vars[] = {
+    {"CLCONV_COARSE_ROWS", offsetof(clc_overrides, coarse_rows), 1, 0},
+    {"CLCONV_VECTOR_BLOCKS", offsetof(clc_overrides, vector_blocks), 1, 0},
+    {"CLCONV_VECTOR_WIDTH", offsetof(clc_overrides, vector_width), 1, 0},
+    {"CLCONV_VECTOR_PEEL", offsetof(clc_overrides, vector_peel), 1, 1},
+    {"CLCONV_VECTOR_PREFETCH", offsetof(clc_overrides, vector_prefetch), 1, 1},
+    {"CLCONV_BATCH_LOOP", offsetof(clc_overrides, batch_loop), 1, 0},
+    {"CLCONV_COARSE_MARCH", offsetof(clc_overrides, coarse_march), 1, 0},
+    {"CLCONV_COARSE_SPANS", offsetof(clc_overrides, coarse_spans), 1, 0},
+    {"CLCONV_COARSE_XV", offsetof(clc_overrides, coarse_xv), 1, 0},
+    {"CLCONV_COARSE_GZ", offsetof(clc_overrides, coarse_gz), 1, 0},
+    {"CLCONV_SEP_LANES", offsetof(clc_overrides, sep_lanes), 1, 0},
+    {"CLCONV_SEP_COARSEN", offsetof(clc_overrides, sep_coarsen), 2, 0},
+    {"CLCONV_SEP_TILE", offsetof(clc_overrides, sep_tile), 2, 0},
+    {"CLCONV_SEP_GROUP_A", offsetof(clc_overrides, sep_group_a), 1, 0},
+    {"CLCONV_SEP_FUSE", offsetof(clc_overrides, sep_fuse), 1, 1},
+    {"CLCONV_SEP_FUSE_GEOM", offsetof(clc_overrides, sep_fuse_geom), 3, 0},
+};
+#define OVERRIDE_VARS (sizeof override_vars / sizeof override_vars[0])
+
+/* The overrides in force, as "NAME=value ..." (a pair or triple with
+ * commas). */
 static void overrides_text(const clc_overrides *o, char *buf, size_t len)
 {
-    int n = 0;
+    size_t n = 0;
     buf[0] = '\0';
-    if (o->coarse_rows)
-        n = snprintf(buf, len, "CLCONV_COARSE_ROWS=%d", o->coarse_rows);
-    if (o->vector_blocks && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_BLOCKS=%d",
-                      n ? " " : "", o->vector_blocks);
-    if (o->vector_width && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_WIDTH=%d",
-                      n ? " " : "", o->vector_width);
-    if (o->vector_peel && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_PEEL=%d",
-                      n ? " " : "", o->vector_peel - 1);
-    if (o->vector_prefetch && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_VECTOR_PREFETCH=%d",
-                      n ? " " : "", o->vector_prefetch - 1);
-    if (o->batch_loop && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_BATCH_LOOP=1",
-                      n ? " " : "");
-    if (o->coarse_march && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_MARCH=%d",
-                      n ? " " : "", o->coarse_march);
-    if (o->coarse_spans && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_SPANS=%d",
-                      n ? " " : "", o->coarse_spans);
-    if (o->coarse_xv && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_XV=%d",
-                      n ? " " : "", o->coarse_xv);
-    if (o->coarse_gz && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_COARSE_GZ=%d",
-                      n ? " " : "", o->coarse_gz);
-    if (o->sep_lanes && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_LANES=%d",
-                      n ? " " : "", o->sep_lanes);
-    if (o->sep_coarsen[0] && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_COARSEN=%d,%d",
-                      n ? " " : "", o->sep_coarsen[0], o->sep_coarsen[1]);
-    if (o->sep_tile[0] && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_TILE=%d,%d",
-                      n ? " " : "", o->sep_tile[0], o->sep_tile[1]);
-    if (o->sep_group_a && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_GROUP_A=%d",
-                      n ? " " : "", o->sep_group_a);
-    if (o->sep_fuse && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_FUSE=%d",
-                      n ? " " : "", o->sep_fuse - 1);
-    if (o->sep_fuse_geom[0] && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%sCLCONV_SEP_FUSE_GEOM=%d,%d,%d",
-                 n ? " " : "", o->sep_fuse_geom[0], o->sep_fuse_geom[1],
-                 o->sep_fuse_geom[2]);
+    for (size_t i = 0; i < OVERRIDE_VARS; ++i) {
+        const struct override_var *v = &override_vars[i];
+        const int *x = (const int *)((const char *)o + v->field);
+        if (!x[0])
+            continue;
+        int k = snprintf(buf + n, len - n, "%s%s=%d", n ? " " : "", v->name,
+                         x[0] - v->bias);
+        for (int j = 1; j < v->count && k >= 0 && (size_t)k < len - n; ++j)
+            k += snprintf(buf + n + (size_t)k, len - n - (size_t)k, ",%d",
+                          x[j]);
+        if (k < 0 || (size_t)k >= len - n)
+            break;
+        n += (size_t)k;
+    }
 }
 
 /* The overrides whose variable is set but not to a value the knob takes
  * (they are not in `taken`, overrides_text's), as "NAME=value ...". */
 static void overrides_ignored(const char *taken, char *buf, size_t len)
 {
-    static const char *const names[] = {
-        "CLCONV_COARSE_ROWS",   "CLCONV_VECTOR_BLOCKS", "CLCONV_VECTOR_WIDTH",
-        "CLCONV_VECTOR_PEEL",   "CLCONV_VECTOR_PREFETCH",
-        "CLCONV_BATCH_LOOP",    "CLCONV_COARSE_MARCH",  "CLCONV_COARSE_SPANS",
-        "CLCONV_COARSE_XV",     "CLCONV_COARSE_GZ",     "CLCONV_SEP_LANES",
-        "CLCONV_SEP_COARSEN",   "CLCONV_SEP_TILE",      "CLCONV_SEP_GROUP_A",
-        "CLCONV_SEP_FUSE",      "CLCONV_SEP_FUSE_GEOM"};
     size_t n = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
-        const char *v = getenv(names[i]);
+    for (size_t i = 0; i < OVERRIDE_VARS; ++i) {
+        const char *name = override_vars[i].name, *v = getenv(name);
         char key[64];
-        snprintf(key, sizeof key, "%s=", names[i]);
+        snprintf(key, sizeof key, "%s=", name);
         if (!v || !*v || strstr(taken, key))
             continue;
         int k = snprintf(buf + n, len - n, "%s%s%.40s", n ? " " : "", key, v);
