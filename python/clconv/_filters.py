@@ -805,10 +805,12 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
                for o in _normalize_sequence(origin, len(axes))]
     modes = _normalize_sequence(mode, len(axes))
     passes = []
-    for a, n, o, m in zip(axes, sizes, origins, modes):
-        n = int(n)
-        if n > 1:  # as SciPy: an axis of size 1 or less is left alone
+    for a, size_a, o, m in zip(axes, sizes, origins, modes):
+        if size_a > 1:  # as SciPy: an axis of size 1 or less is left alone
+            n = int(size_a)  # SciPy's pass takes int(size): 1.5 is 1 wide
             if n // 2 + o < 0 or n // 2 + o >= n:
                 raise ValueError("invalid origin")
-            passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o, True))
+            if n > 1:
+                passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o,
+                               True))
     return _separable(input, output, passes, cval, device)

@@ -157,6 +157,20 @@ def test_dask_gaussian_bad_radius_and_order_raise_scipys_errors():
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
 
 
+def test_dask_uniform_filter_fractional_sizes_as_scipy():
+    # SciPy filters an axis whose size is above 1 with int(size) taps: 1.5
+    # is a 1-wide pass whose origin is checked (it was no pass at all).
+    x = np.arange(30.0).reshape(5, 6)
+    dx = da.from_array(x, chunks=2)
+    with pytest.raises(ValueError, match="invalid origin"):
+        ndimage.uniform_filter(x, 1.5, origin=1)
+    with pytest.raises(ValueError, match="invalid origin"):
+        cd.uniform_filter(dx, 1.5, origin=1)
+    for size in (1.5, 2.5, (3.5, 1)):
+        np.testing.assert_allclose(cd.uniform_filter(dx, size).compute(),
+                                   ndimage.uniform_filter(x, size), rtol=1e-6)
+
+
 def test_dask_correlate_refuses_a_sequence_of_modes_as_scipy():
     x = np.arange(30.0).reshape(5, 6)
     dx = da.from_array(x, chunks=2)

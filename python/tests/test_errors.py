@@ -49,6 +49,9 @@ CASES = {
     # size 1 returned the input: SciPy checks the origin at every size
     "uniform_filter1d size 1, origin -1": lambda m: m.uniform_filter1d(A, 1, origin=-1),
     "uniform_filter1d sequence of modes": lambda m: m.uniform_filter1d(A, 3, mode=["wrap", "wrap"]),
+    # size 1.5 is a 1-wide pass in SciPy, whose origin is checked (it was
+    # taken as no pass at all)
+    "uniform_filter size 1.5, origin 1": lambda m: m.uniform_filter(A, 1.5, origin=1),
     # These wrote the results' text into a string or object array.
     "object output dtype": lambda m: m.correlate(A, W, output=object),
     "string output array": lambda m: m.correlate(A, W, output=np.zeros(A.shape, "U5")),
