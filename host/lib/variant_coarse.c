@@ -98,6 +98,12 @@ static int coarse_preferred_tile(const clc_config *c)
      * outputs at W=1001 instead of per 2048 */
     if (c->p.dims == 1 && c->knob[CLC_KNOB_MARCH] == 3)
         return 256;
+    /* 1D queue in 8 or more spans (GPUs from 55 taps): 64 work-items
+     * (H200, 2^26 W=55, three interleaved rounds: 0.1821-0.1828 ms
+     * against 0.1886-0.1913 at 128; bench/PERF.md item 69) */
+    if (c->p.dims == 1 && c->knob[CLC_KNOB_MARCH] == 1 &&
+        c->knob[CLC_KNOB_SPANS] >= 8)
+        return 64;
     if (c->p.dims == 2 && xv >= 4)
         return wide_columns(&c->p, xv) ? 32 : 256 / xv;
     if (c->p.dims == 3 && xv == 2)
