@@ -671,11 +671,14 @@ def _separable(input, output, passes, cval, device):
     y = input
     dtype = output.dtype if output is not None else np.dtype(input.dtype.name)
     # (a box filter's NaN and infinities: one look at the input, so finite
-    # data costs one host pass over it, not one per filtered axis)
-    with np.errstate(invalid="ignore", over="ignore"):
-        nonfinite = not np.isfinite(cval) or (
-            input.dtype.kind == "f" and not np.isfinite(
-                np.sum(input, dtype=np.promote_types(input.dtype, np.float32))))
+    # data costs one host pass over it, not one per filtered axis, and
+    # filters without a box pass none)
+    nonfinite = False
+    if any(running for *_, running in passes):
+        with np.errstate(invalid="ignore", over="ignore"):
+            nonfinite = not np.isfinite(cval) or (
+                input.dtype.kind == "f" and not np.isfinite(np.sum(
+                    input, dtype=np.promote_types(input.dtype, np.float32))))
     for axis, weights, mode, origin, running in passes:
         x, y = y, run_real(session, y, weights, [axis], [mode], cval, [origin])
         if running and nonfinite and y.size:
@@ -767,6 +770,18 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
                           output, mode, cval, origin, device=device)
 
 
+def _uniform_taps(size, origin: int) -> int:
+    """The taps of uniform_filter's pass along an axis of this size (0:
+    no pass), as SciPy: an axis of size 1 or less is left alone; above 1
+    the pass takes int(size) taps (1.5 is one) and checks its origin."""
+    if not size > 1:
+        return 0
+    n = int(size)
+    if n // 2 + origin < 0 or n // 2 + origin >= n:
+        raise ValueError("invalid origin")
+    return n
+
+
 def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
                    cval: float = 0.0, origin=0, *,
                    axes: Optional[Sequence[int]] = None,
@@ -806,11 +821,7 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
     modes = _normalize_sequence(mode, len(axes))
     passes = []
     for a, size_a, o, m in zip(axes, sizes, origins, modes):
-        if size_a > 1:  # as SciPy: an axis of size 1 or less is left alone
-            n = int(size_a)  # SciPy's pass takes int(size): 1.5 is 1 wide
-            if n // 2 + o < 0 or n // 2 + o >= n:
-                raise ValueError("invalid origin")
-            if n > 1:
-                passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o,
-                               True))
+        n = _uniform_taps(size_a, o)
+        if n > 1:
+            passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o, True))
     return _separable(input, output, passes, cval, device)

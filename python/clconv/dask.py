@@ -311,12 +311,8 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
         The result.
     """
     def reach(size_a, o):
-        if size_a <= 1:  # as SciPy, 0 and below too: the axis is left alone
-            return None
-        n = int(size_a)  # SciPy's pass takes int(size): 1.5 is 1 wide
-        if n // 2 + o < 0 or n // 2 + o >= n:
-            raise ValueError("invalid origin")
-        return None if n == 1 else (n // 2 + o, n - 1 - (n // 2 + o))
+        n = _filters._uniform_taps(size_a, o)  # SciPy's checks, its taps
+        return None if n <= 1 else (n // 2 + o, n - 1 - (n // 2 + o))
 
     def one_pass(b, axis, n, o, dtype):
         # uniform_filter1d's pass as a correlation: a chunk cannot follow
