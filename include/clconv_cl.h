@@ -23,10 +23,10 @@ extern "C" {
 /* A session on the application's context and device. queue may be NULL
  * (clconv makes its own in-order profiling queue on them); otherwise it
  * must belong to context and device, and clconv enqueues all its work
- * there. Timing (clconv_plan_execute's ms, clconv_plan_time) needs a queue
- * created with CL_QUEUE_PROFILING_ENABLE; enqueueing does not. CLCONV_EINVAL when the
- * device is not in the context or the queue is another context's or
- * device's. */
+ * there. Timing (clconv_plan_execute's ms, clconv_plan_time) needs a
+ * queue created with CL_QUEUE_PROFILING_ENABLE; enqueueing does not.
+ * CLCONV_EINVAL when the device is not in the context or the queue is
+ * another context's or device's. */
 clconv_status clconv_session_create_from_cl(cl_context context,
                                             cl_device_id device,
                                             cl_command_queue queue,
@@ -57,13 +57,14 @@ typedef struct clconv_buffer {
  * with device-side rectangle copies (clEnqueueCopyBufferRect), still
  * without a host round trip, as is a region whose buffer's flags forbid
  * the kernel's access (a CL_MEM_WRITE_ONLY input, a CL_MEM_READ_ONLY
- * output). in and out may not overlap; an image is CLCONV_EINVAL. A buffer, event
- * or plan of another context is CLCONV_EINVAL with the reason, and nothing
- * is enqueued. A plan is used by one thread at a time. Enqueues of one
- * plan run one after another in the order they were made, on out-of-order
- * queues too (each waits for the one before: they may share the plan's
- * own buffers, passes and mask); the plan's blocking calls (set_input,
- * set_mask, execute, get_output) first wait for its enqueued work.
+ * output). in and out may not overlap; an image is CLCONV_EINVAL. A
+ * buffer, event or plan of another context is CLCONV_EINVAL with the
+ * reason, and nothing is enqueued. A plan is used by one thread at a
+ * time. Enqueues of one plan run one after another in the order they
+ * were made, on out-of-order queues too (each waits for the one before:
+ * they may share the plan's own buffers, passes and mask); the plan's
+ * blocking calls (set_input, set_mask, execute, get_output) first wait
+ * for its enqueued work.
  * Destroying a plan or the session waits for nothing, so it never waits
  * for the application's own work on its queue; OpenCL keeps what enqueued
  * work uses until it ends. */

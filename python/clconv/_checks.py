@@ -130,12 +130,14 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
     if isinstance(output, (type, np.dtype)):
         if complex_output and np.dtype(output).kind != "c":
             output = np.promote_types(output, np.complex64)
-        return np.zeros(shape, dtype=_numeric(output, "array type not supported"))
+        return np.zeros(shape,
+                        dtype=_numeric(output, "array type not supported"))
     if isinstance(output, str):
         output = np.dtype(output)
         if complex_output and output.kind != "c":
             raise RuntimeError("output must have complex dtype")
-        return np.zeros(shape, dtype=_numeric(output, "output must have numeric dtype"))
+        return np.zeros(shape, dtype=_numeric(
+            output, "output must have numeric dtype"))
     if not isinstance(output, np.ndarray):
         raise TypeError("output must be None, a dtype or a numpy.ndarray")
     if output.shape != shape:
