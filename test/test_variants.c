@@ -211,11 +211,13 @@ static void has_defines(const clconv_device_info *dev, const clconv_problem *p,
             fail_msg("'%s' not in '%s'", *want, d);
 }
 
-/* A GPU's 3D coarse at mask 5 takes 2 work-items along z (bench/PERF.md
- * item 61); where the caller's tile fits the device with one and not
- * with two, one (the knob is the variant's), and a default tile fits two;
- * 32 planes a work-item on a device the work-items fill, 16 where 32
- * would leave it idle. */
+/* A GPU's 3D coarse at mask 5 takes 4 work-items along z in 16 x 2 x 4
+ * work-groups (bench/PERF.md items 61, 70); where the caller's tile fits
+ * the device with one and not with four, one (the knob is the
+ * variant's), and a default tile fits four; 16 planes a work-item (a
+ * group's 64) on a device the work-items fill, 8 where 16 would leave it
+ * idle. Mask 3 keeps 2 along z in 16 x 4 x 2 work-groups, 16 planes
+ * each; a 5 x 5 x 3 mask is 3 deep, so it does too. */
 static void three_d_coarse_takes_one_along_z_where_two_do_not_fit(void **state)
 {
     (void)state;
@@ -226,19 +228,30 @@ static void three_d_coarse_takes_one_along_z_where_two_do_not_fit(void **state)
     p.size[0] = p.size[1] = p.size[2] = 512;
     char defs[1024];
     has_defines(&d, &p, defs, sizeof defs,
-                (const char *const[]){"-D GROUP_Z=2", "-D COARSEN=32", NULL});
+                (const char *const[]){"-D GROUP_Z=4", "-D COARSEN=16",
+                                      "-D GROUP_Y=2", "-D TILE_WIDTH=16",
+                                      NULL});
     assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_OK);
-    p.tile = 32, p.group_y = 8; /* 256 work-items: no room for two */
+    p.tile = 32, p.group_y = 4; /* 128 work-items: no room for four */
     has_defines(&d, &p, defs, sizeof defs,
                 (const char *const[]){"-D GROUP_Z=1", NULL});
     assert_int_equal(clconv_problem_fits(&d, &p), CLCONV_OK);
     p.tile = 16, p.group_y = 4;
     has_defines(&d, &p, defs, sizeof defs,
-                (const char *const[]){"-D GROUP_Z=2", NULL});
+                (const char *const[]){"-D GROUP_Z=4", NULL});
     p.tile = 0, p.group_y = 0;
     p.size[0] = p.size[1] = p.size[2] = 256;
     has_defines(&d, &p, defs, sizeof defs,
-                (const char *const[]){"-D GROUP_Z=2", "-D COARSEN=16", NULL});
+                (const char *const[]){"-D GROUP_Z=4", "-D COARSEN=8", NULL});
+    p = shape(3, 3, CLCONV_COARSE);
+    p.size[0] = p.size[1] = p.size[2] = 512;
+    has_defines(&d, &p, defs, sizeof defs,
+                (const char *const[]){"-D GROUP_Z=2", "-D COARSEN=16",
+                                      "-D GROUP_Y=4", NULL});
+    p.mask_width = 0;
+    p.mask_size[0] = p.mask_size[1] = 5, p.mask_size[2] = 3;
+    has_defines(&d, &p, defs, sizeof defs,
+                (const char *const[]){"-D GROUP_Z=2", "-D GROUP_Y=4", NULL});
 }
 
 /* VEC_BLOCKS of 2D vector at mask 5: two blocks on PoCL and GPUs, one on

@@ -15,7 +15,8 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * work-item computes 4 or more float32 columns (wide_columns); 3D: 8
  * planes for mask 3, 16 from mask 5 on (where 2 work-items along z share
  * a work-group's planes: planes_shared_default), work-group 32x4 (16x4x2
- * where a work-item computes 2 columns: GPUs at masks 3-5), and 3
+ * where a work-item computes 2 columns: GPUs at masks 3-5; 16x2x4 where
+ * that mask is 4 or 5 planes deep: group_z_default), and 3
  * rows per work-item for mask 3 (0.452 ms against 0.533 with one) or 2
  * columns, 2 beyond (1.03 against 1.29; 3 rows spill),
  * unless $CLCONV_COARSE_ROWS says otherwise (item 11). 2D: the march form
@@ -139,15 +140,21 @@ static int spans1d_default(const clconv_device_info *dev, int w, int march)
 /* 3D: work-items along z sharing a work-group's planes (each marches its
  * share once, the partial sums at the boundaries through local memory:
  * cl/conv3d_coarse.cl, bench/PERF.md item 61). GPUs at masks 3-5 (2
- * columns of 3 rows) take 2, their planes per work-item chosen below;
- * elsewhere 1, unless $CLCONV_COARSE_GZ says otherwise. The kernel needs
- * a mask more than one plane deep and at least MASK_Z - 1 planes a
- * work-item: else 1. */
+ * columns of 3 rows) take 2 (16 x 4 x 2 work-items), and 4 (16 x 2 x 4)
+ * where the mask is 4 or 5 planes deep (H200, three interleaved rounds:
+ * 512^3 W=5 0.712-0.715 ms against 0.741-0.743, W=4 0.467-0.471 against
+ * 0.487-0.489, 256^3 W=5 0.120-0.123 against 0.138-0.140; W=3 0.350-0.351
+ * against 0.343-0.345 with 2; bench/PERF.md item 70), their planes per
+ * work-item chosen below; elsewhere 1, unless $CLCONV_COARSE_GZ says
+ * otherwise. The kernel needs a mask more than one plane deep and at
+ * least MASK_Z - 1 planes a work-item: else 1. */
 static int group_z_default(const clc_overrides *ov, const clc_config *c)
 {
-    return ov && ov->coarse_gz ? ov->coarse_gz
-           : c->knob[CLC_KNOB_XV] == 2 ? 2
-                                       : 1;
+    if (ov && ov->coarse_gz)
+        return ov->coarse_gz;
+    if (c->knob[CLC_KNOB_XV] != 2)
+        return 1;
+    return clconv_problem_mask_axis(&c->p, 2) >= 4 ? 4 : 2;
 }
 
 static int group_z_fitted(const clc_config *c, int gz)
@@ -158,15 +165,17 @@ static int group_z_fitted(const clc_config *c, int gz)
                : 1;
 }
 
-/* Planes per work-item where 2 share a work-group (H100, 2 columns of 3
- * rows; bench/PERF.md item 61): 8 per plane of the mask's depth beyond
- * the first, 8 to 32 (the group's two ends then waste at most a sixteenth
- * of the FMAs: 512^3 W=5 0.789 ms at 32 against 0.813 at 16, 0.826 at
- * 48 or 64; W=3 0.438 at 16 against 0.459 at 32), halved while the
- * work-items would not fill the device once (a compute unit holding
- * 1024: 256^3 W=5 0.138 ms at 16 against 0.150 at 32, 0.143 at 8). */
+/* Planes per work-item where gz share a work-group: a work-group's
+ * planes as found for 2 along z (H100, 2 columns of 3 rows;
+ * bench/PERF.md item 61), shared out among gz. For 2: 8 per plane of the
+ * mask's depth beyond the first, 8 to 32 (the group's two ends then
+ * waste at most a sixteenth of the FMAs: 512^3 W=5 0.789 ms at 32
+ * against 0.813 at 16, 0.826 at 48 or 64; W=3 0.438 at 16 against 0.459
+ * at 32), halved while the work-items would not fill the device once (a
+ * compute unit holding 1024: 256^3 W=5 0.138 ms at 16 against 0.150 at
+ * 32, 0.143 at 8). */
 static int planes_shared_default(const clconv_device_info *dev,
-                                 const clc_config *c, int rows)
+                                 const clc_config *c, int rows, int gz)
 {
     const clconv_problem *p = &c->p;
     const int mz = clconv_problem_mask_axis(p, 2);
@@ -178,7 +187,7 @@ static int planes_shared_default(const clconv_device_info *dev,
            plane_items * ceil_div(p->size[2], (size_t)planes) <
                (size_t)dev->compute_units * 1024)
         planes /= 2;
-    return planes;
+    return gz > 2 ? planes * 2 / gz : planes;
 }
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g);
@@ -218,17 +227,19 @@ static void coarse_defaults(const clconv_device_info *dev,
                                           : (w >= 7 ? 16 : 8);
     if (dims == 1)
         k[CLC_KNOB_GROUP_Y] = 1; /* the 1D kernel has one row */
-    else if (!k[CLC_KNOB_GROUP_Y])
-        k[CLC_KNOB_GROUP_Y] = wide ? wide_group_y(w)
-                              : dims == 2 && w >= 7 ? 2 : 4;
+    else if (!k[CLC_KNOB_GROUP_Y] && dims == 2)
+        k[CLC_KNOB_GROUP_Y] = wide ? wide_group_y(w) : w >= 7 ? 2 : 4;
     if (dims == 3) {
         k[CLC_KNOB_ROWS] = ov && ov->coarse_rows       ? ov->coarse_rows
                            : w <= 3 || k[CLC_KNOB_XV] == 2 ? 3
                                                            : 2;
         const int gz = group_z_default(ov, c);
+        /* 4 along z in 2-high work-groups: the 128 work-items of 2 */
+        if (!k[CLC_KNOB_GROUP_Y])
+            k[CLC_KNOB_GROUP_Y] = gz >= 4 ? 2 : 4;
         if (!k[CLC_KNOB_COARSEN])
             k[CLC_KNOB_COARSEN] =
-                gz > 1 ? planes_shared_default(dev, c, k[CLC_KNOB_ROWS])
+                gz > 1 ? planes_shared_default(dev, c, k[CLC_KNOB_ROWS], gz)
                        : (w <= 3 ? 8 : 16);
         k[CLC_KNOB_GROUP_Z] = group_z_fitted(c, gz);
         /* A tile the caller chose that fits the device with one
