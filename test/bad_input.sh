@@ -77,6 +77,9 @@ check "non-finite cval" 2 'cval.*finite' $R --dims 1 --size 100 --cval inf
 check "cval nan" 2 'cval.*finite' $R --dims 1 --size 100 --cval nan
 check "cval not a number" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 1.5x
 check "cval in hexadecimal" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 0x10
+check "unknown bench suite" 2 "unknown suite 'nope' \\(full, quick, large, large-quick\\)" "$CLI" bench --suite nope
+check "unknown bench suite beginning with large" 2 "unknown suite 'large-x'.*large-quick" "$CLI" bench --suite large-x
+check "tune with a suite of bench's methods" 2 'tune: --suite large-quick is one of bench.s; tune takes quick or full' "$CLI" tune --suite large-quick --budget 0
 check "origin list ending in a comma" 2 'origin.*empty entry' $R --dims 2 --size 100 --mask 4x4 --origin 1,
 check "origin list with an empty entry" 2 'origin.*empty entry' $R --dims 3 --size 10 --mask 4 --origin 1,,0
 check "mode list beginning with a comma" 2 'mode.*empty entry' $R --dims 1 --size 100 --mode ,reflect

@@ -103,8 +103,12 @@ static int parse(int argc, char **argv, large_options *o)
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "--suite", &v))) {
             const clconv_bench_problem *ps;
-            if (r < 0 || clconv_bench_suite(v, &ps) == 0)
+            if (r < 0)
                 return -1;
+            if (clconv_bench_suite(v, &ps) == 0) {
+                cli_unknown_suite(v);
+                return -1;
+            }
             o->suite = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--max-ms", &v))) {
             if (r < 0 || cli_parse_int("--max-ms", v, 1, 100000000, &x))

@@ -56,6 +56,8 @@ void cli_error(const char *fmt, ...)
 /* --suite NAME, a suite of clconv_bench_suite(): 1 if argv[*i] was it
  * (stored), 0 for another option, -1 (error printed). */
 int cli_parse_suite(int argc, char **argv, int *i, const char **suite);
+/* "--suite: unknown suite 'v' (full, quick, large, large-quick)" */
+void cli_unknown_suite(const char *v);
 /* "clconv: CMD: unknown option 'ARG' (see clconv CMD --help)" */
 void cli_unknown_option(const char *cmd, const char *arg);
 /* Exit code for a library status. */

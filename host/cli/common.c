@@ -145,6 +145,12 @@ int cli_validate_problems(const char *cmd, const clconv_problem *ps, size_t n)
     return 0;
 }
 
+void cli_unknown_suite(const char *v)
+{
+    cli_error("--suite: unknown suite '%s' (full, quick, large, large-quick)",
+              v);
+}
+
 int cli_parse_suite(int argc, char **argv, int *i, const char **suite)
 {
     const char *v = NULL;
@@ -153,7 +159,7 @@ int cli_parse_suite(int argc, char **argv, int *i, const char **suite)
     if (r <= 0)
         return r;
     if (clconv_bench_suite(v, &ps) == 0) {
-        cli_error("--suite: unknown suite '%s' (full, quick)", v);
+        cli_unknown_suite(v);
         return -1;
     }
     *suite = v;

@@ -52,11 +52,22 @@ static int parse_one(int argc, char **argv, int *i, tune_options *o,
     const char *v = NULL;
     long x;
     int r;
+    /* the large suites compare methods (bench); tune tunes the direct
+     * kernels' knobs */
+    if ((r = cli_parse_suite(argc, argv, i, &o->suite))) {
+        if (r > 0 && strcmp(o->suite, "quick") != 0 &&
+            strcmp(o->suite, "full") != 0) {
+            cli_error("tune: --suite %s is one of bench's; tune takes quick "
+                      "or full",
+                      o->suite);
+            return -1;
+        }
+        return r < 0 ? -1 : 0;
+    }
     if ((r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)) ||
-        (r = cli_parse_suite(argc, argv, i, &o->suite)) ||
         (r = cli_parse_run_option(argc, argv, i, 1, &o->device, &o->reps,
                                   &o->warmup, &o->seed)) ||
         (r = cli_parse_output_option(argc, argv, i, 0, &o->out)))
