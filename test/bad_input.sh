@@ -100,6 +100,10 @@ check "absurd mask width beyond long" 2 'mask' $R --dims 1 --size 100 --mask 999
 check "non-numeric mask width" 2 'mask.*not an integer' $R --dims 1 --size 100 --mask three
 check "unknown mask mode" 2 "mask-mode.*unknown mask mode" $R --dims 1 --size 100 --mask 3 --mask-mode register
 check "one mask mode for bench" 2 "one mode" $CLI bench --dims 1 --size 100 --mask 3 --mask-mode argument,baked
+# A --block outside the grid was refused after the header (or JSON's
+# "[") had gone to stdout.
+check "model block outside the grid" 2 'block index 9 is outside the grid' "$CLI" model --dims 2 --mask 5 --size 64 --block 9,9
+check "model block outside the grid (JSON)" 2 'outside the grid' "$CLI" model --dims 3 --mask 3 --size 16 --block 0,0,5 --json
 
 # --- tiles -------------------------------------------------------------------
 check "tile 0" 2 'tile.*(0|range)' $R --dims 2 --size 10 --tile 0

@@ -344,8 +344,12 @@ int cli_model_main(int argc, char **argv)
         if (!clconv_model_has_strategy((clconv_strategy)s))
             continue;
         problem_of(&o, (clconv_strategy)s, &p);
-        clconv_status st = o.have_size ? clconv_model_problem(&p, &c)
-                                       : clconv_model_interior_of(&p, o.warp, &m);
+        /* --block: that tile must be in every strategy's grid, checked
+         * here so that a block outside it prints no header first. */
+        clconv_status st = o.have_block ? clconv_model_block(&p, o.block, &c)
+                           : o.have_size ? clconv_model_problem(&p, &c)
+                                         : clconv_model_interior_of(&p, o.warp,
+                                                                    &m);
         if (st != CLCONV_OK) {
             cli_error("model: %s", clconv_last_error());
             return cli_exit_code(st);
