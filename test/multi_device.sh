@@ -20,6 +20,11 @@ rows = json.load(open(sys.argv[1]))
 assert rows and all(r["status"] == "ok" and r["slabs"] >= 2 for r in rows), rows
 PYEOF
 check "run --split refuses a tile list" 2 "$CLI" run --split --tile 8 --dims 1 --size 100 --mask 3
+# --split with --method: the row names the method it ran (it said the
+# strategy, and "auto" in JSON).
+check "run --split --method fft names the method" 0 "$CLI" run --split \
+    --device 0:0 --method fft --dims 2 --size 40x30 --mask 7 --reps 0 --json -
+grep -q '"method": "fft"' "$tmp/out" || fail "run --split --method fft: $(cat "$tmp/out")"
 check "a malformed CLCONV_MAX_ALLOC_BYTES is a usage error" 2 env CLCONV_MAX_ALLOC_BYTES=12k \
     "$CLI" run --dims 1 --size 100 --mask 3
 

@@ -348,6 +348,9 @@ static int run_split(const run_options *o, const clconv_problem *base,
     r->batch = o->filter.batch;
     r->p = ps[0];
     int c = run_host_path(o, devs->sessions, infos, n, ps, data, r);
+    /* The method asked for, as the slabs' rows say it (the row said the
+     * strategy and "auto" for --method fft or separable). */
+    r->res.method = r->p.method;
     if (o->lines)
         run_print_line(r);
     return cli_merge_code(code, c);
