@@ -44,6 +44,15 @@ assert len(r) == 1 and r[0]["status"] == "ok", r
 assert r[0]["devices"].count(";") == 1 and r[0]["slabs"] >= 2, r
 assert r[0]["timed"] == "host-to-host", r
 PYEOF
+    # A typed problem over two devices: one line before any work (each
+    # row said "a split takes float32 data" on stdout, exit 2 after it).
+    check "run --split over two devices refuses --dtype" 2 env POCL_DEVICES="pthread pthread" \
+        "$CLI" run --split --device pthread --dims 2 --size 40x30 --mask 5 --reps 0 --dtype u8
+    if [ -s "$tmp/out" ] || [ "$(grep -vc '^clconv: seed' "$tmp/err")" -ne 1 ] ||
+        ! grep -q 'split over 2 devices takes float32' "$tmp/err"; then
+        fail "run --split --dtype u8: not one line, or rows on stdout"
+        sed 's/^/  | /' "$tmp/out" "$tmp/err"
+    fi
 else
     echo "SKIP two-device checks: PoCL does not expose two pthread devices here"
 fi
