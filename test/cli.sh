@@ -39,6 +39,12 @@ grep -q '"mode": "wrap"' "$tmp/out" && grep -q '"mask_size": "5x2"' "$tmp/out" &
 check "run --batch runs N problems in one launch" 0 "$CLI" run --dims 2 --size 21x9 --mask 3x2 --batch 5 --mode mirror --strategy vector --device 0:0 --reps 0 --json
 grep -q '"batch": 5' "$tmp/out" && grep -q '"size": "21x9x5"' "$tmp/out" && grep -q '"mask_size": "3x2x1"' "$tmp/out" ||
     { echo "FAIL json: the batch is not one stacked problem"; fails=$((fails + 1)); }
+# bench --batch: the table, JSON and CSV show the stacked problem (they
+# showed --size alone, beside an element count of the whole stack).
+check "bench --batch shows the stacked size" 0 "$CLI" bench --dims 2 --size 21x9 --mask 3 --batch 5 --strategy naive --tiles default --device 0:0 --quiet --json "$tmp/b.json" --csv "$tmp/b.csv"
+grep -q '^3D 21x9x5 W=3 ' "$tmp/out" && grep -q '"dims": 3, "size": \[21, 9, 5\]' "$tmp/b.json" &&
+    grep -q ',3,21,9,5,3,clconv,naive,' "$tmp/b.csv" ||
+    { echo "FAIL bench --batch: not the stacked size"; cat "$tmp/out"; fails=$((fails + 1)); }
 check "run --axes puts a 1D mask along y" 0 "$CLI" run --dims 3 --size 9x8x7 --mask 4 --axes 1 --origin -2 --mode wrap --strategy coarse --device 0:0 --reps 0 --json
 grep -q '"mask_size": "1x4x1"' "$tmp/out" && grep -q '"origin": "0,-2,0"' "$tmp/out" ||
     { echo "FAIL json: --axes did not place the mask"; fails=$((fails + 1)); }

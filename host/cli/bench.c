@@ -249,7 +249,7 @@ static void progress(const clconv_bench_report *r, size_t p, size_t d,
                      size_t nsel, double elapsed, double done, double total)
 {
     char label[96];
-    bench_problem_label(&r->problems[p], label, sizeof label);
+    bench_problem_label(r, p, label, sizeof label);
     long b = clconv_bench_best(r, p, d);
     fprintf(stderr, "clconv: [%zu/%zu] %s on %.30s: ", p * nsel + d + 1,
             r->nproblems * nsel, label, r->devices[d].info.name);
@@ -308,7 +308,7 @@ static int bench_all(const bench_options *o, const cli_devices *devs,
         clconv_status st = clconv_dataset_create(&shape, o->seed, &data);
         if (st != CLCONV_OK) {
             char label[96];
-            bench_problem_label(&r->problems[p], label, sizeof label);
+            bench_problem_label(r, p, label, sizeof label);
             cli_error("%s: %s", label, clconv_last_error());
             return -cli_exit_code(st);
         }

@@ -40,8 +40,10 @@ size_t bench_tiles_of(const bench_options *o, const clconv_device_info *dev,
 /* Relative cost of running one variant on a problem, for the estimate of
  * the time left. */
 double bench_work_of(const clconv_bench_problem *b);
-/* "2D 67x45 W=3" */
-void bench_problem_label(const clconv_bench_problem *b, char *buf, size_t len);
+/* "2D 67x45 W=3": problem p of r as its rows ran it (--batch N stacked:
+ * "3D 67x45xN"), the suite's shape before any row. */
+void bench_problem_label(const clconv_bench_report *r, size_t p, char *buf,
+                         size_t len);
 /* One row per problem, a column group per device (best variant, median ms,
  * % of roofline), then each device's speed relative to the first; rows
  * rendered by the emitter (cli_rows_text). 0, or -1 (printed). */

@@ -42,11 +42,22 @@ double bench_work_of(const clconv_bench_problem *b)
     return n * (taps + 4.0);
 }
 
-void bench_problem_label(const clconv_bench_problem *b, char *buf, size_t len)
+void bench_problem_label(const clconv_bench_report *r, size_t p, char *buf,
+                         size_t len)
 {
+    const clconv_bench_problem *b = &r->problems[p];
+    int dims = b->dims;
+    const size_t *extents = b->size;
+    /* A row's problem is the one that ran: with --batch, the stack. */
+    for (size_t k = 0; k < r->nrows; ++k)
+        if (r->rows[k].problem == p) {
+            dims = r->rows[k].p.dims;
+            extents = r->rows[k].p.size;
+            break;
+        }
     char size[64];
-    cli_format_size(b->size, b->dims, size, sizeof size);
-    snprintf(buf, len, "%dD %s W=%d", b->dims, size, b->mask_width);
+    cli_format_size(extents, dims, size, sizeof size);
+    snprintf(buf, len, "%dD %s W=%d", dims, size, b->mask_width);
 }
 
 /* The table's columns: the problem, per device [X] its best variant, its
@@ -92,7 +103,7 @@ static void bench_put_problem(cli_rows *t, const clconv_bench_report *r,
                               size_t p, const bench_columns *c)
 {
     char label[96];
-    bench_problem_label(&r->problems[p], label, sizeof label);
+    bench_problem_label(r, p, label, sizeof label);
     cli_row_begin(t);
     cli_put_str(t, "problem", label);
     double t0 = 0.0;

@@ -92,7 +92,8 @@ static void json_device(FILE *f, size_t i, const clconv_bench_device *d)
 }
 
 /* Problem i as its rows ran it: the first row's problem (its per-axis
- * mask and element types: --mask WxH, --dtype), else the suite's shape
+ * mask, element types and --batch stack: --mask WxH, --dtype, "dims" 3
+ * and the stack's size, as "elements" counts it), else the suite's shape
  * (float32, a square or cubic mask). */
 static void json_problem(FILE *f, size_t i, const clconv_bench_report *r)
 {
@@ -110,7 +111,7 @@ static void json_problem(FILE *f, size_t i, const clconv_bench_report *r)
                "\"mask\": %d, \"elements\": %zu, \"bytes\": %.0f, "
                "\"flops\": %.0f, \"intensity\": %.6g, \"dtype\": \"%s\", "
                "\"out_dtype\": \"%s\"}",
-            i, b->dims, b->size[0], b->size[1], b->size[2], b->mask_width,
+            i, p.dims, p.size[0], p.size[1], p.size[2], b->mask_width,
             clconv_problem_elements(&p), m.bytes, m.flops, m.intensity,
             clconv_elem_name(p.in_dtype), clconv_elem_name(p.out_dtype));
 }
@@ -248,8 +249,9 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
         csv_number(f, d->ceilings.copy_gbs, d->ceilings.copy_gbs > 0);
         fputc(',', f);
         csv_number(f, d->ceilings.fp32_gflops, d->ceilings.fp32_gflops > 0);
-        fprintf(f, ",%d,%zu,%zu,%zu,%d,clconv,%s,%d,%s,", b->dims, b->size[0],
-                b->size[1], b->size[2], b->mask_width,
+        /* The row's own problem: a --batch stack's dims and size. */
+        fprintf(f, ",%d,%zu,%zu,%zu,%d,clconv,%s,%d,%s,", w->p.dims,
+                w->p.size[0], w->p.size[1], w->p.size[2], b->mask_width,
                 clconv_strategy_name(w->p.strategy), w->p.tile,
                 clconv_bench_row_status(w));
         csv_number(f, w->res.verdict.max_err, ran);
