@@ -34,6 +34,19 @@ for k in ("device", "size", "mask", "strategy", "status", "ms", "slabs",
 assert r["status"] == "ok" and r["ms"] > 0 and r["slabs"] >= 1, r
 PYEOF
 then echo "ok   bench --end-to-end JSON"; else echo "FAIL bench --end-to-end JSON"; fails=$((fails + 1)); fi
+# The filter applies to --end-to-end's calls (it was parsed and ignored:
+# --mask 5x3 ran a 5x5 mask, --mode and --batch left out).
+check "bench --end-to-end with a filter and a batch" 0 "$CLI" bench --end-to-end \
+    --dims 2 --size 37x21 --mask 5x2 --origin 1,-1 --mode wrap --convolve \
+    --batch 3 --device 0:0 --seed 3 --json "$tmp/f.json"
+if "$PY" - "$tmp/f.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+assert r["status"] == "ok" and r["size"] == "37x21x3", r
+assert r["mask_size"] == "5x2x1" and r["mode"] == "wrap", r
+assert r["origin"] == "1,-1,0" and r["convolve"] is True, r
+PYEOF
+then echo "ok   bench --end-to-end applies the filter"; else echo "FAIL bench --end-to-end applies the filter"; fails=$((fails + 1)); fi
 
 check "bench of a small 2D problem runs every strategy" 0 "$CLI" bench \
     --dims 2 --size 67x45 --mask 3 --tiles default --device 0:0 --seed 3 \
