@@ -14,10 +14,12 @@
  * 3: the window, the outputs stored through a padded local staging row
  *    so a work-group stores TILE_WIDTH consecutive outputs per
  *    instruction (as the separable x pass on GPUs).
- * The tile is padded so work-items reading COARSEN apart hit distinct
- * banks: one float per 32 in march 1, in marches 2 and 3 as common.clh's
- * CLC_PAD (one per COARSEN), each work-item reading its run at constant
- * offsets.
+ * The tile is padded as common.clh's CLC_PAD (one float per COARSEN), so
+ * work-items reading COARSEN apart hit distinct banks and each reads its
+ * run at constant offsets from one address. (March 1 padded one float
+ * per 32 until session 32, each read's index computed: the H200 ran 2^26
+ * W=55 0.183-0.184 ms against 0.170-0.171 with CLC_PAD; bench/PERF.md
+ * item 71.)
  * SPANS > 1: a work-group computes SPANS consecutive spans of
  * TILE_WIDTH * COARSEN outputs, loading the next span's tile into
  * registers before it computes the current one, so those loads are in
@@ -38,19 +40,9 @@
 
 #define SPAN (TILE_WIDTH * COARSEN)
 #define TILE_LEN (SPAN + MASK_X - 1)
-#if MARCH == 1
-/* The queue keeps padding one float per 32, each read's index computed:
- * with common.clh's CLC_PAD the H100 ran 2^26 W=55 0.383 ms against
- * 0.274 and W=5 0.206 against 0.196 (W=17 0.205 against 0.238;
- * bench/PERF.md item 51). */
-#define PAD(i) ((i) + (int)((uint)(i) / 32))
-#define PAD_RUN(b, k) PAD((b) + (k))
-#define PAD_STEP(plx, lx, k) CLC_PAD_STEP(PAD, 32, plx, lx, k)
-#else
 #define PAD(i) CLC_PAD(i)
 #define PAD_RUN(b, k) CLC_RUN(CLC_PAD(b), k)
 #define PAD_STEP(plx, lx, k) CLC_PAD_STEP(CLC_PAD, CLC_PAD_PERIOD, plx, lx, k)
-#endif
 
 /* Work-item lx's share of a tile from input index g0: elements g0 + lx +
  * k * TILE_WIDTH (common.clh's CLC_TILE_PER, CLC_TILE_HAS), into v. Where
@@ -137,7 +129,7 @@ void conv1d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
         const int out0 = first;
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-#if MARCH >= 2
+#if MARCH == 2 || MARCH == 3
         float acc[COARSEN];
         clc_window_march(tile, b, M, acc COUNTERS_ARG);
 #if MARCH == 3

@@ -487,14 +487,21 @@ static void vector_blocks_default_depends_on_the_implementation(void **state)
     assert_non_null(strstr(d, "-D COARSEN=16"));
     assert_non_null(strstr(d, "-D TILE_WIDTH=256"));
     assert_non_null(strstr(d, "-D SPANS=1"));
-    /* from 55 taps the queue's work-groups take 8 spans of 64 work-items
-     * on a GPU (bench/PERF.md items 40, 69) */
+    /* from 55 taps the queue's work-groups take 8 spans of 32 work-items
+     * of 12 outputs on a GPU (bench/PERF.md items 40, 69, 71) */
     c1.mask_width = 55;
     assert_int_equal(clconv_problem_defines(&gpu, &c1, d, sizeof d),
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D MARCH=1"));
     assert_non_null(strstr(d, "-D SPANS=8"));
-    assert_non_null(strstr(d, "-D TILE_WIDTH=64"));
+    assert_non_null(strstr(d, "-D TILE_WIDTH=32"));
+    assert_non_null(strstr(d, "-D COARSEN=12"));
+    c1.mask_width = 31; /* one span, 4 outputs, as before */
+    assert_int_equal(clconv_problem_defines(&gpu, &c1, d, sizeof d),
+                     CLCONV_OK);
+    assert_non_null(strstr(d, "-D SPANS=1"));
+    assert_non_null(strstr(d, "-D COARSEN=4"));
+    c1.mask_width = 55;
     assert_int_equal(clconv_problem_defines(&pocl, &c1, d, sizeof d),
                      CLCONV_OK);
     assert_non_null(strstr(d, "-D SPANS=1"));

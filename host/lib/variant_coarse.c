@@ -104,7 +104,7 @@ static int coarse_preferred_tile(const clc_config *c)
      * against 0.1886-0.1913 at 128; bench/PERF.md item 69) */
     if (c->p.dims == 1 && c->knob[CLC_KNOB_MARCH] == 1 &&
         c->knob[CLC_KNOB_SPANS] >= 8)
-        return 64;
+        return 32;
     if (c->p.dims == 2 && xv >= 4)
         return wide_columns(&c->p, xv) ? 32 : 256 / xv;
     if (c->p.dims == 3 && xv == 2)
@@ -192,6 +192,17 @@ static int planes_shared_default(const clconv_device_info *dev,
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g);
 
+/* 1D outputs per work-item: 4 up to 31 taps, 8 to 64, 16 beyond; 12 for
+ * the queue in 8 or more spans (GPUs at 55-64 taps), whose runs the
+ * padding reads at constant offsets (H200, 2^26 W=55 at tile 32: 0.1639
+ * ms against 0.1784 with 8; bench/PERF.md item 71). */
+static int coarsen1d_default(const int *k, int w)
+{
+    if (k[CLC_KNOB_MARCH] == 1 && k[CLC_KNOB_SPANS] >= 8)
+        return 12;
+    return w <= 31 ? 4 : w <= 64 ? 8 : 16;
+}
+
 static void coarse_defaults(const clconv_device_info *dev,
                             const clc_overrides *ov, clc_config *c)
 {
@@ -222,7 +233,7 @@ static void coarse_defaults(const clconv_device_info *dev,
                                              : xv_default(dev, &c->p);
     const int wide = dims == 2 && wide_columns(&c->p, k[CLC_KNOB_XV]);
     if (!k[CLC_KNOB_COARSEN] && dims < 3)
-        k[CLC_KNOB_COARSEN] = dims == 1   ? (w <= 31 ? 4 : w <= 64 ? 8 : 16)
+        k[CLC_KNOB_COARSEN] = dims == 1   ? coarsen1d_default(k, w)
                               : wide      ? 4
                                           : (w >= 7 ? 16 : 8);
     if (dims == 1)
@@ -272,11 +283,10 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
         const size_t spans = (size_t)(cf->knob[CLC_KNOB_SPANS] > 0
                                           ? cf->knob[CLC_KNOB_SPANS] : 1);
         g->global[0] = ceil_div(p->size[0], t * c * spans) * t;
-        /* padded as cl/conv1d_coarse.cl's PAD: one float per 32 in march
-         * 1, per COARSEN in the others (clc_pad_len) */
+        /* padded as cl/conv1d_coarse.cl's PAD: one float per COARSEN
+         * (clc_pad_len) */
         const size_t n = t * c + (size_t)clconv_problem_mask_axis(p, 0) - 1;
-        g->local_floats = cf->knob[CLC_KNOB_MARCH] == 1 ? n + n / 32 + 1
-                                                         : clc_pad_len(n, c);
+        g->local_floats = clc_pad_len(n, c);
         if (cf->knob[CLC_KNOB_MARCH] == 3) /* the staging row */
             g->local_floats += clc_pad_len(t * c, c);
     } else if (p->dims == 2) {
