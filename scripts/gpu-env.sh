@@ -28,6 +28,9 @@
 # $R/tag.log. gpu_targets: issue 17's direct targets at the defaults
 # once (1D 2^26 W=55, 2D 8192^2 W=9 and u8 -> u8 W=3, 3D 512^3 W=5), in
 # $R/targets.log.
+# gpu_ab_runs: the candidates named in $AB (one per line, "tag|env|run
+# args") under $RUN (a `clconv run` command line), $ROUNDS interleaved
+# rounds (3), the rows tagged "ab rR tag" in $R/ab.log.
 # gpu_tests filter...: test_paths on the GPU, one run per cmocka filter
 # ($TP: the seconds each may take), its log in $R.
 mkdir -p /tmp/v
@@ -128,4 +131,15 @@ gpu_targets() {
             --mask $3 --dtype $4 --strategy coarse
     done 2>&1 | tee "$R/targets.log"
     el "targets done"
+}
+gpu_ab_runs() {
+    local r tag e args
+    for r in $(seq ${ROUNDS:-3}); do
+        while IFS='|' read -r tag e args; do
+            [ -n "$tag" ] || continue
+            env $e $RUN $args 2>&1 | grep -E " ok | FAIL|unsupported|rror" \
+                | sed "s/^/ab r$r $tag /"
+        done <<<"$AB"
+    done 2>&1 | tee "$R/ab.log"
+    el "a/b done"
 }

@@ -66,13 +66,7 @@ grep -h -E "FAIL|unsupported|rror" "$R"/sweep-*.log | head
 gpu_targets
     ;;
 ab)
-    for r in $(seq ${ROUNDS:-3}); do
-        while IFS='|' read -r tag e args; do
-            [ -n "$tag" ] || continue
-            env $e $RUN $args 2>&1 | pick "ab r$r $tag"
-        done <<<"$AB"
-    done 2>&1 | tee "$R/ab.log"
-    el "a/b done"
+    gpu_ab_runs
     [ -z "${TESTS:-}" ] || gpu_tests $TESTS
     gpu_targets
     ;;
