@@ -58,6 +58,14 @@ clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
  * plus a fixed cost per kernel launch (5 us on GPUs, 20 us elsewhere).
  * The efficiencies are those measured on the H100 for large masks
  * (bench/PERF.md items 37 and 40). */
+/* The ceilings the cost model uses for dev: c's where given (non-zero),
+ * else estimated from dev's compute units and clock (or 1 and 1000 MHz
+ * where dev or its figures are missing): 128 FP32 lanes a compute unit on
+ * GPUs, 16 on CPUs, 2 flops per FMA; 1500 GB/s on GPUs, 20 elsewhere.
+ * Writes them to used (may be NULL); returns which were estimated: bit 0
+ * the copy ceiling, bit 1 the FP32 one. */
+int clconv_method_ceilings(const clconv_device_info *dev,
+                           const clconv_ceilings *c, clconv_ceilings *used);
 void clconv_method_predict(const clconv_device_info *dev,
                            const clconv_ceilings *c, const clconv_problem *p,
                            double ms[CLCONV_METHOD_COUNT]);

@@ -90,6 +90,13 @@ check "model --methods --mode bogus is a usage error" 2 "$CLI" model --methods -
 grep -q -- '--mode' "$tmp/err" || fail "the --mode error does not name the flag"
 # Ceilings as bench prints them (decimals) are taken; others are exit 2.
 check "model --methods takes decimal ceilings" 0 "$CLI" model --methods --dims 2 --size 8192 --bandwidth 4196.4 --peak-gflops 65076.5
+grep -q 'copy 4196.4 GB/s, FP32 65076.5 GFLOP/s)' "$tmp/out" || fail "model --methods does not print the given ceilings"
+# Without ceilings it prints the estimates it uses (it printed "copy 0
+# GB/s"), saying they are estimated and how to give real ones.
+check "model --methods without ceilings" 0 "$CLI" model --methods --dims 2 --size 512 --mask 9
+grep -q 'copy 1500.0 GB/s estimated, FP32 [0-9.]* GFLOP/s estimated; give --device' "$tmp/out" || fail "model --methods without ceilings does not print its estimates"
+check "model --methods --device without --measure" 0 "$CLI" model --methods --dims 2 --size 512 --mask 9 --device 0:0
+grep -q 'GFLOP/s estimated from [0-9]* compute units at [0-9]* MHz)' "$tmp/out" || fail "model --methods --device does not say what it estimated from"
 for bad in 0 -1 nan 5x 1e9; do
     check "model --methods --bandwidth $bad is a usage error" 2 "$CLI" model --methods --dims 2 --size 64 --bandwidth "$bad" --peak-gflops 100
     grep -q -- '--bandwidth' "$tmp/err" || fail "the --bandwidth $bad error does not name the flag"

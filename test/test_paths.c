@@ -992,6 +992,22 @@ static void cost_model_picks_what_a_user_would(void **state)
     p.mask_width = 5;
     assert_int_equal(clconv_method_pick(&gpu, &h100, &p, 0),
                      CLCONV_METHOD_DIRECT);
+    /* The ceilings it uses: the given ones, else the estimates, each
+     * flagged (clconv model --methods prints them). */
+    clconv_ceilings used;
+    assert_int_equal(clconv_method_ceilings(&gpu, &h100, &used), 0);
+    assert_true(used.copy_gbs == 2600.0 && used.fp32_gflops == 60000.0);
+    gpu.compute_units = 132;
+    gpu.clock_mhz = 1980;
+    const clconv_ceilings bw_only = {3000.0, 0.0};
+    assert_int_equal(clconv_method_ceilings(&gpu, &bw_only, &used), 2);
+    assert_true(used.copy_gbs == 3000.0);
+    assert_true(fabs(used.fp32_gflops - 132 * 1.98 * 256) < 1e-6);
+    assert_int_equal(clconv_method_ceilings(&gpu, NULL, &used), 3);
+    assert_true(used.copy_gbs == 1500.0);
+    assert_int_equal(clconv_method_ceilings(NULL, NULL, NULL), 3);
+    gpu.compute_units = 0;
+    gpu.clock_mhz = 0;
     /* 1D 2^26 W=1001 on the H100: one pass 3.28 ms, the direct kernel
      * 4.04, VkFFT 5.13, whose axis of 2^25 complex points does not fit
      * 48 KiB of local memory: more passes, each counted (bench/PERF.md

@@ -230,10 +230,20 @@ int cli_model_methods_main(int argc, char **argv)
     if (!o.csv) {
         char size[64];
         cli_format_size(p.size, p.dims, size, sizeof size);
-        printf("methods of %dD %s mode %s on %s (copy %g GB/s, FP32 %g "
-               "GFLOP/s; 0: estimated)\n", p.dims, size,
-               clconv_border_name(p.border), dev.name, o.c.copy_gbs,
-               o.c.fp32_gflops);
+        clconv_ceilings u;
+        const int est = clconv_method_ceilings(&dev, &o.c, &u);
+        char from[96] = "";
+        if (est && !o.device)
+            snprintf(from, sizeof from, "; give --device or --bandwidth "
+                                        "and --peak-gflops");
+        else if (est)
+            snprintf(from, sizeof from, " from %u compute units at %u MHz",
+                     dev.compute_units, dev.clock_mhz);
+        printf("methods of %dD %s mode %s on %s (copy %.1f GB/s%s, FP32 "
+               "%.1f GFLOP/s%s%s)\n", p.dims, size,
+               clconv_border_name(p.border), dev.name, u.copy_gbs,
+               est & 1 ? " estimated" : "", u.fp32_gflops,
+               est & 2 ? " estimated" : "", from);
         if (o.mask)
             print_prediction(&dev, &o, &p, o.mask);
     }

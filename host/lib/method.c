@@ -71,15 +71,20 @@ static double fft_axis_passes(double len, double local_bytes, int x)
 /* Ceilings from the device's description when none were measured: 128
  * FP32 lanes per compute unit on GPUs (NVIDIA's SM), 16 on CPUs (two
  * 8-wide FMA units), 2 flops per FMA; 1500 GB/s on GPUs, 20 elsewhere. */
-static void estimate(const clconv_device_info *dev, const clconv_ceilings *c,
-                     double *gbs, double *gflops)
+int clconv_method_ceilings(const clconv_device_info *dev,
+                           const clconv_ceilings *c, clconv_ceilings *used)
 {
     const int gpu = dev && dev->kind == CLCONV_DEVICE_GPU;
     const double cu = dev && dev->compute_units ? dev->compute_units : 1;
     const double ghz = dev && dev->clock_mhz ? dev->clock_mhz * 1e-3 : 1.0;
-    *gbs = c && c->copy_gbs > 0 ? c->copy_gbs : gpu ? 1500.0 : 20.0;
-    *gflops = c && c->fp32_gflops > 0 ? c->fp32_gflops
-                                      : cu * ghz * (gpu ? 256.0 : 32.0);
+    const int have_gbs = c && c->copy_gbs > 0, have_fp = c && c->fp32_gflops > 0;
+    clconv_ceilings u;
+    memset(&u, 0, sizeof u);
+    u.copy_gbs = have_gbs ? c->copy_gbs : gpu ? 1500.0 : 20.0;
+    u.fp32_gflops = have_fp ? c->fp32_gflops : cu * ghz * (gpu ? 256.0 : 32.0);
+    if (used)
+        *used = u;
+    return !have_gbs + 2 * !have_fp;
 }
 
 static double max2(double a, double b)
@@ -138,7 +143,10 @@ void clconv_method_predict(const clconv_device_info *dev,
                            double ms[CLCONV_METHOD_COUNT])
 {
     double gbs, gflops;
-    estimate(dev, c, &gbs, &gflops);
+    clconv_ceilings u;
+    clconv_method_ceilings(dev, c, &u);
+    gbs = u.copy_gbs;
+    gflops = u.fp32_gflops;
     const double launch = dev && dev->kind == CLCONV_DEVICE_GPU ? 5e-3 : 2e-2;
     const double bw = gbs * 1e6, fl = gflops * 1e6; /* per millisecond */
     const double n = (double)clconv_problem_elements(p);
