@@ -79,6 +79,8 @@ check "cval not a number" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 1
 check "cval in hexadecimal" 2 'cval.*not a number' $R --dims 1 --size 100 --cval 0x10
 check "unknown bench suite" 2 "unknown suite 'nope' \\(full, quick, large, large-quick\\)" "$CLI" bench --suite nope
 check "unknown bench suite beginning with large" 2 "unknown suite 'large-x'.*large-quick" "$CLI" bench --suite large-x
+check "run --method fft with a knob list" 2 "run: --tile, --coarsen and --group-y set the direct kernel's knobs; --method fft runs none" "$CLI" run --dims 2 --size 64x64 --mask 31 --method fft --tile 8,16 --reps 0
+check "run --method separable with --coarsen" 2 "knobs; --method separable runs none" "$CLI" run --dims 2 --size 64x64 --mask 31 --method separable --coarsen 8 --reps 0
 check "tune with a suite of bench's methods" 2 'tune: --suite large-quick is one of bench.s; tune takes quick or full' "$CLI" tune --suite large-quick --budget 0
 check "origin list ending in a comma" 2 'origin.*empty entry' $R --dims 2 --size 100 --mask 4x4 --origin 1,
 check "origin list with an empty entry" 2 'origin.*empty entry' $R --dims 3 --size 10 --mask 4 --origin 1,,0

@@ -148,6 +148,17 @@ static int parse(int argc, char **argv, run_options *o)
                   "--group-y itself");
         return -1;
     }
+    /* The FFT and the separable passes pick their own work-groups: a
+     * knob list there printed identical rows labelled with knobs that
+     * did nothing. */
+    if ((o->method == CLCONV_METHOD_FFT ||
+         o->method == CLCONV_METHOD_SEPARABLE) &&
+        (o->ntile || o->ncoarsen || o->ngroup_y)) {
+        cli_error("run: --tile, --coarsen and --group-y set the direct "
+                  "kernel's knobs; --method %s runs none",
+                  clconv_method_name(o->method));
+        return -1;
+    }
     if (o->split && (o->ntile || o->ncoarsen || o->ngroup_y ||
                      o->nmask_mode || o->table)) {
         cli_error("run: --split runs one problem on all selected devices "
