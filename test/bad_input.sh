@@ -163,6 +163,8 @@ check "dtype in capitals" 2 "unknown dtype 'U8'" $R --dims 1 --size 10 --dtype U
 check "bad out-dtype" 2 "out-dtype: same or f32" $R --dims 1 --size 10 --dtype u8 --out-dtype u16
 check "bench: unknown dtype" 2 "unknown dtype" $CLI bench --dims 1 --size 10 --mask 3 --dtype int8
 check "bench --end-to-end with a dtype" 2 "end-to-end" $CLI bench --dims 1 --size 10 --mask 3 --dtype u8 --end-to-end
+check "bench --end-to-end with --tiles" 2 "tiles and --mask-mode are for the kernel rows" $CLI bench --dims 1 --size 10 --mask 3 --tiles all --end-to-end
+check "bench --end-to-end with --mask-mode" 2 "tiles and --mask-mode are for the kernel rows" $CLI bench --end-to-end --mask-mode baked --dims 2 --size 16x16
 
 # --- the environment ----------------------------------------------------------
 mkdir "$tmp/no-vendors"

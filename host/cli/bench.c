@@ -109,12 +109,15 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
             return -1;
         }
         o->mask_mode = (clconv_mask_mode)modes[0];
+        o->kernel_knobs = 1;
         return 0;
     }
     if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
         return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
-    if ((r = cli_opt_value(argc, argv, i, "--tiles", &v)))
+    if ((r = cli_opt_value(argc, argv, i, "--tiles", &v))) {
+        o->kernel_knobs = 1;
         return r < 0 ? -1 : parse_tiles(v, &o->all_tiles);
+    }
     if (cli_opt_set(argv, *i, "--quiet", &o->quiet) ||
         cli_opt_set(argv, *i, "--end-to-end", &o->end_to_end))
         return 0;
@@ -148,6 +151,12 @@ static int parse(int argc, char **argv, bench_options *o)
     if (o->filter.dtype != CLCONV_ELEM_F32 && o->end_to_end) {
         cli_error("bench: --end-to-end times float32 calls; --dtype is for "
                   "the kernel rows");
+        return -1;
+    }
+    if (o->kernel_knobs && o->end_to_end) {
+        cli_error("bench: --end-to-end times clconv_convolve with the "
+                  "library's own tile and mask mode; --tiles and --mask-mode "
+                  "are for the kernel rows");
         return -1;
     }
     if ((o->dims || size || o->mask) && o->suite) {

@@ -21,6 +21,7 @@ typedef struct bench_options {
     cli_outputs out;    /* --json FILE, --csv FILE ("-": stdout) */
     int quiet;
     int end_to_end;     /* --end-to-end: whole host-to-host calls */
+    int kernel_knobs;   /* --tiles or --mask-mode given (kernel rows only) */
     cli_filter filter;  /* --mode, --cval, --mask WxH[xD], --origin, ... */
 } bench_options;
 
