@@ -25,6 +25,11 @@ check "run --split refuses a tile list" 2 "$CLI" run --split --tile 8 --dims 1 -
 check "run --split --method fft names the method" 0 "$CLI" run --split \
     --device 0:0 --method fft --dims 2 --size 40x30 --mask 7 --reps 0 --json -
 grep -q '"method": "fft"' "$tmp/out" || fail "run --split --method fft: $(cat "$tmp/out")"
+# --split verifies with the bound of the method it ran: the FFT's follows
+# the padded data's range (here a cval of 1e6), the direct one's did not
+# (a false FAIL, max_err 8.9).
+check "run --split --method fft takes the FFT's bound" 0 "$CLI" run --split \
+    --device 0:0 --method fft --dims 2 --size 300x200 --mask 31 --cval 1e6 --reps 0 --seed 3
 check "a malformed CLCONV_MAX_ALLOC_BYTES is a usage error" 2 env CLCONV_MAX_ALLOC_BYTES=12k \
     "$CLI" run --dims 1 --size 100 --mask 3
 
