@@ -27,6 +27,10 @@ np.save(f"{d}/a2.npy", rng.random((61, 47), dtype=np.float32))
 np.save(f"{d}/a3.npy", rng.random((23, 19, 17), dtype=np.float32))
 np.save(f"{d}/thin.npy", rng.random((3, 40), dtype=np.float32))
 np.save(f"{d}/rgb.npy", rng.random((9, 7, 3), dtype=np.float32))
+nan = rng.random((600, 600), dtype=np.float32)
+nan[300, 300] = np.nan
+np.save(f"{d}/nan.npy", nan)
+np.save(f"{d}/m63.npy", rng.random((63, 63), dtype=np.float32))
 PYEOF
 for case in "a1 gaussian:9 400" "a2 box:5 600" "a3 gaussian:5 2000" "a3 laplacian 1" "thin box:7 100"; do
     set -- $case
@@ -52,6 +56,23 @@ check "an (H, W, 3) array mapped is refused" 2 env CLCONV_APPLY_CHUNK_BYTES=999 
     "$CLI" apply "$tmp/rgb.npy" "$tmp/rgb-out.npy" --mask box:3 --device 0:0
 grep -q "an image with 3 channels or a volume" "$tmp/err" || { echo "FAIL rgb: message"; fails=$((fails + 1)); }
 [ -e "$tmp/rgb-out.npy" ] && { echo "FAIL rgb: an output was left"; fails=$((fails + 1)); }
+
+# The method on this path is the whole array's, as in memory: --method is
+# taken (it was ignored: a laplacian ran with --method separable, exit 0),
+# and the FFT is never chosen for an input holding NaN (each chunk's
+# transform spread it: 124800 NaN outputs of 360000 where there are 3969,
+# exit 0); an asked-for FFT on it is exit 3, as in memory.
+check "mapped: --method separable with a laplacian is refused" 2 env CLCONV_APPLY_CHUNK_BYTES=999 \
+    "$CLI" apply "$tmp/a2.npy" "$tmp/lap-out.npy" --mask laplacian --method separable --device 0:0
+grep -q "not an outer product" "$tmp/err" || { echo "FAIL separable: message"; fails=$((fails + 1)); }
+[ -e "$tmp/lap-out.npy" ] && { echo "FAIL separable: an output was left"; fails=$((fails + 1)); }
+check "mapped: --method fft on an input holding NaN is refused" 3 env CLCONV_APPLY_CHUNK_BYTES=500000 \
+    "$CLI" apply "$tmp/nan.npy" "$tmp/nan-fft.npy" --mask "$tmp/m63.npy" --method fft --device 0:0
+grep -q "holds NaN or Inf" "$tmp/err" || { echo "FAIL fft on NaN: message"; fails=$((fails + 1)); }
+check "nan.npy 63x63 in memory" 0 "$CLI" apply "$tmp/nan.npy" "$tmp/nan-mem.npy" --mask "$tmp/m63.npy" --device 0:0
+check "nan.npy 63x63 mapped in chunks" 0 env CLCONV_APPLY_CHUNK_BYTES=500000 \
+    "$CLI" apply "$tmp/nan.npy" "$tmp/nan-big.npy" --mask "$tmp/m63.npy" --device 0:0
+same "nan.npy 63x63: chunked equals in memory (no FFT on NaN)" "$tmp/nan-mem.npy" "$tmp/nan-big.npy"
 
 # More elements than one launch indexes (2^31 - 1): a uint8 volume of
 # 1025x1024x2048 through the host-to-host path in slabs, the identity

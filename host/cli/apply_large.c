@@ -162,10 +162,19 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
             r->ps[d].tile = o->tile;
         }
         clconv_problem_apply_defaults(dev, &r->ps[d]);
-        /* The method the whole array would get in memory: each chunk is a
-         * problem of its own size and would choose for that size. */
-        r->ps[d].method = clconv_method_choose(r->devs.sessions[d],
-                                               &r->ps[d], r->mask.values);
+        /* The method the whole array would get in memory (--method, or
+         * auto): each chunk is a problem of its own size and would choose
+         * for that size, and reads only its rows, so the whole input is
+         * looked at here where the choice is the FFT (never on NaN or Inf,
+         * which a chunk's transform would spread over the chunk). */
+        r->ps[d].method = o->method;
+        clconv_status st = clconv_method_choose_for_input(
+            r->devs.sessions[d], &r->ps[d], r->mask.values, b->data,
+            clconv_problem_elements(&b->p), &r->ps[d].method);
+        if (st != CLCONV_OK) {
+            cli_error("%s: %s", dev->name, clconv_last_error());
+            return cli_exit_code(st);
+        }
         r->w[d] = 1.0;
     }
     return CLI_EXIT_OK;
@@ -271,11 +280,14 @@ static void summary(const apply_options *o, const big_input *b,
     getrusage(RUSAGE_SELF, &ru);
     char shape[48];
     cli_mask_shape(r->mask.dims, r->mask.size, shape, sizeof shape);
-    fprintf(f, "apply: %s %dD %s, mask %s (%s), %s T=%d, %zu slab(s) on "
-               "%zu device(s):",
-            o->in, b->p.dims, size, o->mask, shape,
-            clconv_strategy_name(r->ps[0].strategy), r->ps[0].tile, r->slabs,
-            r->n);
+    fprintf(f, "apply: %s %dD %s, mask %s (%s), ", o->in, b->p.dims, size,
+            o->mask, shape);
+    if (r->ps[0].method == CLCONV_METHOD_DIRECT)
+        fprintf(f, "%s T=%d", clconv_strategy_name(r->ps[0].strategy),
+                r->ps[0].tile);
+    else
+        fprintf(f, "method %s", clconv_method_name(r->ps[0].method));
+    fprintf(f, ", %zu slab(s) on %zu device(s):", r->slabs, r->n);
     for (size_t d = 0; d < r->n; ++d) {
         const clconv_device_info *dev = cli_device(&r->devs, d);
         fprintf(f, "%s %u:%u %s", d ? "," : "", dev->platform_index,
