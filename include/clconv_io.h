@@ -261,6 +261,11 @@ clconv_status clconv_output_check(const char *path);
  * ranks). Errors as clconv_output_check's. */
 clconv_status clconv_output_target(const char *path, char **target,
                                    unsigned *mode, int *stream);
+/* Do two output paths lead to the same file: the same existing one (as
+ * clconv_file_same), or the same name in the same folder once their
+ * symlinks are followed, where neither exists yet (a new path and a
+ * dangling link to it)? */
+int clconv_output_same(const char *a, const char *b);
 clconv_status clconv_output_open(const char *path, clconv_output **out);
 /* Buffered; a stream receives the bytes at the latest on commit. */
 clconv_status clconv_output_write(clconv_output *o, const void *data,

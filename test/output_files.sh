@@ -113,6 +113,17 @@ check "an image written as .jpg is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/g.
 one_line_with ".jpg" ".png, .pgm, .ppm or .pnm"
 [ -e "$tmp/g.jpg" ] && fail ".jpg: a file was written"
 check "a gray image written as .ppm is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/g.ppm" --mask 1
+# --float a dangling link to OUT's new path, and OUT a dangling link to
+# --float's: both outputs are one file (it held the last one renamed, the
+# float .npy under the name .pgm, exit 0); refused before any work.
+ln -s g-new.pgm "$tmp/f-link.npy"
+check "--float a dangling link to OUT is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/g-new.pgm" \
+    --mask 1 --float "$tmp/f-link.npy"
+one_line_with "--float a link to OUT" "name the same file"
+ln -s f-new.npy "$tmp/o-link.pgm"
+check "OUT a dangling link to --float is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/o-link.pgm" \
+    --mask 1 --float "$tmp/./f-new.npy"
+[ -e "$tmp/g-new.pgm" ] || [ -e "$tmp/f-new.npy" ] && fail "dangling links: a file was written"
 
 # --- bench reports ----------------------------------------------------------------
 bench() { "$CLI" bench --dims 1 --size 64 --mask 3 --strategy naive --tiles default --quiet "$@"; }

@@ -91,7 +91,7 @@ int apply_check_paths(const apply_options *o, const apply_data *d)
         }
     }
     if (o->float_out && (strcmp(o->float_out, o->out) == 0 ||
-                         clconv_file_same(o->float_out, o->out))) {
+                         clconv_output_same(o->float_out, o->out))) {
         cli_error("apply: --float and OUT name the same file");
         return -1;
     }

@@ -86,6 +86,31 @@ clconv_status clc_output_resolve(const char *path, char **target,
                                    "symbolic links", path);
 }
 
+int clconv_output_same(const char *a, const char *b)
+{
+    if (clconv_file_same(a, b))
+        return 1;
+    if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return 0;
+    char *ta = NULL, *tb = NULL, *da = NULL, *db = NULL;
+    int ea = 1, eb = 1, same = 0;
+    struct stat sa, sb;
+    if (clc_output_resolve(a, &ta, &ea, &sa) == CLCONV_OK &&
+        clc_output_resolve(b, &tb, &eb, &sb) == CLCONV_OK && !ea && !eb &&
+        (da = clc_dir_of(ta)) && (db = clc_dir_of(tb)) &&
+        stat(da, &sa) == 0 && stat(db, &sb) == 0) {
+        /* Two files still to be made: the same name in the same folder. */
+        const char *na = strrchr(ta, '/'), *nb = strrchr(tb, '/');
+        same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+               strcmp(na ? na + 1 : ta, nb ? nb + 1 : tb) == 0;
+    }
+    free(ta);
+    free(tb);
+    free(da);
+    free(db);
+    return same;
+}
+
 /* Can a file be created in target's folder? CLCONV_EINVAL with the reason
  * if not. */
 clconv_status clc_output_check_folder(const char *shown,
