@@ -320,6 +320,28 @@ else
     fail "--verify with NaN in IN"; sed 's/^/  | /' "$tmp/out" "$tmp/err"
 fi
 rm -f "$tmp/o.npy"
+# --verify on each rank takes the bound of the method it ran: an FFT's
+# result on data of a wide range (one element 1e4, the rest in [0, 1))
+# failed the direct method's bound (exit 1), which one process passes.
+python3 - "$tmp" <<'EOF_WIDE'
+import random, struct, sys
+random.seed(5)
+vals = [random.random() for _ in range(21 * 6)]
+vals[0] = 1e4
+d = "{'descr': '<f4', 'fortran_order': False, 'shape': (21, 6), }"
+head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1] + "/wide.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+    f.write(struct.pack("<126f", *vals))
+EOF_WIDE
+if timeout 120 $RUN -n 2 "$MPI_CLI" apply "$tmp/wide.npy" "$tmp/o.npy" \
+    --mask '1;3;-2' --method fft --verify >"$tmp/out" 2>"$tmp/err"; then
+    echo "ok   --method fft --verify over 2 ranks on data of a wide range"
+else
+    fail "--method fft --verify over 2 ranks on data of a wide range"
+    sed 's/^/  | /' "$tmp/out" "$tmp/err"
+fi
+rm -f "$tmp/o.npy"
 # A float64 beyond float32's range: its index in the whole array (it was
 # once its index in the rank's rows).
 python3 - "$tmp" <<'EOF4'
