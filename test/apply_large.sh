@@ -69,6 +69,12 @@ check "mapped: --method separable with a laplacian is refused" 2 env CLCONV_APPL
     "$CLI" apply "$tmp/a2.npy" "$tmp/lap-out.npy" --mask laplacian --method separable --device 0:0
 grep -q "not an outer product" "$tmp/err" || { echo "FAIL separable: message"; fails=$((fails + 1)); }
 [ -e "$tmp/lap-out.npy" ] && { echo "FAIL separable: an output was left"; fails=$((fails + 1)); }
+# ... before OUT is opened: a FIFO with no reader is never opened (an
+# open would wait for one; the refusal came after it, so a reader got an
+# empty stream).
+mkfifo "$tmp/lap-fifo"
+check "mapped: --method separable refused before a FIFO OUT is opened" 2 env CLCONV_APPLY_CHUNK_BYTES=999 \
+    timeout 60 "$CLI" apply "$tmp/a2.npy" "$tmp/lap-fifo" --mask laplacian --method separable --device 0:0
 check "mapped: --method fft on an input holding NaN is refused" 3 env CLCONV_APPLY_CHUNK_BYTES=500000 \
     "$CLI" apply "$tmp/nan.npy" "$tmp/nan-fft.npy" --mask "$tmp/m63.npy" --method fft --device 0:0
 grep -q "holds NaN or Inf" "$tmp/err" || { echo "FAIL fft on NaN: message"; fails=$((fails + 1)); }
