@@ -127,6 +127,12 @@ for f in missing empty gif trunc_header.npy trunc_data.npy bad_key.npy bad_dtype
     check_error "malformed input '$f' is refused" "$tmp/never" "$CLI" apply "$tmp/$f" "$tmp/never" --mask 1
 done
 
+# An empty array (SciPy returns one; the CLI has nothing to filter or to
+# write): one line naming the empty axis.
+npy_u1 "$tmp/empty0.npy" "(0, 5)" ''
+check_error "an empty .npy is refused" "$tmp/never" "$CLI" apply "$tmp/empty0.npy" "$tmp/never" --mask box:3
+grep -q "empty array (axis 0 of 2 has length 0)" "$tmp/err" || fail "empty .npy: $(cat "$tmp/err")"
+
 # --- bad masks and arguments ---------------------------------------------
 npy_u1 "$tmp/m1d.npy" "(3,)" '\001\002\001'
 npy_u1 "$tmp/m22.npy" "(2, 2)" '\001\001\001\001'

@@ -213,8 +213,10 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
     size_t isz = dtypes[hd->dtype].size, count = 1;
     for (int d = 0; d < hd->dims; ++d) {
         if (hd->shape[d] == 0)
-            return clc_fail(CLCONV_EINVAL, ".npy: empty array (extent %d is 0)",
-                            d);
+            return clc_fail(CLCONV_EINVAL,
+                            ".npy: empty array (axis %d of %d has length 0); "
+                            "clconv takes arrays of at least one element",
+                            d, hd->dims);
         if (count > SIZE_MAX / isz / hd->shape[d])
             return clc_fail(CLCONV_EINVAL, ".npy: shape overflows");
         count *= hd->shape[d];
