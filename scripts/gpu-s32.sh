@@ -1,15 +1,15 @@
 #!/bin/bash
-# Session 32's device calls (one H200). STEP=ab: the candidates named in
-# AB (one per line, "tag|env|run args"; each `clconv run`, every element
-# verified, median of 20 launches), ROUNDS interleaved rounds (3); then
-# Nsight Compute on the kernels whose program label matches each regular
-# expression of PROF ("tag|regex|shape", shape as ncu_kernels.py takes it,
-# e.g. "67108864" or "512 512 512": its details and instruction mix in
-# $R/prof-tag-*), ROWS (bench rows, below), test_paths on the GPU for each cmocka filter in TESTS
-# (BUILD_MORE=test-programs builds it), and issue 17's targets at the
-# defaults (gpu_targets) where TARGETS is set. Every program goes to one cache, $XDG_CACHE_HOME,
-# which ncu_kernels.py reads. Usage on the device machine: OUT=... AB=...
-# bash scripts/gpu-s32.sh.
+# Session 32's device calls (one H200): the candidates named in AB (one
+# per line, "tag|env|run args"; each `clconv run`, every element verified,
+# median of 20 launches), ROUNDS interleaved rounds (3; gpu_ab_runs); the
+# bench rows named in ROWS (below); issue 17's targets at the defaults
+# (gpu_targets) where TARGETS is set; Nsight Compute on the kernels whose
+# program label matches each regular expression of PROF ("tag|regex|shape",
+# shape as ncu_kernels.py takes it, e.g. "67108864" or "512 512 512": its
+# details and instruction mix in $R/prof-tag-*); test_paths on the GPU for
+# each cmocka filter in TESTS (BUILD_MORE=test-programs builds it). Every
+# program goes to one cache, $XDG_CACHE_HOME, which ncu_kernels.py reads.
+# Usage on the device machine: OUT=... AB=... bash scripts/gpu-s32.sh.
 . scripts/gpu-env.sh
 gpu_call_begin
 gpu_build ${BUILD_MORE:-}

@@ -230,13 +230,11 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     const size_t skip = (r0 - a) * r->row;
     /* The bound of the method each device ran on this chunk, the loosest
      * where they differ (the direct method's gave the FFT a false FAIL). */
-    double scale = 0.0, floor = 0.0;
-    for (size_t d = 0; d < r->n; ++d) {
-        double sc, fl;
-        clconv_verify_bound(&q[d], q[d].method, in, r->mask.values, &sc, &fl);
-        scale = sc > scale ? sc : scale;
-        floor = fl > floor ? fl : floor;
-    }
+    clconv_method m[16];
+    for (size_t d = 0; d < r->n; ++d)
+        m[d] = q[d].method;
+    double scale, floor;
+    cli_verify_bound_of(&q[0], m, r->n, in, r->mask.values, &scale, &floor);
     clconv_verdict v;
     clconv_verify_with(&own, r->out + skip, r->ref + skip, r->mag + skip,
                        scale, floor, &v);

@@ -187,6 +187,12 @@ int cli_result_code(const clconv_result *r);
 /* The command's exit code after a row with exit code c: a wrong result
  * outranks an unsupported one, which outranks success. */
 int cli_merge_code(int code, int c);
+/* The bound (clconv_verify_bound) for p's result where n devices ran
+ * parts of it with methods m[0..n): the loosest of the methods', each
+ * distinct method's computed once (the FFT's reads all of in). */
+void cli_verify_bound_of(const clconv_problem *p, const clconv_method *m,
+                         size_t n, const float *in, const float *mask,
+                         double *scale, double *floor);
 /* The strategies' names, comma-separated, for help texts and usage
  * errors (model_only: those clconv model covers). Every help text takes
  * it from here; it comes from the variant table (clconv_strategy_list). */

@@ -99,6 +99,24 @@ int cli_merge_code(int code, int c)
     return code;
 }
 
+void cli_verify_bound_of(const clconv_problem *p, const clconv_method *m,
+                         size_t n, const float *in, const float *mask,
+                         double *scale, double *floor)
+{
+    *scale = *floor = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        size_t j = 0;
+        while (j < i && m[j] != m[i])
+            ++j;
+        if (j < i) /* this method's bound is in already */
+            continue;
+        double sc, fl;
+        clconv_verify_bound(p, m[i], in, mask, &sc, &fl);
+        *scale = sc > *scale ? sc : *scale;
+        *floor = fl > *floor ? fl : *floor;
+    }
+}
+
 void cli_note_overrides(const clconv_session *s)
 {
     const char *ov = clconv_session_overrides(s);

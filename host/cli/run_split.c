@@ -102,18 +102,15 @@ int run_host_path(const run_options *o, clconv_session *const *sessions,
         /* The bound of the method each device ran (auto resolved as the
          * calls resolve it), the loosest where they differ: the rows took
          * the direct method's bound even for the FFT. */
-        double scale = 0, floor = 0;
-        for (size_t i = 0; i < n; ++i) {
-            clconv_method m = problems[i].method;
-            if (m == CLCONV_METHOD_AUTO)
-                m = clconv_method_choose(sessions[i], &problems[i],
-                                         data->mask);
-            double sc, fl;
-            clconv_verify_bound(&problems[0], m, data->in, data->mask, &sc,
-                                &fl);
-            scale = sc > scale ? sc : scale;
-            floor = fl > floor ? fl : floor;
-        }
+        clconv_method m[64];
+        for (size_t i = 0; i < n; ++i)
+            m[i] = problems[i].method == CLCONV_METHOD_AUTO
+                       ? clconv_method_choose(sessions[i], &problems[i],
+                                              data->mask)
+                       : problems[i].method;
+        double scale, floor;
+        cli_verify_bound_of(&problems[0], m, n, data->in, data->mask, &scale,
+                            &floor);
         clconv_verify_typed(&problems[0], out, data->ref, data->abs_sum,
                             scale, floor, &r->res.verdict);
         if (r->res.verdict.ok)

@@ -77,7 +77,8 @@ int clconv_method_ceilings(const clconv_device_info *dev,
     const int gpu = dev && dev->kind == CLCONV_DEVICE_GPU;
     const double cu = dev && dev->compute_units ? dev->compute_units : 1;
     const double ghz = dev && dev->clock_mhz ? dev->clock_mhz * 1e-3 : 1.0;
-    const int have_gbs = c && c->copy_gbs > 0, have_fp = c && c->fp32_gflops > 0;
+    const int have_gbs = c && c->copy_gbs > 0;
+    const int have_fp = c && c->fp32_gflops > 0;
     clconv_ceilings u;
     memset(&u, 0, sizeof u);
     u.copy_gbs = have_gbs ? c->copy_gbs : gpu ? 1500.0 : 20.0;
