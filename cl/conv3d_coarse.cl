@@ -10,9 +10,11 @@
  * the work-items along z share the group's input planes and add the
  * planes at their boundaries through local memory (below). Work-groups
  * inside along x and y skip the row and column checks; the others read
- * the border mode's folded indices, made once per column and row; every
- * work-group folds its planes, once per plane (clc_index), except, in the
- * constant mode, one inside along x and y whose planes are all inside. */
+ * the border mode's folded indices, made once per column and row (those
+ * inside along y, with XV > 1, fold only their columns: XEDGE below);
+ * every work-group folds its planes, once per plane (clc_index), except,
+ * in the constant mode, one inside along x and y whose planes are all
+ * inside. */
 #ifndef COARSEN
 #error "build with -D COARSEN=<planes per work-item>"
 #endif
@@ -61,6 +63,20 @@
 #if MASK3 <= 125
 #define MASK_IN_REGISTERS 1
 #endif
+/* XEDGE: work-groups inside along y but not along x take their own march
+ * (columns folded once, rows unchecked: conv3d_coarse_plane) where a
+ * work-item has XV > 1 columns (GPUs at masks 3-5); elsewhere they take
+ * the checked one. */
+#if XV > 1
+#define XEDGE 1
+#else
+#define XEDGE 0
+#endif
+#ifdef CLCONV_COUNT_LOADS
+#define XEDGE_LD(p, i) (atomic_inc(&clconv_counters[0]), CLC_LD((p), (i)))
+#else
+#define XEDGE_LD(p, i) CLC_LD((p), (i))
+#endif
 
 #ifdef MASK_IN_REGISTERS
 #define MASK_T const float *
@@ -102,8 +118,8 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
                                        const int nz, const int x,
                                        const int y0, const int pb,
                                        const int k, const bool fold,
-                                       const bool checked, const bool zin,
-                                       const int *cols,
+                                       const bool checked, const bool xedge,
+                                       const bool zin, const int *cols,
                                        const int *rows, __local float *lp,
                                        const bool lead,
                                        float q[ROWS][MASK_Z][XV] COUNTERS_PARAM)
@@ -122,12 +138,41 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
 #else
     const bool plane_ok = true;
 #endif
+#if XEDGE
+    /* A work-group inside along y but not x (xedge): one pointer a plane
+     * for each of the window's XW folded columns, each row a constant
+     * offset from it (an immediate where the extents are build
+     * constants), instead of an address computed for every input (the
+     * H200 at 512^3 W=5: 1068 instructions a plane against the
+     * interior's 792; bench/PERF.md item 72). In the constant mode a
+     * ghost column reads column 0 and is replaced after the load. */
+    const __global IN_T *pc[XW];
+    if (xedge && plane_ok) {
+        const __global IN_T *pr = N + (pat * ny + y0 - LEFT_Y) * nx;
+#pragma unroll
+        for (int j = 0; j < XW; ++j)
+            pc[j] = pr + max(cols[j], 0);
+    }
+#endif
 #pragma unroll
     for (int r = 0; r < IN_ROWS; ++r) {
         const int gy = checked ? rows[r] : y0 - LEFT_Y + r;
         const bool row_ok = plane_ok && (!checked || gy >= 0);
         const int row = (pat * ny + gy) * nx;
         float v[XW];
+#if XEDGE
+        if (xedge && row_ok) {
+#pragma unroll
+            for (int j = 0; j < XW; ++j) {
+                const float t = XEDGE_LD(pc[j], r * nx);
+#if CLCONV_MODE == CLCONV_MODE_CONSTANT
+                v[j] = cols[j] >= 0 ? t : CLC_GHOST;
+#else
+                v[j] = t;
+#endif
+            }
+        } else
+#endif
         if (checked || row_ok) {
 #if XV == 1
             clc_row_taps(N, row, row_ok, x, cols, checked, v COUNTERS_ARG);
@@ -172,8 +217,8 @@ static inline void conv3d_coarse_plane(const __global IN_T *N,
 #pragma unroll
     for (int o = 0; o < ROWS; ++o) {
         if (k >= MASK_Z - 1)
-            conv3d_coarse_store(P, nx, ny, nz, x, y0 + o, z, checked,
-                                q[o][0]);
+            conv3d_coarse_store(P, nx, ny, nz, x, y0 + o, z,
+                                checked || xedge, q[o][0]);
 #if GROUP_Z > 1
         else if (lead) {
 #pragma unroll
@@ -218,6 +263,7 @@ static inline void conv3d_coarse_march(const __global IN_T *N,
                                        __local float *lp, const bool lead,
                                        const __local float *up,
                                        const bool trail, const bool checked,
+                                       const bool xedge,
                                        const bool zin COUNTERS_PARAM)
 {
     /* q[o][s][i]: output row y0+o, column x+i; slot s holds output plane
@@ -229,18 +275,20 @@ static inline void conv3d_coarse_march(const __global IN_T *N,
                 q[o][s][i] = 0.0f;
     /* Border work-groups: the folded columns and rows, once. */
     int cols[XW], rows[IN_ROWS];
-    if (checked) {
+    if (checked || xedge) {
 #if XV == 1
         clc_tap_cols(x, nx, cols);
 #else
         clc_window_cols(x, nx, cols);
 #endif
+    }
+    if (checked)
         for (int r = 0; r < IN_ROWS; ++r)
             rows[r] = clc_index(y0 - LEFT_Y + r, ny);
-    }
 #define PLANE(k, fold)                                                        \
     conv3d_coarse_plane(N, P, m, nx, ny, nz, x, y0, pb, (k), (fold),         \
-                        checked, zin, cols, rows, lp, lead, q COUNTERS_ARG)
+                        checked, xedge, zin, cols, rows, lp, lead,            \
+                        q COUNTERS_ARG)
 #if GROUP_Z > 1
     /* A work-item whose outputs all lie past the last plane has nothing
      * to add (it still meets the barrier). */
@@ -264,7 +312,8 @@ static inline void conv3d_coarse_march(const __global IN_T *N,
                     v[i] = q[o][j][i] +
                            up[((j * ROWS + o) * XV + i) * GROUP_XY];
                 conv3d_coarse_store(P, nx, ny, nz, x, y0 + o,
-                                    pb + planes - RIGHT_Z + j, checked, v);
+                                    pb + planes - RIGHT_Z + j,
+                                    checked || xedge, v);
             }
         }
     }
@@ -343,10 +392,10 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const __local float *up = 0;
     const bool lead = false, trail = false;
 #endif
+    const bool yin = oy >= LEFT_Y && oy + GROUP_Y * ROWS + RIGHT_Y <= ny;
     const bool interior =
         ox >= XV_HALO_L && ox + TILE_WIDTH * XV + XV_HALO_R <= nx &&
-        CLC_XV_ALIGNED(N, P, nx) && oy >= LEFT_Y &&
-        oy + GROUP_Y * ROWS + RIGHT_Y <= ny;
+        CLC_XV_ALIGNED(N, P, nx) && yin;
 #if CLCONV_MODE == CLCONV_MODE_CONSTANT
     /* the work-group's input planes all inside the volume (a third copy
      * of the march, in the constant mode only: the other modes have no
@@ -354,13 +403,18 @@ void conv3d_coarse(const __global IN_T *restrict N, __global OUT_T *restrict P,
     const int gz0 = get_group_id(2) * GROUP_Z * COARSEN - LEFT_Z;
     if (interior && gz0 >= 0 && gz0 + GROUP_Z * COARSEN + MASK_Z - 1 <= nz)
         conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
-                            up, trail, false, true COUNTERS_ARG);
+                            up, trail, false, false, true COUNTERS_ARG);
     else
 #endif
     if (interior)
         conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
-                            up, trail, false, false COUNTERS_ARG);
+                            up, trail, false, false, false COUNTERS_ARG);
+#if XEDGE
+    else if (yin)
+        conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
+                            up, trail, false, true, false COUNTERS_ARG);
+#endif
     else
         conv3d_coarse_march(N, P, m, nx, ny, nz, x, y0, pb, planes, lp, lead,
-                            up, trail, true, false COUNTERS_ARG);
+                            up, trail, true, false, false COUNTERS_ARG);
 }
