@@ -26,20 +26,28 @@ extern "C" {
 /* ---- problem classes ---------------------------------------------------- */
 
 /* The size class of a problem: floor(log2(element count)), so 1024x1024
- * and 1M-element 1D problems are class 20. A problem class is (dims, mask
- * width, size class). */
+ * and 1M-element 1D problems are class 20. A problem class is (dims, the
+ * mask's width along each axis, the input and output element types, size
+ * class): a 9x3 mask, a mask along one axis (--axes) or uint8 data is not
+ * tuned by a 9x9 float32 entry. */
 int clconv_size_class(const clconv_problem *p);
 
 /* ---- the tuning cache ----------------------------------------------------- */
 
 /* One tuned configuration: the best verified one of its problem class. */
 typedef struct clconv_tuning {
-    int dims, mask_width, size_class; /* the key within a device's file */
+    /* the key within a device's file, with mask_size and the types below
+     * (clconv_tune_class) */
+    int dims, mask_width, size_class;
     clconv_strategy strategy;
     int tile, coarsen, group_y;
     double ms;         /* median kernel time when tuned */
     size_t size[3];    /* the problem it was measured on */
     uint64_t kernel_hash; /* FNV-1a/64 of the variant's sources then */
+    /* the mask's width along each axis, x first, 1 beyond dims (0: taken
+     * as mask_width within dims, as clconv_problem does) */
+    int mask_size[3];
+    clconv_elem in_dtype, out_dtype; /* the element types */
 } clconv_tuning;
 
 typedef struct clconv_tune_table {
@@ -70,11 +78,14 @@ clconv_status clconv_tune_load(const clconv_device_info *dev,
  * since t was loaded survive; keep in t only what this process tuned. */
 clconv_status clconv_tune_save(const clconv_device_info *dev,
                                const clconv_tune_table *t);
+/* Set e's problem class (dims, mask_width, mask_size, in_dtype,
+ * out_dtype, size_class) from p; the other fields are left as they are. */
+void clconv_tune_class(const clconv_problem *p, clconv_tuning *e);
 /* Add an entry, replacing the one of the same problem class. */
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e);
 /* The entry of p's problem class; if there is none, the entry of the same
- * dims and mask width whose size class is nearest, within 2 (a factor of 4
- * in elements); NULL if none. */
+ * dims, mask shape and element types whose size class is nearest, within
+ * 2 (a factor of 4 in elements); NULL if none. */
 const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
                                       const clconv_problem *p);
 void clconv_tune_table_free(clconv_tune_table *t);

@@ -177,6 +177,123 @@ static void nearest_size_class_within_two_is_found(void **state)
     clconv_tune_table_free(&t);
 }
 
+/* auto on a 2D 1024^2 mask-5 problem falls back to the default (a
+ * tuning file it cannot use is "not tuned", not an error). */
+static void auto_is_not_tuned(void)
+{
+    clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE);
+    int tuned = -1;
+    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 0);
+}
+
+/* A problem class is the mask's shape and the element types too: entries
+ * for a 2D 9x9 float32 mask, the same on uint8 and a 9x3 mask live side by
+ * side through a save and a load, each problem finds its own, and a 3x9
+ * mask, uint8 to float32 or a 9x9 float32 3D problem (a batch of 2D ones
+ * stacks to that) finds none; auto configures the uint8 problem from its
+ * entry. (Format 1 keyed all of them as "2D mask 9".) */
+static void entries_are_kept_per_mask_shape_and_element_types(void **state)
+{
+    (void)state;
+    clconv_problem p[3];
+    for (int k = 0; k < 3; ++k)
+        p[k] = support_problem(2, 1024, 1024, 1, 9, 1, CLCONV_NAIVE);
+    p[1].in_dtype = p[1].out_dtype = CLCONV_ELEM_U8;
+    p[2].mask_size[0] = 9, p[2].mask_size[1] = 3;
+    clconv_tune_table t = {0};
+    for (int k = 0; k < 3; ++k) {
+        clconv_tuning e = {0};
+        clconv_tune_class(&p[k], &e);
+        e.strategy = CLCONV_NAIVE;
+        e.tile = 8 << k; /* 8, 16, 32: which entry a lookup found */
+        e.ms = 1.0;
+        memcpy(e.size, p[k].size, sizeof e.size);
+        assert_int_equal(clconv_kernel_hash(e.strategy, 2, &e.kernel_hash),
+                         CLCONV_OK);
+        assert_int_equal(clconv_tune_put(&t, &e), CLCONV_OK);
+    }
+    assert_int_equal(t.count, 3);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    clconv_tune_table_free(&t);
+    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
+    assert_int_equal(t.count, 3);
+    for (int k = 0; k < 3; ++k) {
+        const clconv_tuning *e = clconv_tune_find(&t, &p[k]);
+        assert_non_null(e);
+        assert_int_equal(e->tile, 8 << k);
+    }
+    assert_int_equal(t.entries[2].mask_size[1], 3);
+    assert_int_equal(t.entries[1].in_dtype, CLCONV_ELEM_U8);
+    clconv_problem other = p[2];
+    other.mask_size[0] = 3, other.mask_size[1] = 9;
+    assert_null(clconv_tune_find(&t, &other));
+    other = p[1];
+    other.out_dtype = CLCONV_ELEM_F32;
+    assert_null(clconv_tune_find(&t, &other));
+    other = support_problem(3, 1024, 1024, 1, 9, 1, CLCONV_NAIVE);
+    other.mask_size[0] = other.mask_size[1] = 9, other.mask_size[2] = 1;
+    assert_null(clconv_tune_find(&t, &other));
+    clconv_tune_table_free(&t);
+    clconv_problem a = p[1];
+    int tuned = 0;
+    assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 1);
+    assert_int_equal(a.tile, 16);
+    a = other;
+    assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, 0);
+}
+
+/* A file of format 1 (entries without a mask shape or types), checksum
+ * right: ignored as a whole with the reason, auto not tuned, and a save
+ * replaces it with format 2. */
+static void a_format_1_file_is_ignored_and_rewritten(void **state)
+{
+    (void)state;
+    char path[4200], text[2048], name[256], driver[128];
+    assert_int_equal(clconv_tune_path(dev, path, sizeof path), CLCONV_OK);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/clconv", cache_home);
+    mkdir(dir, 0700);
+    uint64_t hash = 0;
+    assert_int_equal(clconv_kernel_hash(CLCONV_NAIVE, 2, &hash), CLCONV_OK);
+    snprintf(name, sizeof name, "%s", dev->name);
+    snprintf(driver, sizeof driver, "%s", dev->driver);
+    int n = snprintf(text, sizeof text,
+                     "clconv tuning 1\ndevice\t%s\ndriver\t%s\nclconv\t%s\n"
+                     "entry\t2\t5\t20\tnaive\t8\t0\t0\t1.5\t1024x1024x1\t"
+                     "%016llx\n",
+                     name, driver, CLCONV_VERSION_STRING,
+                     (unsigned long long)hash);
+    /* FNV-1a/64 of the text, as the file's checksum line */
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < n; ++i)
+        h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    snprintf(text + n, sizeof text - (size_t)n, "checksum\t%016llx\n",
+             (unsigned long long)h);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    clconv_tune_table t = {0};
+    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_EIO);
+    assert_non_null(strstr(clconv_last_error(), "format"));
+    auto_is_not_tuned();
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    clconv_tune_table_free(&t);
+    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
+    assert_int_equal(t.count, 2);
+    clconv_tune_table_free(&t);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "clconv tuning 2\n");
+}
+
 /* Save the two entries, then rewrite the file with edit applied. */
 static void saved_then_edited(void (*edit)(char *s, size_t *n))
 {
@@ -252,10 +369,7 @@ static void a_tuning_file_that_is_a_fifo_neither_blocks_nor_stays(void **state)
     clconv_tune_table loaded = {0};
     assert_int_equal(clconv_tune_load(dev, &loaded), CLCONV_EIO);
     assert_non_null(strstr(clconv_last_error(), "not a regular file"));
-    clconv_problem p = support_problem(2, 1024, 1024, 1, 5, 1, CLCONV_NAIVE);
-    int tuned = -1;
-    assert_int_equal(clconv_auto_config(dev, &p, &tuned), CLCONV_OK);
-    assert_int_equal(tuned, 0);
+    auto_is_not_tuned();
     assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
     alarm(0);
     struct stat st;
@@ -430,9 +544,14 @@ static void five_second_tune_ends_in_a_verified_choice_that_auto_uses(
     assert_true(res.verdict.ok);
 
     /* Stored, auto picks it. */
-    clconv_tuning e = {p.dims, p.mask_width, clconv_size_class(&p),
-                       best.strategy, best.tile, best.coarsen, best.group_y,
-                       out.best_ms, {p.size[0], p.size[1], p.size[2]}, 0};
+    clconv_tuning e = {0};
+    clconv_tune_class(&p, &e);
+    e.strategy = best.strategy;
+    e.tile = best.tile;
+    e.coarsen = best.coarsen;
+    e.group_y = best.group_y;
+    e.ms = out.best_ms;
+    memcpy(e.size, p.size, sizeof e.size);
     assert_int_equal(clconv_kernel_hash(e.strategy, e.dims, &e.kernel_hash),
                      CLCONV_OK);
     clconv_tune_table t = {0};
@@ -521,6 +640,10 @@ int main(void)
                                empty_cache),
         cmocka_unit_test_setup(tuning_file_round_trips, empty_cache),
         cmocka_unit_test_setup(nearest_size_class_within_two_is_found,
+                               empty_cache),
+        cmocka_unit_test_setup(
+            entries_are_kept_per_mask_shape_and_element_types, empty_cache),
+        cmocka_unit_test_setup(a_format_1_file_is_ignored_and_rewritten,
                                empty_cache),
         cmocka_unit_test_setup(corrupt_tuning_files_are_ignored_with_a_reason,
                                empty_cache),

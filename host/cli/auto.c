@@ -53,13 +53,15 @@ int cli_auto_config(const clconv_device_info *dev, clconv_problem *p,
         return -1;
     }
     if (!quiet) {
-        char size[64], cand[96];
+        char size[64], cand[96], filter[96];
         cli_format_size(p->size, p->dims, size, sizeof size);
         cli_format_config(p->strategy, p->tile, p->coarsen, p->group_y, cand,
                           sizeof cand);
-        fprintf(stderr, "clconv: auto on %u:%u for %dD %s W=%d: %s (%s)\n",
+        /* the mask's shape and the types: the tuning's class */
+        cli_filter_describe(p, 0, filter, sizeof filter);
+        fprintf(stderr, "clconv: auto on %u:%u for %dD %s W=%d%s: %s (%s)\n",
                 dev->platform_index, dev->device_index, p->dims, size,
-                p->mask_width, cand,
+                p->mask_width, filter, cand,
                 tuned ? "tuned" : "not tuned, default heuristic; see clconv "
                                   "tune");
     }

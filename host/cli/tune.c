@@ -14,13 +14,16 @@ void cli_tune_usage(FILE *f)
         "                   [--mask W] | --suite quick|full] [--budget S]\n"
         "                   [--reps N] [--warmup N] [--seed S]\n"
         "                   [--json [FILE]] [--csv [FILE]] [--quiet]\n"
+        "                   [--dtype u8|u16|i16|f16|f32] [--out-dtype same|f32]\n"
         "For each device and problem, try strategy x tile x coarsening x\n"
         "work-group shape (the default pick first), verify every candidate\n"
         "against the double-precision reference, time the verified ones,\n"
         "re-time the 3 best, and store the fastest per problem class (dims,\n"
-        "mask, power-of-two size class) in the device's tuning cache under\n"
+        "the mask's width along each axis, element types, power-of-two\n"
+        "size class) in the device's tuning cache under\n"
         "$XDG_CACHE_HOME/clconv/ (else ~/.cache/clconv/). `clconv run\n"
-        "--strategy auto` then uses it. Progress and time left on stderr.\n"
+        "--strategy auto`, apply and the Python package then use it for\n"
+        "problems of that class. Progress and time left on stderr.\n"
         "  --device SEL    P:D, cpu, gpu, all or a name substring; comma list\n"
         "                  (default $CLCONV_DEVICE, else all)\n"
         "  --dims D        one problem (default size and mask as clconv run)\n"
@@ -37,8 +40,9 @@ void cli_tune_usage(FILE *f)
         "  --csv [FILE]    the results as CSV with a header, the same way\n"
         "  --quiet         no line per candidate on stderr\n"
         "  --mode M, --cval V, --origin O[,O..], --convolve, --mask WxH[xD]\n"
-        "                  the filter, as for clconv run (the tuning cache\n"
-        "                  keeps one entry per dims, mask and size class)\n"
+        "                  the filter, as for clconv run (the mode, cval,\n"
+        "                  origin and convolution are not part of the class)\n"
+        CLI_DTYPE_HELP
         "Exit: 0 ok, 1 a candidate failed verification (never chosen),\n"
         "      2 usage error, 3 a candidate hit an OpenCL or build error, or\n"
         "      the tuning cache could not be written.\n",
@@ -64,7 +68,8 @@ static int parse_one(int argc, char **argv, int *i, tune_options *o,
         }
         return r < 0 ? -1 : 0;
     }
-    if ((r = cli_parse_filter_option(argc, argv, i, CLI_FILTER_MASK_AXES,
+    if ((r = cli_parse_filter_option(argc, argv, i,
+                                     CLI_FILTER_MASK_AXES | CLI_FILTER_DTYPE,
                                      &o->filter)) ||
         (r = cli_parse_problem_option(argc, argv, i, &o->dims, size,
                                       &o->mask)) ||
@@ -174,11 +179,14 @@ static void load_tables(const cli_devices *devs, clconv_tune_table *tables)
  * interrupted tune keeps what it found). 0, or -1 (error printed). */
 static int save_best(const tune_row *r, clconv_tune_table *table, int quiet)
 {
-    clconv_tuning e = {r->p.dims, r->p.mask_width, clconv_size_class(&r->p),
-                       r->out.best.strategy, r->out.best.tile,
-                       r->out.best.coarsen, r->out.best.group_y,
-                       r->out.best_ms,
-                       {r->p.size[0], r->p.size[1], r->p.size[2]}, 0};
+    clconv_tuning e = {0};
+    clconv_tune_class(&r->p, &e);
+    e.strategy = r->out.best.strategy;
+    e.tile = r->out.best.tile;
+    e.coarsen = r->out.best.coarsen;
+    e.group_y = r->out.best.group_y;
+    e.ms = r->out.best_ms;
+    memcpy(e.size, r->p.size, sizeof e.size);
     char path[4200] = "";
     if (clconv_kernel_hash(e.strategy, e.dims, &e.kernel_hash) != CLCONV_OK ||
         clconv_tune_put(table, &e) != CLCONV_OK ||

@@ -15,11 +15,13 @@ static void format_candidate(const clconv_tune_candidate *c, char *buf,
 void tune_progress(void *user, const clconv_tune_event *ev)
 {
     progress_ctx *c = user;
-    char size[64], cand[96], best[96] = "none yet", head[160];
+    char size[64], cand[96], best[96] = "none yet", head[288], filter[96];
     cli_format_size(c->p->size, c->p->dims, size, sizeof size);
+    cli_filter_describe(c->p, 0, filter, sizeof filter);
     format_candidate(ev->candidate, cand, sizeof cand);
-    snprintf(head, sizeof head, "%u:%u %dD %s W=%d", c->dev->platform_index,
-             c->dev->device_index, c->p->dims, size, c->p->mask_width);
+    snprintf(head, sizeof head, "%u:%u %dD %s W=%d%s", c->dev->platform_index,
+             c->dev->device_index, c->p->dims, size, c->p->mask_width,
+             filter);
     const clconv_result *r = ev->result;
     const clconv_verdict *v = &r->verdict;
     if (r->status == CLCONV_OK && !v->ok) {
@@ -103,6 +105,9 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
     cli_put_int(t, "errors", (long long)o->errors);
     cli_put_int(t, "not_tried", (long long)o->not_tried);
     cli_put_bool(t, "out_of_time", o->out_of_time);
+    /* the filter (after the keys tune has always had): mask_size and the
+     * dtypes are the entry's class */
+    cli_put_filter(t, &r->p, 1);
 }
 
 /* A knob of the best configuration: "-" where the strategy has none (0). */
@@ -117,7 +122,8 @@ static const cli_column columns[] = {
     {"device", "device", NULL, NULL},
     {"dims", "D", NULL, NULL},
     {"size", "size", NULL, NULL},
-    {"mask", "W", NULL, NULL},
+    {"mask_size", "mask", NULL, NULL},
+    {"dtype", "type", NULL, NULL},
     {"strategy", "best", NULL, NULL},
     {"tile", "T", NULL, NULL},
     {"coarsen", "C", NULL, knob},

@@ -7,7 +7,10 @@
  *   driver  <CL_DRIVER_VERSION>
  *   clconv  <CLCONV_VERSION_STRING>
  *   entry   dims mask size_class strategy tile coarsen group_y ms
- *           NXxNYxNZ kernel_hash
+ *           NXxNYxNZ kernel_hash MXxMYxMZ in_dtype out_dtype
+ * (mask: the widest of MX, MY, MZ; the dtypes as clconv_elem_name writes
+ * them. Format 1 had no mask shape or types: such a file is ignored as
+ * one of another format, and clconv tune rewrites it.)
  *   ...
  *   checksum <FNV-1a/64 of every byte before this line, 16 hex digits> */
 #include <errno.h>
@@ -82,14 +85,52 @@ void clconv_tune_table_free(clconv_tune_table *t)
     memset(t, 0, sizeof *t);
 }
 
+void clconv_tune_class(const clconv_problem *p, clconv_tuning *e)
+{
+    e->dims = p->dims;
+    e->mask_width = clconv_problem_mask_max(p);
+    for (int a = 0; a < 3; ++a)
+        e->mask_size[a] = a < p->dims ? clconv_problem_mask_axis(p, a) : 1;
+    e->in_dtype = p->in_dtype;
+    e->out_dtype = p->out_dtype;
+    e->size_class = clconv_size_class(p);
+}
+
+/* An entry's mask width along axis a (0 in mask_size: mask_width within
+ * dims, 1 beyond). */
+static int entry_axis(const clconv_tuning *e, int a)
+{
+    if (e->mask_size[a] > 0)
+        return e->mask_size[a];
+    return a < e->dims ? e->mask_width : 1;
+}
+
+/* Same dims, mask shape and element types (the class but its size). */
+static int same_shape(const clconv_tuning *e, int dims, const int *mask,
+                      clconv_elem in, clconv_elem out)
+{
+    if (e->dims != dims || e->in_dtype != in || e->out_dtype != out)
+        return 0;
+    for (int a = 0; a < 3; ++a)
+        if (entry_axis(e, a) != mask[a])
+            return 0;
+    return 1;
+}
+
 static int same_class(const clconv_tuning *a, const clconv_tuning *b)
 {
-    return a->dims == b->dims && a->mask_width == b->mask_width &&
+    const int mask[3] = {entry_axis(b, 0), entry_axis(b, 1),
+                         entry_axis(b, 2)};
+    return same_shape(a, b->dims, mask, b->in_dtype, b->out_dtype) &&
            a->size_class == b->size_class;
 }
 
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e)
 {
+    clconv_tuning n = *e; /* mask_size written out */
+    for (int a = 0; a < 3; ++a)
+        n.mask_size[a] = entry_axis(e, a);
+    e = &n;
     for (size_t i = 0; i < t->count; ++i)
         if (same_class(&t->entries[i], e)) {
             t->entries[i] = *e;
@@ -111,11 +152,14 @@ const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
                                       const clconv_problem *p)
 {
     const int c = clconv_size_class(p);
+    int mask[3];
+    for (int a = 0; a < 3; ++a)
+        mask[a] = a < p->dims ? clconv_problem_mask_axis(p, a) : 1;
     const clconv_tuning *best = NULL;
     int best_d = 3;
     for (size_t i = 0; i < t->count; ++i) {
         const clconv_tuning *e = &t->entries[i];
-        if (e->dims != p->dims || e->mask_width != p->mask_width)
+        if (!same_shape(e, p->dims, mask, p->in_dtype, p->out_dtype))
             continue;
         int d = abs(e->size_class - c);
         if (d < best_d) {

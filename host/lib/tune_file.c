@@ -17,7 +17,10 @@
 #include "clconv_tune.h"
 #include "internal.h"
 
-static const char format_line[] = "clconv tuning 1";
+/* 2: entries name their mask's shape and element types (tune_cache.c) */
+static const char format_line[] = "clconv tuning 2";
+/* fields of an entry line, its tag included */
+#define ENTRY_FIELDS 14
 
 /* A header value as written: tabs and control characters become '?', so
  * that the value stays on its line and in its field. */
@@ -87,6 +90,25 @@ static int parse_entry(char **f, clconv_tuning *e)
     e->kernel_hash = strtoull(f[9], &end, 16);
     if (errno || end == f[9] || *end || strlen(f[9]) != 16)
         return -1;
+    /* the mask's shape: its widest axis is the mask field, and it is 1
+     * wide beyond dims */
+    int mx, my, mz, widest;
+    used = 0;
+    if (sscanf(f[10], "%dx%dx%d%n", &mx, &my, &mz, &used) != 3 ||
+        f[10][used] || mx < 1 || my < 1 || mz < 1 || mx > 1023 ||
+        my > 1023 || mz > 1023 || (e->dims < 2 && my != 1) ||
+        (e->dims < 3 && mz != 1))
+        return -1;
+    widest = mx > my ? mx : my;
+    widest = widest > mz ? widest : mz;
+    if (widest != e->mask_width)
+        return -1;
+    e->mask_size[0] = mx;
+    e->mask_size[1] = my;
+    e->mask_size[2] = mz;
+    if (clconv_elem_parse(f[11], &e->in_dtype) != CLCONV_OK ||
+        clconv_elem_parse(f[12], &e->out_dtype) != CLCONV_OK)
+        return -1;
     return 0;
 }
 
@@ -102,6 +124,9 @@ static clconv_status entry_check(const clconv_device_info *dev,
     p.dims = e->dims;
     memcpy(p.size, e->size, sizeof p.size);
     p.mask_width = e->mask_width;
+    memcpy(p.mask_size, e->mask_size, sizeof p.mask_size);
+    p.in_dtype = e->in_dtype;
+    p.out_dtype = e->out_dtype;
     p.strategy = e->strategy;
     p.tile = e->tile;
     p.coarsen = e->coarsen;
@@ -183,7 +208,7 @@ static clconv_status parse_file(const clconv_device_info *dev, char *data,
     uint64_t want = clc_fnv1a64(CLC_FNV1A64_INIT, data,
                                 (size_t)(last - data));
     last[-1] = '\0';
-    char *f[12];
+    char *f[ENTRY_FIELDS + 1];
     char *end;
     if (split(last, f, 2) != 2 || strcmp(f[0], "checksum") != 0 ||
         strlen(f[1]) != 16 || strtoull(f[1], &end, 16) != want || *end)
@@ -200,7 +225,7 @@ static clconv_status parse_file(const clconv_device_info *dev, char *data,
         char *next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        int nf = split(line, f, 11);
+        int nf = split(line, f, ENTRY_FIELDS);
         if (lineno == 0) {
             if (nf != 1 || strcmp(f[0], format_line) != 0)
                 return clc_fail(CLCONV_EIO, "%s: not a clconv tuning file "
@@ -214,7 +239,7 @@ static clconv_status parse_file(const clconv_device_info *dev, char *data,
                                             "this is '%s'",
                                 path, want_tag[lineno], f[1],
                                 want_val[lineno]);
-        } else if (nf == 11 && strcmp(f[0], "entry") == 0) {
+        } else if (nf == ENTRY_FIELDS && strcmp(f[0], "entry") == 0) {
             clconv_status st = take_entry(dev, f + 1, path, lineno + 1, t);
             if (st != CLCONV_OK)
                 return st;
@@ -293,12 +318,13 @@ static char *format_file(const clconv_device_info *dev,
         n += (size_t)snprintf(
             buf + n, cap - n,
             "entry\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%.9g\t%llux%llux%llu\t"
-            "%016" PRIx64 "\n",
+            "%016" PRIx64 "\t%dx%dx%d\t%s\t%s\n",
             e->dims, e->mask_width, e->size_class,
             clconv_strategy_name(e->strategy), e->tile, e->coarsen,
             e->group_y, e->ms, (unsigned long long)e->size[0],
             (unsigned long long)e->size[1], (unsigned long long)e->size[2],
-            e->kernel_hash);
+            e->kernel_hash, e->mask_size[0], e->mask_size[1], e->mask_size[2],
+            clconv_elem_name(e->in_dtype), clconv_elem_name(e->out_dtype));
     }
     if (n + 40 >= cap) {
         free(buf);
