@@ -27,9 +27,10 @@ extern "C" {
 
 /* The size class of a problem: floor(log2(element count)), so 1024x1024
  * and 1M-element 1D problems are class 20. A problem class is (dims, the
- * mask's width along each axis, the input and output element types, size
- * class): a 9x3 mask, a mask along one axis (--axes) or uint8 data is not
- * tuned by a 9x9 float32 entry. */
+ * mask's width along each axis, the input and output element types, the
+ * border mode, size class): a 9x3 mask, a mask along one axis (--axes),
+ * uint8 data or mode reflect is not tuned by a 9x9 float32 constant-mode
+ * entry. */
 int clconv_size_class(const clconv_problem *p);
 
 /* ---- the tuning cache ----------------------------------------------------- */
@@ -48,6 +49,7 @@ typedef struct clconv_tuning {
      * as mask_width within dims, as clconv_problem does) */
     int mask_size[3];
     clconv_elem in_dtype, out_dtype; /* the element types */
+    clconv_border border;            /* the border mode (0: constant) */
 } clconv_tuning;
 
 typedef struct clconv_tune_table {
@@ -79,13 +81,14 @@ clconv_status clconv_tune_load(const clconv_device_info *dev,
 clconv_status clconv_tune_save(const clconv_device_info *dev,
                                const clconv_tune_table *t);
 /* Set e's problem class (dims, mask_width, mask_size, in_dtype,
- * out_dtype, size_class) from p; the other fields are left as they are. */
+ * out_dtype, border, size_class) from p; the other fields are left as
+ * they are. */
 void clconv_tune_class(const clconv_problem *p, clconv_tuning *e);
 /* Add an entry, replacing the one of the same problem class. */
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e);
 /* The entry of p's problem class; if there is none, the entry of the same
- * dims, mask shape and element types whose size class is nearest, within
- * 2 (a factor of 4 in elements); NULL if none. */
+ * dims, mask shape, element types and border mode whose size class is
+ * nearest, within 2 (a factor of 4 in elements); NULL if none. */
 const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
                                       const clconv_problem *p);
 void clconv_tune_table_free(clconv_tune_table *t);

@@ -187,6 +187,42 @@ static void auto_is_not_tuned(void)
     assert_int_equal(tuned, 0);
 }
 
+/* Put an entry of p's class for naive at tile (which entry a lookup found)
+ * into t, with its real kernel hash. */
+static void put_class(clconv_tune_table *t, const clconv_problem *p, int tile)
+{
+    clconv_tuning e = {0};
+    clconv_tune_class(p, &e);
+    e.strategy = CLCONV_NAIVE;
+    e.tile = tile;
+    e.ms = 1.0;
+    memcpy(e.size, p->size, sizeof e.size);
+    assert_int_equal(clconv_kernel_hash(e.strategy, e.dims, &e.kernel_hash),
+                     CLCONV_OK);
+    assert_int_equal(clconv_tune_put(t, &e), CLCONV_OK);
+}
+
+/* Save t and load it back: count entries, through the file. */
+static void save_and_reload(clconv_tune_table *t, size_t count)
+{
+    assert_int_equal(t->count, count);
+    assert_int_equal(clconv_tune_save(dev, t), CLCONV_OK);
+    clconv_tune_table_free(t);
+    assert_int_equal(clconv_tune_load(dev, t), CLCONV_OK);
+    assert_int_equal(t->count, count);
+}
+
+/* auto on p: tuned (from the entry of that tile) or not (tile 0). */
+static void auto_takes(const clconv_problem *p, int tile)
+{
+    clconv_problem a = *p;
+    int tuned = -1;
+    assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
+    assert_int_equal(tuned, tile != 0);
+    if (tile)
+        assert_int_equal(a.tile, tile);
+}
+
 /* A problem class is the mask's shape and the element types too: entries
  * for a 2D 9x9 float32 mask, the same on uint8 and a 9x3 mask live side by
  * side through a save and a load, each problem finds its own, and a 3x9
@@ -202,22 +238,9 @@ static void entries_are_kept_per_mask_shape_and_element_types(void **state)
     p[1].in_dtype = p[1].out_dtype = CLCONV_ELEM_U8;
     p[2].mask_size[0] = 9, p[2].mask_size[1] = 3;
     clconv_tune_table t = {0};
-    for (int k = 0; k < 3; ++k) {
-        clconv_tuning e = {0};
-        clconv_tune_class(&p[k], &e);
-        e.strategy = CLCONV_NAIVE;
-        e.tile = 8 << k; /* 8, 16, 32: which entry a lookup found */
-        e.ms = 1.0;
-        memcpy(e.size, p[k].size, sizeof e.size);
-        assert_int_equal(clconv_kernel_hash(e.strategy, 2, &e.kernel_hash),
-                         CLCONV_OK);
-        assert_int_equal(clconv_tune_put(&t, &e), CLCONV_OK);
-    }
-    assert_int_equal(t.count, 3);
-    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
-    clconv_tune_table_free(&t);
-    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
-    assert_int_equal(t.count, 3);
+    for (int k = 0; k < 3; ++k)
+        put_class(&t, &p[k], 8 << k); /* 8, 16, 32 */
+    save_and_reload(&t, 3);
     for (int k = 0; k < 3; ++k) {
         const clconv_tuning *e = clconv_tune_find(&t, &p[k]);
         assert_non_null(e);
@@ -235,37 +258,80 @@ static void entries_are_kept_per_mask_shape_and_element_types(void **state)
     other.mask_size[0] = other.mask_size[1] = 9, other.mask_size[2] = 1;
     assert_null(clconv_tune_find(&t, &other));
     clconv_tune_table_free(&t);
-    clconv_problem a = p[1];
-    int tuned = 0;
-    assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
-    assert_int_equal(tuned, 1);
-    assert_int_equal(a.tile, 16);
-    a = other;
-    assert_int_equal(clconv_auto_config(dev, &a, &tuned), CLCONV_OK);
-    assert_int_equal(tuned, 0);
+    auto_takes(&p[1], 16);
+    auto_takes(&other, 0);
 }
 
-/* A file of format 1 (entries without a mask shape or types), checksum
- * right: ignored as a whole with the reason, auto not tuned, and a save
- * replaces it with format 2. */
-static void a_format_1_file_is_ignored_and_rewritten(void **state)
+/* The border mode is part of the class: it costs each strategy
+ * differently (bench/PERF.md item 17). A reflect entry for 2D 9x9 float32
+ * (tile 16) and a constant one (tile 8) live side by side through a save
+ * and a load; a reflect problem, also one size class away, finds its own
+ * and auto takes it; nearest, mirror and wrap find none and auto leaves
+ * them to the default. (Format 2 had no mode: the constant problem took
+ * the reflect entry.) */
+static void an_entry_for_one_border_mode_is_not_used_for_another(void **state)
 {
     (void)state;
-    char path[4200], text[2048], name[256], driver[128];
+    clconv_problem p[2];
+    const clconv_border modes[2] = {CLCONV_BORDER_REFLECT,
+                                    CLCONV_BORDER_CONSTANT};
+    clconv_tune_table t = {0};
+    for (int k = 0; k < 2; ++k) {
+        p[k] = support_problem(2, 1024, 1024, 1, 9, 1, CLCONV_NAIVE);
+        p[k].border = modes[k];
+        put_class(&t, &p[k], 16 >> k); /* 16 reflect, 8 constant */
+        /* the reflect entry alone: the constant problem must not take it,
+         * in the table or through auto's load of the file */
+        if (k == 0) {
+            clconv_problem c = p[0];
+            c.border = CLCONV_BORDER_CONSTANT;
+            assert_ptr_equal(clconv_tune_find(&t, &p[0]), &t.entries[0]);
+            assert_null(clconv_tune_find(&t, &c));
+            assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+            auto_takes(&c, 0);
+        }
+    }
+    save_and_reload(&t, 2);
+    for (int k = 0; k < 2; ++k) {
+        const clconv_tuning *e = clconv_tune_find(&t, &p[k]);
+        assert_non_null(e);
+        assert_int_equal(e->tile, 16 >> k); /* its own mode's entry */
+    }
+    clconv_problem near = p[0];
+    near.size[1] = 2048; /* size class 21: the nearest entry, same mode */
+    assert_non_null(clconv_tune_find(&t, &near));
+    assert_int_equal(clconv_tune_find(&t, &near)->tile, 16);
+    const clconv_border others[3] = {CLCONV_BORDER_NEAREST,
+                                     CLCONV_BORDER_MIRROR,
+                                     CLCONV_BORDER_WRAP};
+    for (int k = 0; k < 3; ++k) {
+        clconv_problem o = p[0];
+        o.border = others[k];
+        assert_null(clconv_tune_find(&t, &o));
+        near.border = others[k];
+        assert_null(clconv_tune_find(&t, &near));
+        auto_takes(&o, 0);
+    }
+    clconv_tune_table_free(&t);
+    auto_takes(&p[0], 16);
+}
+
+/* Write the device's tuning file in an old format: the header with
+ * format_line, then entry (with %016llx for the 2D naive kernel's hash),
+ * and a right checksum. */
+static void write_old_format(const char *format_line, const char *entry)
+{
+    char path[4200], text[2048], line[512];
     assert_int_equal(clconv_tune_path(dev, path, sizeof path), CLCONV_OK);
     char dir[512];
     snprintf(dir, sizeof dir, "%s/clconv", cache_home);
     mkdir(dir, 0700);
     uint64_t hash = 0;
     assert_int_equal(clconv_kernel_hash(CLCONV_NAIVE, 2, &hash), CLCONV_OK);
-    snprintf(name, sizeof name, "%s", dev->name);
-    snprintf(driver, sizeof driver, "%s", dev->driver);
+    snprintf(line, sizeof line, entry, (unsigned long long)hash);
     int n = snprintf(text, sizeof text,
-                     "clconv tuning 1\ndevice\t%s\ndriver\t%s\nclconv\t%s\n"
-                     "entry\t2\t5\t20\tnaive\t8\t0\t0\t1.5\t1024x1024x1\t"
-                     "%016llx\n",
-                     name, driver, CLCONV_VERSION_STRING,
-                     (unsigned long long)hash);
+                     "%s\ndevice\t%s\ndriver\t%s\nclconv\t%s\n%s", format_line,
+                     dev->name, dev->driver, CLCONV_VERSION_STRING, line);
     /* FNV-1a/64 of the text, as the file's checksum line */
     uint64_t h = 0xcbf29ce484222325ull;
     for (int i = 0; i < n; ++i)
@@ -276,9 +342,19 @@ static void a_format_1_file_is_ignored_and_rewritten(void **state)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* The old file is ignored as a whole, as stale, with its format named;
+ * auto is not tuned; a save replaces it with format 3. */
+static void old_format_is_ignored_and_rewritten(const char *format_line)
+{
+    char path[4200], text[256];
+    assert_int_equal(clconv_tune_path(dev, path, sizeof path), CLCONV_OK);
     clconv_tune_table t = {0};
     assert_int_equal(clconv_tune_load(dev, &t), CLCONV_EIO);
-    assert_non_null(strstr(clconv_last_error(), "format"));
+    assert_int_equal(t.count, 0);
+    assert_non_null(strstr(clconv_last_error(), "stale"));
+    assert_non_null(strstr(clconv_last_error(), format_line));
     auto_is_not_tuned();
     clconv_tuning e[2];
     two_entries(&t, e);
@@ -287,11 +363,33 @@ static void a_format_1_file_is_ignored_and_rewritten(void **state)
     assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
     assert_int_equal(t.count, 2);
     clconv_tune_table_free(&t);
-    f = fopen(path, "rb");
+    FILE *f = fopen(path, "rb");
     assert_non_null(f);
     assert_non_null(fgets(text, sizeof text, f));
     fclose(f);
-    assert_string_equal(text, "clconv tuning 2\n");
+    assert_string_equal(text, "clconv tuning 3\n");
+}
+
+/* A file of format 1 (entries without a mask shape, types or mode). */
+static void a_format_1_file_is_ignored_and_rewritten(void **state)
+{
+    (void)state;
+    write_old_format("clconv tuning 1",
+                     "entry\t2\t5\t20\tnaive\t8\t0\t0\t1.5\t1024x1024x1\t"
+                     "%016llx\n");
+    old_format_is_ignored_and_rewritten("clconv tuning 1");
+}
+
+/* A file of format 2 (entries with a mask shape and types, no mode): its
+ * entry for 2D 5x5 float32 was tuned in some mode it does not say, so it
+ * tunes no mode. */
+static void a_format_2_file_is_ignored_and_rewritten(void **state)
+{
+    (void)state;
+    write_old_format("clconv tuning 2",
+                     "entry\t2\t5\t20\tnaive\t8\t0\t0\t1.5\t1024x1024x1\t"
+                     "%016llx\t5x5x1\tf32\tf32\n");
+    old_format_is_ignored_and_rewritten("clconv tuning 2");
 }
 
 /* Save the two entries, then rewrite the file with edit applied. */
@@ -643,7 +741,12 @@ int main(void)
                                empty_cache),
         cmocka_unit_test_setup(
             entries_are_kept_per_mask_shape_and_element_types, empty_cache),
+        cmocka_unit_test_setup(
+            an_entry_for_one_border_mode_is_not_used_for_another,
+            empty_cache),
         cmocka_unit_test_setup(a_format_1_file_is_ignored_and_rewritten,
+                               empty_cache),
+        cmocka_unit_test_setup(a_format_2_file_is_ignored_and_rewritten,
                                empty_cache),
         cmocka_unit_test_setup(corrupt_tuning_files_are_ignored_with_a_reason,
                                empty_cache),

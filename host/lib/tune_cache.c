@@ -2,17 +2,18 @@
  * clconv_auto_config(), which reads it.
  *
  * File format (tab-separated, one record a line):
- *   clconv tuning 1
+ *   clconv tuning 3
  *   device  <CL_DEVICE_NAME>
  *   driver  <CL_DRIVER_VERSION>
  *   clconv  <CLCONV_VERSION_STRING>
  *   entry   dims mask size_class strategy tile coarsen group_y ms
- *           NXxNYxNZ kernel_hash MXxMYxMZ in_dtype out_dtype
- * (mask: the widest of MX, MY, MZ; the dtypes as clconv_elem_name writes
- * them. Format 1 had no mask shape or types: such a file is ignored as
- * one of another format, and clconv tune rewrites it.)
+ *           NXxNYxNZ kernel_hash MXxMYxMZ in_dtype out_dtype mode
  *   ...
- *   checksum <FNV-1a/64 of every byte before this line, 16 hex digits> */
+ *   checksum <FNV-1a/64 of every byte before this line, 16 hex digits>
+ * (mask: the widest of MX, MY, MZ; the dtypes as clconv_elem_name and the
+ * mode as clconv_border_name write them. Format 1 had no mask shape,
+ * types or mode, format 2 no mode: such a file is ignored as stale, as
+ * one of another driver is, and clconv tune rewrites it.) */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -93,6 +94,7 @@ void clconv_tune_class(const clconv_problem *p, clconv_tuning *e)
         e->mask_size[a] = a < p->dims ? clconv_problem_mask_axis(p, a) : 1;
     e->in_dtype = p->in_dtype;
     e->out_dtype = p->out_dtype;
+    e->border = p->border;
     e->size_class = clconv_size_class(p);
 }
 
@@ -105,11 +107,14 @@ static int entry_axis(const clconv_tuning *e, int a)
     return a < e->dims ? e->mask_width : 1;
 }
 
-/* Same dims, mask shape and element types (the class but its size). */
+/* Same dims, mask shape, element types and border mode (the class but
+ * its size). The mode is part of it: it costs each strategy differently
+ * (bench/PERF.md item 17), so it can change which one is fastest. */
 static int same_shape(const clconv_tuning *e, int dims, const int *mask,
-                      clconv_elem in, clconv_elem out)
+                      clconv_elem in, clconv_elem out, clconv_border border)
 {
-    if (e->dims != dims || e->in_dtype != in || e->out_dtype != out)
+    if (e->dims != dims || e->in_dtype != in || e->out_dtype != out ||
+        e->border != border)
         return 0;
     for (int a = 0; a < 3; ++a)
         if (entry_axis(e, a) != mask[a])
@@ -121,7 +126,8 @@ static int same_class(const clconv_tuning *a, const clconv_tuning *b)
 {
     const int mask[3] = {entry_axis(b, 0), entry_axis(b, 1),
                          entry_axis(b, 2)};
-    return same_shape(a, b->dims, mask, b->in_dtype, b->out_dtype) &&
+    return same_shape(a, b->dims, mask, b->in_dtype, b->out_dtype,
+                      b->border) &&
            a->size_class == b->size_class;
 }
 
@@ -159,7 +165,8 @@ const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
     int best_d = 3;
     for (size_t i = 0; i < t->count; ++i) {
         const clconv_tuning *e = &t->entries[i];
-        if (!same_shape(e, p->dims, mask, p->in_dtype, p->out_dtype))
+        if (!same_shape(e, p->dims, mask, p->in_dtype, p->out_dtype,
+                        p->border))
             continue;
         int d = abs(e->size_class - c);
         if (d < best_d) {

@@ -17,10 +17,12 @@
 #include "clconv_tune.h"
 #include "internal.h"
 
-/* 2: entries name their mask's shape and element types (tune_cache.c) */
-static const char format_line[] = "clconv tuning 2";
+/* 2: entries name their mask's shape and element types; 3: and their
+ * border mode (tune_cache.c) */
+#define FORMAT_TAG "clconv tuning "
+static const char format_line[] = FORMAT_TAG "3";
 /* fields of an entry line, its tag included */
-#define ENTRY_FIELDS 14
+#define ENTRY_FIELDS 15
 
 /* A header value as written: tabs and control characters become '?', so
  * that the value stays on its line and in its field. */
@@ -109,6 +111,10 @@ static int parse_entry(char **f, clconv_tuning *e)
     if (clconv_elem_parse(f[11], &e->in_dtype) != CLCONV_OK ||
         clconv_elem_parse(f[12], &e->out_dtype) != CLCONV_OK)
         return -1;
+    /* the mode by the name the writer uses, not one of SciPy's aliases */
+    if (clconv_border_parse(f[13], &e->border) != CLCONV_OK ||
+        strcmp(f[13], clconv_border_name(e->border)) != 0)
+        return -1;
     return 0;
 }
 
@@ -127,6 +133,7 @@ static clconv_status entry_check(const clconv_device_info *dev,
     memcpy(p.mask_size, e->mask_size, sizeof p.mask_size);
     p.in_dtype = e->in_dtype;
     p.out_dtype = e->out_dtype;
+    p.border = e->border;
     p.strategy = e->strategy;
     p.tile = e->tile;
     p.coarsen = e->coarsen;
@@ -227,6 +234,14 @@ static clconv_status parse_file(const clconv_device_info *dev, char *data,
             *next++ = '\0';
         int nf = split(line, f, ENTRY_FIELDS);
         if (lineno == 0) {
+            /* An older (or newer) format is stale, as another driver's
+             * file is: its entries are keyed by less than this one's. */
+            if (nf == 1 &&
+                strncmp(f[0], FORMAT_TAG, strlen(FORMAT_TAG)) == 0 &&
+                strcmp(f[0], format_line) != 0)
+                return clc_fail(CLCONV_EIO, "%s: stale: written in format "
+                                            "'%s', this clconv reads '%s'",
+                                path, f[0], format_line);
             if (nf != 1 || strcmp(f[0], format_line) != 0)
                 return clc_fail(CLCONV_EIO, "%s: not a clconv tuning file "
                                             "of this format", path);
@@ -318,13 +333,14 @@ static char *format_file(const clconv_device_info *dev,
         n += (size_t)snprintf(
             buf + n, cap - n,
             "entry\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%.9g\t%llux%llux%llu\t"
-            "%016" PRIx64 "\t%dx%dx%d\t%s\t%s\n",
+            "%016" PRIx64 "\t%dx%dx%d\t%s\t%s\t%s\n",
             e->dims, e->mask_width, e->size_class,
             clconv_strategy_name(e->strategy), e->tile, e->coarsen,
             e->group_y, e->ms, (unsigned long long)e->size[0],
             (unsigned long long)e->size[1], (unsigned long long)e->size[2],
             e->kernel_hash, e->mask_size[0], e->mask_size[1], e->mask_size[2],
-            clconv_elem_name(e->in_dtype), clconv_elem_name(e->out_dtype));
+            clconv_elem_name(e->in_dtype), clconv_elem_name(e->out_dtype),
+            clconv_border_name(e->border));
     }
     if (n + 40 >= cap) {
         free(buf);
