@@ -76,6 +76,28 @@ check "tune --json on stdout" 0 $TUNE --json
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["found"] and "ms" in r[0]["default"]' "$tmp/out" \
     || { echo "FAIL tune --json: stdout is not the JSON"; fails=$((fails + 1)); }
 
+# The tuning cache's class names the mask's shape, the types and the mode:
+# tune says so (text, JSON, CSV) and writes them (format 3), and auto takes
+# the entry for that problem only (format 2 gave the reflect entry to mode
+# constant).
+TUNE2="env XDG_CACHE_HOME=$tmp/cache2 $CLI tune --device 0:0 --dims 2 --size 24x20 --mask 5x3 --dtype u8 --mode reflect --budget 2 --reps 1 --seed 3 --quiet"
+check "tune --mode reflect --dtype u8 --mask 5x3" 0 $TUNE2 --json "$tmp/t2.json" --csv "$tmp/t2.csv"
+grep -q ' 5x3 .* u8 .* u8 .* reflect ' "$tmp/out" || fail "tune: the text row does not show 5x3 u8 u8 reflect"
+same "$tmp/t2.json" "$tmp/t2.csv" 1 mask_size dtype out_dtype mode
+"$PY" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+assert (r["mask_size"], r["dtype"], r["out_dtype"], r["mode"]) == ("5x3", "u8", "u8", "reflect"), r
+' "$tmp/t2.json" || fail "tune --json: the class fields are not 5x3 u8 u8 reflect"
+head -n 1 "$tmp"/cache2/clconv/tune-*.txt | grep -qx 'clconv tuning 3' || fail "tune: the cache is not format 3"
+grep -q '	5x3x1	u8	u8	reflect$' "$tmp"/cache2/clconv/tune-*.txt || fail "tune: the entry does not name 5x3x1 u8 u8 reflect"
+AUTO="env XDG_CACHE_HOME=$tmp/cache2 $CLI run --device 0:0 --dims 2 --size 24x20 --mask 5x3 --strategy auto --reps 1 --seed 3"
+for m in "reflect u8 (tuned)" "constant u8 (not tuned" "wrap u8 (not tuned" "reflect f32 (not tuned"; do
+    set -- $m
+    check "run --strategy auto --mode $1 --dtype $2" 0 $AUTO --mode "$1" --dtype "$2"
+    grep 'auto on' "$tmp/err" | grep -qF "$3" || { fail "auto --mode $1 --dtype $2: not $3"; sed 's/^/  | /' "$tmp/err"; }
+done
+
 check "bench --dtype u8 --json: the floor counts 2 bytes per element" 0 $CLI bench \
     --dims 1 --size 4096 --mask 3 --tiles default --strategy naive --device 0:0 --dtype u8 --json - --quiet
 "$PY" -c "

@@ -105,8 +105,8 @@ static void put_fields(cli_rows *t, const void *rows, size_t i)
     cli_put_int(t, "errors", (long long)o->errors);
     cli_put_int(t, "not_tried", (long long)o->not_tried);
     cli_put_bool(t, "out_of_time", o->out_of_time);
-    /* the filter (after the keys tune has always had): mask_size and the
-     * dtypes are the entry's class */
+    /* the filter (after the keys tune has always had): mask_size, the
+     * dtypes and mode are the entry's class */
     cli_put_filter(t, &r->p, 1);
 }
 
@@ -124,6 +124,8 @@ static const cli_column columns[] = {
     {"size", "size", NULL, NULL},
     {"mask_size", "mask", NULL, NULL},
     {"dtype", "type", NULL, NULL},
+    {"out_dtype", "out", NULL, NULL},
+    {"mode", "mode", NULL, NULL},
     {"strategy", "best", NULL, NULL},
     {"tile", "T", NULL, NULL},
     {"coarsen", "C", NULL, knob},
