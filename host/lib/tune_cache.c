@@ -110,25 +110,20 @@ static int entry_axis(const clconv_tuning *e, int a)
 /* Same dims, mask shape, element types and border mode (the class but
  * its size). The mode is part of it: it costs each strategy differently
  * (bench/PERF.md item 17), so it can change which one is fastest. */
-static int same_shape(const clconv_tuning *e, int dims, const int *mask,
-                      clconv_elem in, clconv_elem out, clconv_border border)
+static int same_shape(const clconv_tuning *a, const clconv_tuning *b)
 {
-    if (e->dims != dims || e->in_dtype != in || e->out_dtype != out ||
-        e->border != border)
+    if (a->dims != b->dims || a->in_dtype != b->in_dtype ||
+        a->out_dtype != b->out_dtype || a->border != b->border)
         return 0;
-    for (int a = 0; a < 3; ++a)
-        if (entry_axis(e, a) != mask[a])
+    for (int k = 0; k < 3; ++k)
+        if (entry_axis(a, k) != entry_axis(b, k))
             return 0;
     return 1;
 }
 
 static int same_class(const clconv_tuning *a, const clconv_tuning *b)
 {
-    const int mask[3] = {entry_axis(b, 0), entry_axis(b, 1),
-                         entry_axis(b, 2)};
-    return same_shape(a, b->dims, mask, b->in_dtype, b->out_dtype,
-                      b->border) &&
-           a->size_class == b->size_class;
+    return same_shape(a, b) && a->size_class == b->size_class;
 }
 
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e)
@@ -157,18 +152,15 @@ clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e)
 const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
                                       const clconv_problem *p)
 {
-    const int c = clconv_size_class(p);
-    int mask[3];
-    for (int a = 0; a < 3; ++a)
-        mask[a] = a < p->dims ? clconv_problem_mask_axis(p, a) : 1;
+    clconv_tuning key = {0};
+    clconv_tune_class(p, &key);
     const clconv_tuning *best = NULL;
     int best_d = 3;
     for (size_t i = 0; i < t->count; ++i) {
         const clconv_tuning *e = &t->entries[i];
-        if (!same_shape(e, p->dims, mask, p->in_dtype, p->out_dtype,
-                        p->border))
+        if (!same_shape(e, &key))
             continue;
-        int d = abs(e->size_class - c);
+        int d = abs(e->size_class - key.size_class);
         if (d < best_d) {
             best = e;
             best_d = d;
