@@ -482,6 +482,35 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                                    float *out, size_t begin, size_t end,
                                    clconv_call_info *info);
 
+/* A part of a larger problem along its slowest axis, for callers that
+ * hold only some of its rows (MPI ranks, chunks of a memory-mapped file):
+ * the part's row 0 is row first_row of the whole problem, which has
+ * whole_rows rows along that axis and is otherwise the part's problem.
+ * first_row may be negative (a part holding halo rows from before the
+ * whole's first, such as wrap's far end). */
+typedef struct clconv_part {
+    long long first_row;
+    size_t whole_rows;
+} clconv_part;
+
+/* clconv_convolve_rows on a part of a larger problem: p is the part's
+ * problem (its slowest axis the rows the caller holds, halos included;
+ * they end where p ends, per p's border mode), in and out the part's
+ * arrays, [begin, end) rows of the part. The rows are computed as one
+ * launch over the whole problem computes them: the method and the
+ * kernel's settings chosen for the whole (its size, not the part's) and
+ * its work-groups' places along the axis, so parts computed this way
+ * (ranks, chunks) give the whole problem's result bit for bit. A part
+ * alone (clconv_convolve_rows on p) may differ from it in the last bit
+ * where a kernel splits an output's sum between work-items (3D coarse
+ * with several work-items along z, GPUs' default at masks 3-5 wide).
+ * part NULL: p is the whole problem. */
+clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
+                                   const clconv_part *part, const float *in,
+                                   const float *mask, float *out,
+                                   size_t begin, size_t end,
+                                   clconv_call_info *info);
+
 /* One problem over n devices at once: the output rows of the slowest axis
  * are split in proportion to weights[] (relative speeds, e.g. from
  * clconv_measure_weights), and each session computes its rows (streamed
@@ -495,6 +524,17 @@ clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
                                     const double *weights, const float *in,
                                     const float *mask, float *out,
                                     clconv_call_info *info);
+/* clconv_convolve_split on a part of a larger problem (clconv_part,
+ * clconv_convolve_part): every row of the part, each device's as the
+ * whole problem's launch on that device computes it. part NULL: the
+ * problems are whole. */
+clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
+                                         size_t n,
+                                         const clconv_problem *problems,
+                                         const clconv_part *part,
+                                         const double *weights,
+                                         const float *in, const float *mask,
+                                         float *out, clconv_call_info *info);
 /* Relative speeds of n sessions on their problems, from timed calls on a
  * sample of the rows of in (the fastest of three, after an untimed one
  * that builds): weights[i] = 1 / seconds. */

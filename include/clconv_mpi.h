@@ -13,7 +13,8 @@
  * modes, per-axis widths and origins, convolution, axes. The result is
  * the single-device result bit for bit (same variant, method and device
  * type) for the direct and separable methods: each output row is computed
- * by the same kernel over the same input rows.
+ * by the same kernel over the same input rows, its launch placed as the
+ * whole problem's (clconv_convolve_part).
  *
  * Errors: every call returns a clconv_status; clconv_mpi_last_error() has
  * the message (a failed MPI call names the call and MPI's error string).
@@ -119,7 +120,8 @@ typedef struct clconv_mpi_times {
  * the halo rows are overwritten) with MPI_Isend/MPI_Irecv, and write the
  * block's output rows of out (the same layout; halo rows of out are not
  * touched). p is the global problem (its strategy and knobs are used as
- * they are on every rank). times may be NULL. */
+ * they are on every rank; knobs left 0 are chosen for p, not for the
+ * block). times may be NULL. */
 clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
                                   const clconv_problem *p,
                                   const clconv_mpi_block *b, float *in,

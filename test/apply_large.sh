@@ -26,6 +26,7 @@ np.save(f"{d}/a1.npy", rng.random(5000, dtype=np.float32))
 np.save(f"{d}/a2.npy", rng.random((61, 47), dtype=np.float32))
 np.save(f"{d}/a3.npy", rng.random((23, 19, 17), dtype=np.float32))
 np.save(f"{d}/thin.npy", rng.random((3, 40), dtype=np.float32))
+np.save(f"{d}/a70.npy", rng.random((70, 24, 40), dtype=np.float32) - 0.5)
 np.save(f"{d}/rgb.npy", rng.random((9, 7, 3), dtype=np.float32))
 nan = rng.random((600, 600), dtype=np.float32)
 nan[300, 300] = np.nan
@@ -119,11 +120,28 @@ else
     echo "SKIP huge: ${free_kb} kB of disk, ${avail_kb} kB of memory available (5 GB needed)"
 fi
 
+# Work-items along z sharing a work-group's planes (GPUs' 3D default at
+# masks 3-5, forced here): outputs at their boundaries add two partial
+# sums, so each chunk's launch starts where one of the whole's 16-plane
+# work-groups does (clconv_convolve_part); chunks of 7 planes start at
+# every phase. Before, chunks differed from one launch in the last bit.
+gz="CLCONV_COARSE_GZ=4 CLCONV_COARSE_XV=2"
+gzopts="--mask gaussian:5 --strategy coarse --method direct --device 0:0"
+check "a70 planes shared in memory" 0 env $gz "$CLI" apply "$tmp/a70.npy" "$tmp/a70-mem.npy" $gzopts
+check "a70 planes shared mapped in chunks of 7 planes" 0 env $gz CLCONV_APPLY_CHUNK_BYTES=27000 \
+    "$CLI" apply "$tmp/a70.npy" "$tmp/a70-big.npy" $gzopts
+same "a70 planes shared: chunked equals in memory" "$tmp/a70-mem.npy" "$tmp/a70-big.npy"
+
 if POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread | grep -q '^[2-9]'; then
     check "--device A,B splits one array over two devices" 0 env POCL_DEVICES="pthread pthread" \
         "$CLI" apply "$tmp/a3.npy" "$tmp/a3-split.npy" --mask gaussian:5 --device 0:0,0:1 --verify
     grep -q "on 2 device(s)" "$tmp/out" || { echo "FAIL split: summary"; fails=$((fails + 1)); }
     same "split equals one device" "$tmp/a3-gaussian_5-mem.npy" "$tmp/a3-split.npy"
+    check "a70 planes shared, chunks of 7 planes split over two devices" 0 \
+        env $gz POCL_DEVICES="pthread pthread" CLCONV_APPLY_CHUNK_BYTES=27000 \
+        "$CLI" apply "$tmp/a70.npy" "$tmp/a70-split.npy" $gzopts,0:1
+    same "a70 planes shared: chunks split equal one device in memory" \
+        "$tmp/a70-mem.npy" "$tmp/a70-split.npy"
 else
     echo "SKIP split: PoCL does not expose two pthread devices here"
 fi

@@ -73,6 +73,7 @@ npy(d + "/v3.npy", "f4", (13, 17, 19))   # 13 planes: uneven over 2, 3, 4
 npy(d + "/thin3.npy", "f4", (3, 9, 11))  # fewer planes than 4 ranks
 npy(d + "/i2.npy", "f8", (23, 31))
 npy(d + "/l1.npy", "i2", (101,))
+npy(d + "/v70.npy", "f4", (70, 24, 40))  # 70 planes: 16-plane work-groups
 EOF
 
 # same NAME IN MASK RANKS HALO [apply options]: N ranks give the
@@ -112,6 +113,22 @@ for s in naive output_tile coarse; do
     same "3d-$s" v3.npy box:5 3 exchange --strategy "$s"
 done
 same 3d-verify v3.npy box:3 2 exchange --verify
+# Work-items along z sharing a work-group's planes (GPUs' 3D default at
+# masks 3-5, forced here): outputs at their boundaries add two partial
+# sums, so a rank's launch starts where one of the whole's work-groups
+# does, before its block (clconv_convolve_part); blocks from 70 planes
+# start at every phase against the 16-plane work-groups. Before, ranks
+# differed from one process in the last bit.
+export CLCONV_COARSE_GZ=4 CLCONV_COARSE_XV=2
+for n in 2 3 5; do
+    same 3d-gz4 v70.npy gaussian:5 "$n" exchange --strategy coarse \
+        --method direct
+done
+same 3d-gz4-wrap v70.npy box:5x3x4 3 read --strategy coarse --method direct \
+    --mode wrap --origin 0,0,1
+same 3d-gz4-const v70.npy box:3x3x5 4 exchange --strategy coarse \
+    --method direct --cval 2 --convolve
+unset CLCONV_COARSE_GZ CLCONV_COARSE_XV
 
 # clconv itself under mpirun runs clconv-mpi.
 if timeout 120 $RUN -n 2 "$CLI" apply "$tmp/v3.npy" "$tmp/o.npy" --mask box:3 \

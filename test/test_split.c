@@ -66,11 +66,13 @@ static void need_two(const fixture *f)
 }
 
 /* The same problem as each device runs it: device 0's default variant on
- * every device, so the parts are comparable bit for bit. */
+ * every device (unless p names a strategy), so the parts are comparable
+ * bit for bit. */
 static void problems_of(const fixture *f, clconv_problem p,
                         clconv_problem *each)
 {
-    clconv_pick_default(clconv_session_device(f->s[0]), &p);
+    if (p.strategy == CLCONV_NAIVE)
+        clconv_pick_default(clconv_session_device(f->s[0]), &p);
     for (size_t i = 0; i < f->n; ++i)
         each[i] = p;
 }
@@ -149,6 +151,39 @@ static void any_proportion_equals_one_device(void **state)
     }
 }
 
+/* The 3D coarse kernel with 4 work-items along z sharing a work-group's
+ * planes ($CLCONV_COARSE_GZ=4, 2 columns: GPUs' default at masks 3-5),
+ * whose outputs at the work-items' boundaries add two partial sums at
+ * planes counted from the launch's first: each device's launch starts
+ * where one of the whole's work-groups does, so the split gives one
+ * device's bits in any proportion (by up to 3e-7 apart before). */
+static void planes_shared_split_equals_one_device(void **state)
+{
+    fixture *f = *state;
+    need_two(f);
+    clconv_session *kept[MAXDEV];
+    memcpy(kept, f->s, sizeof kept);
+    setenv("CLCONV_COARSE_GZ", "4", 1);
+    setenv("CLCONV_COARSE_XV", "2", 1);
+    for (size_t i = 0; i < f->n; ++i)
+        assert_int_equal(clconv_session_create(clconv_session_device(kept[i]),
+                                               &f->s[i]),
+                         CLCONV_OK);
+    unsetenv("CLCONV_COARSE_GZ");
+    unsetenv("CLCONV_COARSE_XV");
+    const double even[MAXDEV] = {1, 1, 1, 1, 1, 1, 1, 1};
+    const double skew[MAXDEV] = {3, 1, 1, 1, 1, 1, 1, 1};
+    for (int b = 0; b < CLCONV_BORDER_COUNT; ++b) {
+        clconv_problem p = {.dims = 3, .size = {64, 40, 70}, .mask_width = 5,
+                            .strategy = CLCONV_COARSE,
+                            .border = (clconv_border)b, .cval = 0.25};
+        check_split(f, p, b % 2 ? skew : even);
+    }
+    for (size_t i = 0; i < f->n; ++i)
+        clconv_session_destroy(f->s[i]);
+    memcpy(f->s, kept, sizeof kept);
+}
+
 static void bad_splits_are_refused(void **state)
 {
     fixture *f = *state;
@@ -178,6 +213,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(any_proportion_equals_one_device),
+        cmocka_unit_test(planes_shared_split_equals_one_device),
         cmocka_unit_test(bad_splits_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,7 +6,9 @@
  * of CPU devices and the pinned staging of GPUs (forced here on any
  * device, in chunks small enough that the ring wraps) match the plan
  * path; a limit below one row with its halo is unsupported with the
- * reason, a malformed limit or staging setting a bad argument.
+ * reason, a malformed limit or staging setting a bad argument. With the
+ * 3D kernel's work-items along z sharing planes, slabs, row ranges and
+ * parts held apart (clconv_convolve_part) give one launch's bits too.
  * Runs on every device $CLCONV_DEVICE selects. */
 #include <math.h>
 #include <setjmp.h>
@@ -84,19 +86,24 @@ static clconv_session *limited(fixture *f, size_t bytes)
  * The calls compared with it leave the method on auto: in parts, where
  * the FFT's bits would depend on the partition, auto is the direct
  * method too (a slow device's cost model picks the FFT for the whole). */
-static void one_launch(fixture *f, const clconv_problem *p, const float *in,
-                       const float *mask, float *out)
+static void launch_once(clconv_session *s, const clconv_problem *p,
+                        const float *in, const float *mask, float *out)
 {
     clconv_problem direct = *p;
     direct.method = CLCONV_METHOD_DIRECT;
     clconv_plan *plan = NULL;
-    assert_int_equal(clconv_plan_create_with_mask(f->whole, &direct, mask,
-                                                  &plan),
+    assert_int_equal(clconv_plan_create_with_mask(s, &direct, mask, &plan),
                      CLCONV_OK);
     assert_int_equal(clconv_plan_set_input(plan, in), CLCONV_OK);
     assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
     assert_int_equal(clconv_plan_get_output(plan, out), CLCONV_OK);
     clconv_plan_destroy(plan);
+}
+
+static void one_launch(fixture *f, const clconv_problem *p, const float *in,
+                       const float *mask, float *out)
+{
+    launch_once(f->whole, p, in, mask, out);
 }
 
 /* p in slabs of about `rows` rows of its slowest axis, against one launch. */
@@ -406,6 +413,159 @@ static void row_ranges_add_up_to_the_whole(void **state)
     free(got);
 }
 
+/* A session whose 3D coarse kernel has 4 work-items along z sharing a
+ * work-group's planes, 2 columns each (GPUs' default at masks 3-5): an
+ * output at the boundary between two work-items' planes adds their two
+ * partial sums, at planes counted from the launch's first. limit: as
+ * limited(), 0 for none. */
+static clconv_session *planes_shared(fixture *f, size_t limit)
+{
+    setenv("CLCONV_COARSE_GZ", "4", 1);
+    setenv("CLCONV_COARSE_XV", "2", 1);
+    clconv_session *s = limit ? limited(f, limit) : session_bound(f);
+    unsetenv("CLCONV_COARSE_GZ");
+    unsetenv("CLCONV_COARSE_XV");
+    return s;
+}
+
+static void same_bits(const float *got, const float *want, size_t n,
+                      const char *what, const clconv_problem *p)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (memcmp(&got[i], &want[i], 4) != 0)
+            fail_msg("%s, %zux%zux%zu mask %dx%dx%d %s, binding %d: element "
+                     "%zu is %.9g, one launch gives %.9g", what, p->size[0],
+                     p->size[1], p->size[2], p->mask_size[0],
+                     p->mask_size[1], p->mask_size[2],
+                     clconv_border_name(p->border), binding, i, got[i],
+                     want[i]);
+}
+
+/* p's whole rows [begin, end) from a part of it alone (an MPI rank's
+ * block, a chunk of a mapped file): its rows from begin - lo to end + hi
+ * (within the array in the constant mode, whose ends the part folds as
+ * the whole does; past its ends the rows the mode reads otherwise), into
+ * got through clconv_convolve_part; all: every row of the part computed
+ * (its halo rows too, as apply's chunks over several devices), else
+ * only those. */
+static void part_of(clconv_session *s, const clconv_problem *p,
+                    const float *in, const float *mask, float *got,
+                    size_t begin, size_t end, int all)
+{
+    const long long rows = (long long)p->size[2];
+    const long long lo = clconv_problem_left(p, 2),
+                    hi = clconv_problem_mask_axis(p, 2) - 1 - lo;
+    long long first = (long long)begin - lo, last = (long long)end + hi;
+    if (p->border == CLCONV_BORDER_CONSTANT) {
+        first = first < 0 ? 0 : first;
+        last = last > rows ? rows : last;
+    }
+    const size_t row = p->size[0] * p->size[1], n = (size_t)(last - first);
+    float *lin = malloc(n * row * 4), *lout = malloc(n * row * 4);
+    assert_non_null(lin && lout);
+    for (size_t i = 0; i < n; ++i)
+        memcpy(lin + i * row,
+               in + row * (size_t)clconv_border_index(first + (long long)i,
+                                                      rows, p->border),
+               row * 4);
+    clconv_problem local = *p;
+    local.size[2] = n;
+    const clconv_part part = {first, p->size[2]};
+    if (clconv_convolve_part(s, &local, &part, lin, mask, lout,
+                             all ? 0 : (size_t)((long long)begin - first),
+                             all ? n : (size_t)((long long)end - first),
+                             NULL) != CLCONV_OK)
+        fail_msg("part from row %lld, rows %zu to %zu: %s", first, begin, end,
+                 clconv_last_error());
+    memcpy(got + begin * row, lout + (size_t)((long long)begin - first) * row,
+           (end - begin) * row * 4);
+    free(lin);
+    free(lout);
+}
+
+/* With work-items along z sharing a work-group's planes (planes_shared),
+ * slabs (forced by the allocation limit, 4 planes a work-item: 16 a
+ * work-group), row ranges of the whole array and parts held apart with
+ * their halos (clconv_convolve_part, as MPI ranks and apply's chunks
+ * call it), cut at rows of every phase against the work-groups, give one
+ * launch's result bit for bit, in every mode and binding: each launch
+ * starts a multiple of the work-group's planes into the whole, with the
+ * whole problem's planes per work-item (fewer for a small part alone).
+ * They differed by up to 3e-7 when each launch's work-groups started at
+ * its own first plane. Masks 5^3, 3x4x5 with an origin, 4x3x2
+ * convolved; 64 x 40 x 150 (the default takes 16 planes a work-group on
+ * 2 compute units, a part of it alone 4; sampled runs 36 x 6 x 150). */
+static void planes_shared_in_slabs_and_parts_equal_one_launch(void **state)
+{
+    fixture *f = *state;
+    static const int masks[][4] = {{5, 5, 5, 0}, {3, 4, 5, 1}, {4, 3, 2, -1}};
+    const char *sample = getenv("CLCONV_MATRIX_SAMPLE");
+    const int sampled = sample && *sample;
+    const size_t cuts[] = {0, 7, 23, 24, 41, 90, 150};
+    const size_t ncuts = sizeof cuts / sizeof *cuts;
+    /* sampled (Oclgrind, sanitizers): one binding, two masks, three
+     * modes, a volume 36 x 6 (no interior work-group along y) */
+    const size_t nx = sampled ? 36 : 64, ny = sampled ? 6 : 40;
+    for (binding = 0; binding < (sampled ? 1 : BIND_COUNT); ++binding) {
+        clconv_session *whole = planes_shared(f, 0);
+        for (int mi = 0; mi < 3; mi += sampled ? 2 : 1)
+            for (int mode = 0; mode < CLCONV_BORDER_COUNT;
+                 mode += sampled ? 2 : 1) {
+                clconv_problem p = {.dims = 3, .size = {nx, ny, 150},
+                                    .border = (clconv_border)mode,
+                                    .cval = -1.5};
+                for (int a = 0; a < 3; ++a)
+                    p.mask_size[a] = masks[mi][a];
+                p.mask_width = 5;
+                p.origin[2] = masks[mi][3] > 0 ? masks[mi][3] : 0;
+                p.flip = masks[mi][3] < 0;
+                clconv_pick_default(f->dev, &p);
+                p.strategy = CLCONV_COARSE;
+                p.tile = 0;
+                const size_t n = clconv_problem_elements(&p), row = nx * ny;
+                const size_t m = clconv_problem_mask_elements(&p);
+                float *in = malloc(n * 4), *mask = malloc(m * 4);
+                float *want = malloc(n * 4), *got = malloc(n * 4);
+                assert_non_null(in && mask && want && got);
+                const uint64_t seed = 700 + (uint64_t)(mi * 8 + mode);
+                print_message("seed %llu\n", (unsigned long long)seed);
+                clconv_fill_random(in, n, seed);
+                clconv_fill_random(mask, m, seed + 1);
+                launch_once(whole, &p, in, mask, want);
+                for (size_t i = 0; i < n; ++i)
+                    got[i] = NAN;
+                for (size_t k = 0; k + 1 < ncuts; k += 2)
+                    if (clconv_convolve_rows(whole, &p, in, mask, got, cuts[k],
+                                             cuts[k + 1], NULL) != CLCONV_OK)
+                        fail_msg("rows: %s", clconv_last_error());
+                for (size_t k = 1; k + 1 < ncuts; k += 2)
+                    part_of(whole, &p, in, mask, got, cuts[k], cuts[k + 1],
+                            k == 3);
+                same_bits(got, want, n, "row ranges and parts", &p);
+                /* 4 planes a work-item, slabs of about 9 planes */
+                clconv_problem q = p;
+                q.coarsen = 4;
+                launch_once(whole, &q, in, mask, want);
+                clconv_session *s =
+                    planes_shared(f, (9 + 4 + 15) * row * 4);
+                clconv_call_info info;
+                if (clconv_convolve_ex(s, &q, in, mask, got, &info) !=
+                    CLCONV_OK)
+                    fail_msg("slabs: %s", clconv_last_error());
+                if (info.slabs < 10)
+                    fail_msg("%zu slabs", info.slabs);
+                same_bits(got, want, n, "slabs", &q);
+                clconv_session_destroy(s);
+                free(in);
+                free(mask);
+                free(want);
+                free(got);
+            }
+        clconv_session_destroy(whole);
+    }
+    binding = BIND_COPY;
+}
+
 /* Only dims, size and mask set: the device's default variant, bit for bit
  * what clconv_pick_default's choice gives. */
 static void a_zero_initialised_problem_gets_the_device_default(void **state)
@@ -646,6 +806,7 @@ int main(void)
         cmocka_unit_test(pinned_staging_equals_the_plan),
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
         cmocka_unit_test(row_ranges_add_up_to_the_whole),
+        cmocka_unit_test(planes_shared_in_slabs_and_parts_equal_one_launch),
         cmocka_unit_test(a_zero_initialised_problem_gets_the_device_default),
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
     };

@@ -213,11 +213,15 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
         if (st != CLCONV_OK)
             return st;
     }
-    st = r->n == 1 ? clconv_convolve_rows(r->devs.sessions[0], &q[0], in,
-                                         r->mask.values, r->out, r0 - a,
-                                         r1 - a, &info)
-                  : clconv_convolve_split(r->devs.sessions, r->n, q, r->w, in,
-                                          r->mask.values, r->out, &info);
+    /* computed as the whole problem's launch computes them (bit for bit
+     * one call on the whole array) */
+    const clconv_part part = {(long long)a, r->rows};
+    st = r->n == 1 ? clconv_convolve_part(r->devs.sessions[0], &q[0], &part,
+                                          in, r->mask.values, r->out, r0 - a,
+                                          r1 - a, &info)
+                   : clconv_convolve_split_part(r->devs.sessions, r->n, q,
+                                                &part, r->w, in,
+                                                r->mask.values, r->out, &info);
     r->slabs += info.slabs;
     if (st != CLCONV_OK || !o->verify)
         return st;

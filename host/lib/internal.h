@@ -211,6 +211,10 @@ typedef struct clc_variant {
      * and at least this wide along some axis (0: never): row and plane
      * offsets fold into the loads (bench/PERF.md item 63). */
     int extents_baked_3d;
+    /* Rows of the slowest axis at whose multiples, counted from the
+     * launch's first row, the kernel splits outputs' sums between
+     * work-items (NULL: none split; clc_config_split_rows). */
+    size_t (*split_rows)(const clc_config *c);
 } clc_variant;
 
 /* The families (variant_tiled.c, variant_coarse.c, variant_vector.c). */
@@ -246,6 +250,12 @@ size_t clc_batch_member(const clconv_problem *p, clconv_problem *member);
  * problem of any shape whose kernel c is (a batch's whole problem). */
 void clc_config_settings_to(const clc_config *c, clconv_problem *p);
 void clc_config_geometry(const clc_config *c, clc_geometry *g);
+/* 1, or the rows of the slowest axis at whose multiples from the launch's
+ * first row c's kernel splits an output's sum into partial sums from
+ * different work-items: a launch over a part of a problem gives the whole
+ * launch's bits only where the part's first row is a multiple of it into
+ * the whole (stream.c aligns its slabs so). */
+size_t clc_config_split_rows(const clc_config *c);
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g);
 /* "-D MASK_WIDTH=.. -D TILE_WIDTH=.." and " -D NAME=value" for every knob
  * the variant reads on c's dims, into buf; its length (at most len - 1).
@@ -461,9 +471,13 @@ clconv_status clc_plan_cache_get(clconv_session *s, const clconv_problem *p,
 /* Output rows [begin, end) of the slowest axis of p (whole arrays in and
  * out) in at least nslabs_min slabs (more where the device's allocation
  * limit needs), streamed with overlapped transfers; *nslabs gets how many
- * ran. */
+ * ran. part (NULL: p is the whole) places p in a larger problem
+ * (clconv_convolve_part). */
+/* CLCONV_EINVAL unless part (NULL: none) holds some of its whole's rows. */
+clconv_status clc_part_check(const clconv_problem *p, const clconv_part *part);
 clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
-                              const void *in, const float *mask, void *out,
+                              const clconv_part *part, const void *in,
+                              const float *mask, void *out,
                               size_t begin, size_t end, size_t nslabs_min,
                               size_t *nslabs);
 

@@ -71,23 +71,63 @@ static clconv_status bind_input(clc_job *j, pipe *pp, int k, size_t a, size_t b,
                                            __FILE__, __LINE__);
 }
 
-/* The input of output rows [r0, r1) in a mode the slab cannot fold
- * (clc_job's gather_edges): rows r0 - lo .. r1 + hi, each the row the
- * whole axis' fold gives (clconv_border_index), copied on the host and
- * bound to *mem; no upload is left in flight when it returns (the rows
- * are freed), so there is no event. */
-static clconv_status bind_gathered(clc_job *j, pipe *pp, int k, size_t r0,
-                                   size_t r1, cl_mem *mem)
+/* Input rows [a, b) after `zeros` rows of zeros (rows before the job's
+ * first that a slab's launch starts at only to place its work-groups as
+ * the whole's: clc_job's split; no output kept reads them), uploaded
+ * into the slot, or into a buffer of their own on CPU devices (the
+ * caller's rows cannot be preceded in place). */
+static clconv_status bind_after_zeros(clc_job *j, pipe *pp, int k,
+                                      size_t zeros, size_t a, size_t b,
+                                      cl_mem *mem, cl_event *ev)
 {
-    const size_t n = r1 - r0 + j->lo + j->hi, rb = j->row * j->isz;
+    const size_t rb = j->row * j->isz, lead = zeros * rb;
+    const size_t bytes = (b - a) * rb;
+    const char *src = j->in + a * rb;
+    const cl_uchar zero = 0;
+    const cl_uint nw = !j->host_ptr && pp->kern[k] ? 1 : 0;
+    const cl_event *wait = nw ? &pp->kern[k] : NULL;
+    cl_int err;
+    *ev = NULL;
+    if (j->host_ptr) {
+        *mem = clCreateBuffer(j->s->context, CL_MEM_READ_ONLY, lead + bytes,
+                              NULL, &err);
+        if (err != CL_SUCCESS) {
+            *mem = NULL;
+            return clc_cl_fail("clCreateBuffer(slab input)", err, __FILE__,
+                               __LINE__);
+        }
+    } else {
+        *mem = pp->in[k];
+        CLC_CHECK(clRetainMemObject(*mem));
+    }
+    CLC_CHECK(clEnqueueFillBuffer(j->s->xfer[0], *mem, &zero, 1, 0, lead, nw,
+                                  wait, NULL));
+    if (j->staged)
+        return clc_staged_write(j->s, *mem, lead, src, bytes, nw, wait, ev);
+    err = clEnqueueWriteBuffer(j->s->xfer[0], *mem, CL_FALSE, lead, bytes,
+                               src, nw, wait, ev);
+    return err == CL_SUCCESS ? CLCONV_OK
+                             : clc_cl_fail("clEnqueueWriteBuffer", err,
+                                           __FILE__, __LINE__);
+}
+
+/* The input of output rows [r0, r1) in a mode the slab cannot fold
+ * (clc_job's gather_edges): n rows from row `first` (r0 - lo, or earlier
+ * to place the launch: clc_job's split), each the row the whole axis'
+ * fold gives (clconv_border_index), copied on the host and bound to *mem;
+ * no upload is left in flight when it returns (the rows are freed), so
+ * there is no event. */
+static clconv_status bind_gathered(clc_job *j, pipe *pp, int k,
+                                   long long first, size_t n, cl_mem *mem)
+{
+    const size_t rb = j->row * j->isz;
     char *rows = malloc(n * rb);
     if (!rows)
         return clc_fail(CLCONV_ENOMEM, "out of memory (%zu halo-gathered "
                         "rows of %zu bytes)", n, rb);
     for (size_t i = 0; i < n; ++i) {
         const long long at = clconv_border_index(
-            (long long)r0 - (long long)j->lo + (long long)i,
-            (long long)j->rows, j->p.border);
+            first + (long long)i, (long long)j->rows, j->p.border);
         memcpy(rows + i * rb, j->in + (size_t)at * rb, rb);
     }
     cl_int err;
@@ -117,19 +157,52 @@ static clconv_status bind_gathered(clc_job *j, pipe *pp, int k, size_t r0,
     return st;
 }
 
+/* a mod m, from 0 to m - 1 for a of either sign. */
+static size_t floor_mod(long long a, size_t m)
+{
+    const long long r = a % (long long)m;
+    return (size_t)(r < 0 ? r + (long long)m : r);
+}
+
+/* The input of output rows [r0, r1): rows [a, b) (gather: the fold's
+ * rows from r0 - lo, b - a of them), after `lead` rows that place the
+ * launch a multiple of split rows into the whole (clc_job): `early` of
+ * them rows of the input, the rest zeros before the job's first. No lead
+ * where the slab folds the job's first row itself (a part of a whole
+ * whose first row is not such a multiple). */
+typedef struct span {
+    int gather;
+    size_t a, b, lead, early;
+    long long first; /* the job's row the outputs' reach starts at */
+} span;
+
+static void span_of(const clc_job *j, size_t r0, size_t r1, span *sp)
+{
+    sp->gather = j->gather_edges && (r0 < j->lo || r1 + j->hi > j->rows);
+    sp->a = sp->gather ? 0 : r0 > j->lo ? r0 - j->lo : 0;
+    sp->b = sp->gather ? r1 - r0 + j->lo + j->hi
+            : r1 + j->hi < j->rows ? r1 + j->hi
+                                   : j->rows;
+    sp->first = sp->gather ? (long long)r0 - (long long)j->lo
+                           : (long long)sp->a;
+    sp->lead = floor_mod(j->origin + sp->first, j->split);
+    if (!sp->gather && sp->a == 0 && r0 < j->lo)
+        sp->lead = 0;
+    sp->early = sp->gather ? sp->lead : sp->lead < sp->a ? sp->lead : sp->a;
+}
+
 /* One slab: output rows [r0, r1) through slot k. */
 static clconv_status slab(clc_job *j, pipe *pp, int k, size_t r0, size_t r1)
 {
-    const int gather =
-        j->gather_edges && (r0 < j->lo || r1 + j->hi > j->rows);
-    const size_t a = gather ? 0 : r0 > j->lo ? r0 - j->lo : 0;
-    const size_t b = gather ? r1 - r0 + j->lo + j->hi
-                     : r1 + j->hi < j->rows ? r1 + j->hi
-                                            : j->rows;
+    span sp;
+    span_of(j, r0, r1, &sp);
+    const int gather = sp.gather;
+    const size_t a = sp.a, b = sp.b, lead = sp.lead, early = sp.early;
+    const long long first = sp.first;
     /* Rows of the slab's output before r0. */
-    const size_t skip = gather ? j->lo : r0 - a;
+    const size_t skip = lead + (gather ? j->lo : r0 - a);
     clconv_problem q = j->p;
-    q.size[j->axis] = b - a;
+    q.size[j->axis] = lead + b - a;
     clconv_plan *plan;
     clconv_status st = clc_plan_cache_get(j->s, &q, j->mask, &plan);
     if (st != CLCONV_OK)
@@ -137,8 +210,11 @@ static clconv_status slab(clc_job *j, pipe *pp, int k, size_t r0, size_t r1)
     cl_mem in = NULL;
     cl_event waits[2], up = NULL, kern = NULL, down = NULL;
     cl_uint nw = 0;
-    st = gather ? bind_gathered(j, pp, k, r0, r1, &in)
-                : bind_input(j, pp, k, a, b, &in, &up);
+    st = gather ? bind_gathered(j, pp, k, first - (long long)lead,
+                                lead + b - a, &in)
+         : early < lead
+             ? bind_after_zeros(j, pp, k, lead - early, a - early, b, &in, &up)
+             : bind_input(j, pp, k, a - early, b, &in, &up);
     if (st != CLCONV_OK)
         goto out;
     if (up)
@@ -228,7 +304,7 @@ void clc_slab_buffers_free(clconv_session *s)
 /* slots (1 or 2) sets of device buffers for slabs of rows output rows. */
 static clconv_status pipe_open(clc_job *j, pipe *pp, size_t rows, int slots)
 {
-    const size_t elems = (rows + j->lo + j->hi) * j->row;
+    const size_t elems = (rows + j->lo + j->hi + j->split - 1) * j->row;
     memset(pp, 0, sizeof *pp);
     for (int k = 0; k < slots; ++k) {
         clconv_status st = CLCONV_OK;
@@ -269,6 +345,14 @@ static clconv_status pipe_close(clc_job *j, pipe *pp, int ok)
     return drained;
 }
 
+/* Do the rows that read the fold at the job's first row take a slab of
+ * their own (clc_pipe_rows)? Where the job is a part that does not
+ * start a multiple of split rows into the whole. */
+static int cut_at_lo(const clc_job *j)
+{
+    return !j->gather_edges && floor_mod(j->origin, j->split) != 0;
+}
+
 clconv_status clc_pipe_rows(clc_job *j, size_t begin, size_t end, size_t rows,
                             size_t *nslabs)
 {
@@ -276,10 +360,35 @@ clconv_status clc_pipe_rows(clc_job *j, size_t begin, size_t end, size_t rows,
     if (st != CLCONV_OK)
         return st;
     pipe pp;
-    st = pipe_open(j, &pp, rows, rows < end - begin ? 2 : 1);
+    st = pipe_open(j, &pp, rows,
+                   rows < end - begin ||
+                           (begin < j->lo && end > j->lo && cut_at_lo(j))
+                       ? 2
+                       : 1);
     size_t i = 0;
-    for (size_t r0 = begin; st == CLCONV_OK && r0 < end; r0 += rows, ++i) {
-        size_t r1 = r0 + rows < end ? r0 + rows : end;
+    for (size_t r0 = begin, r1; st == CLCONV_OK && r0 < end; r0 = r1, ++i) {
+        r1 = r0 + rows < end ? r0 + rows : end;
+        /* The next slab's reach to start a multiple of split rows into
+         * the whole, so that it reads no rows before it (clc_job): this
+         * one ends at the nearer such row, later where the slot holds
+         * it, else earlier where it can. */
+        const size_t back = floor_mod(
+            j->origin + (long long)r1 - (long long)j->lo, j->split);
+        const size_t ahead = back ? j->split - back : 0;
+        span sp;
+        if (r1 < end && ahead && ahead <= back && r1 + ahead <= end)
+            span_of(j, r0, r1 + ahead, &sp);
+        if (r1 < end && ahead && ahead <= back && r1 + ahead <= end &&
+            sp.lead + sp.b - sp.a <= rows + j->lo + j->hi + j->split - 1)
+            r1 += ahead;
+        else if (r1 < end && r1 - r0 > back)
+            r1 -= back;
+        /* Rows that read the fold at the job's first row, of a part that
+         * does not start a multiple of split rows into the whole: a slab
+         * of their own, its launch where the part starts (slab()), so
+         * that the rows after them start where the whole's would. */
+        if (r0 < j->lo && r1 > j->lo && cut_at_lo(j))
+            r1 = j->lo;
         st = slab(j, &pp, (int)(i % 2), r0, r1);
     }
     clconv_status closed = pipe_close(j, &pp, st == CLCONV_OK);

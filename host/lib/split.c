@@ -126,12 +126,26 @@ clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
                                     const float *mask, float *out,
                                     clconv_call_info *info)
 {
+    return clconv_convolve_split_part(sessions, n, problems, NULL, weights,
+                                      in, mask, out, info);
+}
+
+clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
+                                         size_t n,
+                                         const clconv_problem *problems,
+                                         const clconv_part *part,
+                                         const double *weights,
+                                         const float *in, const float *mask,
+                                         float *out, clconv_call_info *info)
+{
     size_t bounds[CLC_SPLIT_MAX + 1], slabs[CLC_SPLIT_MAX] = {0};
     clconv_status res[CLC_SPLIT_MAX];
     char why[CLC_SPLIT_MAX][256];
     if (info)
         *info = (clconv_call_info){0};
     clconv_status st = check_shapes(sessions, n, problems);
+    if (st == CLCONV_OK)
+        st = clc_part_check(&problems[0], part);
     if (st != CLCONV_OK)
         return st;
     if (!in || !mask || !out || !weights)
@@ -151,7 +165,8 @@ clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
     for (size_t i = 0; i < n; ++i) {
         res[i] = CLCONV_OK;
         if (bounds[i] < bounds[i + 1])
-            res[i] = clc_stream_rows(sessions[i], &problems[i], in, mask, out,
+            res[i] = clc_stream_rows(sessions[i], &problems[i], part, in,
+                                     mask, out,
                                      bounds[i], bounds[i + 1], 1, &slabs[i]);
         snprintf(why[i], sizeof why[i], "%s", clconv_last_error());
     }

@@ -45,7 +45,8 @@ static int slabs_fold(const clc_job *j, size_t rows_per_slab)
  * within their reach (an out-of-core caller's mapped file), and does not
  * scan the rest. */
 static clconv_status job_init(clc_job *j, clconv_session *s,
-                              const clconv_problem *p, const void *in,
+                              const clconv_problem *p,
+                              const clconv_part *part, const void *in,
                               const float *mask, void *out, int whole)
 {
     memset(j, 0, sizeof *j);
@@ -58,20 +59,24 @@ static clconv_status job_init(clc_job *j, clconv_session *s,
         clconv_pick_default(&s->dev, &j->p);
     for (int d = p->dims; d < 3; ++d)
         j->p.size[d] = 1;
+    j->axis = p->dims - 1;
+    j->origin = part ? part->first_row : 0;
+    j->split = 1;
     /* The method of the whole problem, chosen once: a slab left on auto
-     * could choose another (its size differs) and differ in the last bit.
-     * A caller passing a part of a larger problem (clconv_convolve_rows on
-     * a chunk) sets the whole problem's method itself. No FFT on input
-     * holding NaN or Inf (clconv_method_choose_for_input). */
+     * could choose another (its size differs) and differ in the last bit;
+     * a part's is its whole problem's. No FFT on input holding NaN or Inf
+     * (clconv_method_choose_for_input). */
+    clconv_problem w = j->p;
+    if (part)
+        w.size[j->axis] = part->whole_rows;
     clconv_status st = clconv_method_choose_for_input(
-        s, &j->p, mask, whole ? in : NULL, clconv_problem_elements(&j->p),
+        s, &w, mask, whole && !part ? in : NULL, clconv_problem_elements(&w),
         &j->p.method);
     j->in = in;
     j->mask = mask;
     j->out = out;
     j->isz = clconv_elem_size(p->in_dtype);
     j->osz = clconv_elem_size(p->out_dtype);
-    j->axis = p->dims - 1;
     j->rows = j->p.size[j->axis];
     j->row = 1;
     for (int d = 0; d < j->axis; ++d)
@@ -129,10 +134,12 @@ out:
     return st;
 }
 
-/* Output rows per slab: the most whose input (with halo) fits the
- * allocation limit, with four such buffers within 60% of the device, and
- * whose elements one launch can index (int). */
-static clconv_status slab_rows(const clc_job *j, size_t span, size_t nslabs_min,
+/* Output rows per slab: the most whose input (with halo, and the split
+ * - 1 rows a slab may start early: clc_job) fits the allocation limit,
+ * with four such buffers within 60% of the device, and whose elements one
+ * launch can index (int). Where the early rows would not fit, slabs start
+ * anywhere (split 1: the last bits then depend on where). */
+static clconv_status slab_rows(clc_job *j, size_t span, size_t nslabs_min,
                                size_t *rows)
 {
     const uint64_t row_bytes =
@@ -146,7 +153,9 @@ static clconv_status slab_rows(const clc_job *j, size_t span, size_t nslabs_min,
     const uint64_t by_bytes = cap / row_bytes;
     const uint64_t by_index = (uint64_t)INT_MAX / j->row;
     const uint64_t limit = by_bytes < by_index ? by_bytes : by_index;
-    const uint64_t halo = j->lo + j->hi;
+    if (limit <= j->lo + j->hi + j->split - 1)
+        j->split = 1;
+    const uint64_t halo = j->lo + j->hi + j->split - 1;
     if (limit <= halo)
         return clc_fail(CLCONV_EUNSUPPORTED,
                         "one slab of 1 row with its %llu halo rows needs %llu "
@@ -165,14 +174,36 @@ static clconv_status slab_rows(const clc_job *j, size_t span, size_t nslabs_min,
     return CLCONV_OK;
 }
 
+/* The whole problem's kernel for every slab where it splits sums at
+ * rows counted from its launch's first (clc_config_split_rows): its
+ * settings (a slab's own size could choose others: the 3D coarse kernel
+ * takes fewer planes per work-item in small problems), and the rows each
+ * slab's launch is to start at a multiple of into the whole. */
+static void whole_kernel(clc_job *j, const clconv_part *part)
+{
+    j->split = 1;
+    if (j->p.method != CLCONV_METHOD_DIRECT)
+        return;
+    clconv_problem w = j->p;
+    if (part)
+        w.size[j->axis] = part->whole_rows;
+    clc_config c;
+    clc_config_resolve_batched(&j->s->dev, &j->s->overrides, &w, &c);
+    const size_t split = clc_config_split_rows(&c);
+    if (split > 1) {
+        clc_config_settings_to(&c, &j->p);
+        j->split = split;
+    }
+}
+
 clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
-                              const void *in, const float *mask, void *out,
-                              size_t begin, size_t end, size_t nslabs_min,
-                              size_t *nslabs)
+                              const clconv_part *part, const void *in,
+                              const float *mask, void *out, size_t begin,
+                              size_t end, size_t nslabs_min, size_t *nslabs)
 {
     clc_job j;
     clconv_status st =
-        job_init(&j, s, p, in, mask, out,
+        job_init(&j, s, p, part, in, mask, out,
                  begin == 0 && p->dims >= 1 && end >= p->size[p->dims - 1]);
     size_t rows = 1;
     if (nslabs)
@@ -186,11 +217,16 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
     /* The FFT's last bits depend on the extent it transforms: rows in
      * parts, chosen automatically, take a path that gives the same bits
      * in any partition. */
-    const int in_parts = begin > 0 || end < j.rows || rows < end - begin;
+    const int in_parts =
+        part || begin > 0 || end < j.rows || rows < end - begin;
     if (p->method == CLCONV_METHOD_AUTO && j.p.method == CLCONV_METHOD_FFT &&
         in_parts)
         j.p.method = CLCONV_METHOD_DIRECT;
     if (st != CLCONV_OK)
+        return st;
+    whole_kernel(&j, part);
+    if (j.split > 1 && (st = slab_rows(&j, end - begin, nslabs_min,
+                                       &rows)) != CLCONV_OK)
         return st;
     /* Rows whose reach stays inside the array read no border on that axis,
      * so every slab of them holds all it reads, whatever the mode (a
@@ -275,7 +311,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
         return clc_convolve_via_f32(s, p, in, mask, out, info);
     clc_job j;
     void *copy = NULL;
-    if ((st = job_init(&j, s, p, in, mask, out, 1)) != CLCONV_OK)
+    if ((st = job_init(&j, s, p, NULL, in, mask, out, 1)) != CLCONV_OK)
         return st;
     const size_t elements = clconv_problem_elements(&j.p);
     const uint64_t bytes = (uint64_t)elements * j.isz;
@@ -325,7 +361,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     size_t rows;
     if ((st = slab_rows(&j, j.rows, want, &rows)) == CLCONV_OK &&
         (st = unalias(&j, &copy)) == CLCONV_OK)
-        st = clc_stream_rows(s, &j.p, j.in, mask, out, 0, j.rows, want,
+        st = clc_stream_rows(s, &j.p, NULL, j.in, mask, out, 0, j.rows, want,
                              &info->slabs);
     free(copy);
     return st;
@@ -336,11 +372,37 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                                    float *out, size_t begin, size_t end,
                                    clconv_call_info *info)
 {
+    return clconv_convolve_part(s, p, NULL, in, mask, out, begin, end, info);
+}
+
+clconv_status clc_part_check(const clconv_problem *p, const clconv_part *part)
+{
+    if (!part)
+        return CLCONV_OK;
+    const long long rows = (long long)p->size[p->dims - 1];
+    if (part->whole_rows == 0 || part->whole_rows > (size_t)LLONG_MAX ||
+        part->first_row >= (long long)part->whole_rows ||
+        part->first_row <= -rows)
+        return clc_fail(CLCONV_EINVAL,
+                        "a part of %lld rows from row %lld of a whole of "
+                        "%zu: it holds none of the whole's rows",
+                        rows, part->first_row, part->whole_rows);
+    return CLCONV_OK;
+}
+
+clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
+                                   const clconv_part *part, const float *in,
+                                   const float *mask, float *out,
+                                   size_t begin, size_t end,
+                                   clconv_call_info *info)
+{
     if (!s)
         return clc_fail(CLCONV_EINVAL, "no session given (NULL)");
     if (info)
         *info = (clconv_call_info){.devices = 1, .zero_copy = s->zero_copy};
     clconv_status st = clconv_problem_validate(p);
+    if (st == CLCONV_OK)
+        st = clc_part_check(p, part);
     if (st != CLCONV_OK)
         return st;
     if (!in || !mask || !out)
@@ -355,7 +417,7 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                         "the output overlaps the input: clconv_convolve_rows "
                         "needs them apart (clconv_convolve takes them in "
                         "place)");
-    return clc_stream_rows(s, p, in, mask, out, begin, end, 1,
+    return clc_stream_rows(s, p, part, in, mask, out, begin, end, 1,
                            info ? &info->slabs : NULL);
 }
 

@@ -24,6 +24,13 @@ typedef struct clc_job {
      * fold (wrap; reflect and mirror on slabs no thicker than the halo),
      * gathered on the host: a slab's own fold would read other rows. */
     int gather_edges;
+    /* Where the rows are in the whole problem (clconv_part): row 0 is the
+     * whole's row `origin` (0 when p is the whole). Each slab's launch
+     * starts a multiple of `split` rows into the whole (1: anywhere), the
+     * rows where the kernel splits sums (clc_config_split_rows), reading
+     * rows before its reach for that, or zeros before the job's first. */
+    long long origin;
+    size_t split;
 } clc_job;
 
 /* slab_pipe.c: output rows [begin, end) of j in slabs of `rows` output

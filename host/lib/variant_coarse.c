@@ -312,6 +312,18 @@ static void coarse_geometry(const clc_config *cf, clc_geometry *g)
     }
 }
 
+/* 3D with work-items along z: each marches COARSEN of its work-group's
+ * planes, and the outputs at the boundaries between them add two partial
+ * sums (cl/conv3d_coarse.cl), at multiples of GROUP_Z COARSEN planes from
+ * the launch's first plane plus fixed offsets. */
+static size_t coarse_split_rows(const clc_config *c)
+{
+    const int gz = c->knob[CLC_KNOB_GROUP_Z];
+    return c->p.dims == 3 && gz > 1
+               ? (size_t)gz * (size_t)c->knob[CLC_KNOB_COARSEN]
+               : 1;
+}
+
 #define COARSEN(...) {"COARSEN", 1, 64, CLC_INTS(__VA_ARGS__)}
 #define GROUP_Y(...) {"GROUP_Y", 1, 1024, CLC_INTS(__VA_ARGS__)}
 
@@ -342,4 +354,4 @@ const clc_variant clc_variant_coarse = {
     1, coarse_defaults, coarse_geometry, coarse_preferred_tile,
     /* extents baked from mask 5 (H100, bench rows: 512^3 W=5 65.5 -> 67.5%
      * of the FMA floor, W=7 54.5 -> 57.5%; W=3 and 4 lost 1%) */
-    5};
+    5, coarse_split_rows};

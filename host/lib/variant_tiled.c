@@ -72,20 +72,20 @@ static void no_defaults(const clconv_device_info *dev, const clc_overrides *ov,
 const clc_variant clc_variant_naive = {
     CLCONV_NAIVE, "naive",
     "one work-item per output, every operand from global memory",
-    TILED_DIMS, 0, no_defaults, geo_naive, NULL, 0};
+    TILED_DIMS, 0, no_defaults, geo_naive, NULL, 0, NULL};
 
 const clc_variant clc_variant_output_tile = {
     CLCONV_OUTPUT_TILE, "output_tile",
     "strategy 1: group = output tile, halo loaded into local memory in steps",
-    TILED_DIMS, 0, no_defaults, geo_output_tile, NULL, 0};
+    TILED_DIMS, 0, no_defaults, geo_output_tile, NULL, 0, NULL};
 
 const clc_variant clc_variant_input_tile = {
     CLCONV_INPUT_TILE, "input_tile",
     "strategy 2: group = input tile, one load per work-item, inner ones "
     "compute",
-    TILED_DIMS, 0, no_defaults, geo_input_tile, NULL, 0};
+    TILED_DIMS, 0, no_defaults, geo_input_tile, NULL, 0, NULL};
 
 const clc_variant clc_variant_cached_halo = {
     CLCONV_CACHED_HALO, "cached_halo",
     "strategy 3: group = output tile, halo read from global memory (cache)",
-    TILED_DIMS, 0, no_defaults, geo_cached_halo, NULL, 0};
+    TILED_DIMS, 0, no_defaults, geo_cached_halo, NULL, 0, NULL};

@@ -165,4 +165,4 @@ const clc_variant clc_variant_vector = {
                   [CLC_KNOB_VEC_PEEL] = VEC_PEEL,
                   [CLC_KNOB_VEC_PREFETCH] = VEC_PREFETCH}},
     },
-    1, vector_defaults, vector_geometry, NULL, 0};
+    1, vector_defaults, vector_geometry, NULL, 0, NULL};

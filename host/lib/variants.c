@@ -209,6 +209,12 @@ void clc_config_geometry(const clc_config *c, clc_geometry *g)
     }
 }
 
+size_t clc_config_split_rows(const clc_config *c)
+{
+    const clc_variant *v = clc_variant_get(c->p.strategy);
+    return v && v->split_rows ? v->split_rows(c) : 1;
+}
+
 void clc_geometry_of(const clconv_problem *p, clc_geometry *g)
 {
     clc_config c;

@@ -127,16 +127,20 @@ static clconv_status send_all(MPI_Comm comm, const clconv_problem *p,
     return st;
 }
 
-/* Output rows [r0, r1) of the local problem. */
+/* Output rows [r0, r1) of the local problem, computed as one launch over
+ * the global problem computes them (clconv_convolve_part). */
 static clconv_status rows_of(clconv_session *s, const clconv_problem *local,
-                             const float *in, const float *mask, float *out,
-                             size_t r0, size_t r1, double *seconds)
+                             const clconv_mpi_block *b, const float *in,
+                             const float *mask, float *out, size_t r0,
+                             size_t r1, double *seconds)
 {
     if (r0 >= r1)
         return CLCONV_OK;
+    const clconv_part part = {(long long)b->begin - (long long)b->halo_lo,
+                              b->rows};
     double t0 = clm_now();
-    clconv_status st = clconv_convolve_rows(s, local, in, mask, out, r0, r1,
-                                            NULL);
+    clconv_status st = clconv_convolve_part(s, local, &part, in, mask, out,
+                                            r0, r1, NULL);
     *seconds += clm_now() - t0;
     return st == CLCONV_OK
                ? CLCONV_OK
@@ -172,7 +176,7 @@ static clconv_status overlap(MPI_Comm comm, clconv_session *s,
     interior(p, b, x, &ib, &ie);
     if (st != CLCONV_OK) /* peers would wait for these messages */
         return st;
-    clconv_status computed = rows_of(s, &local, in, mask, out, ib, ie,
+    clconv_status computed = rows_of(s, &local, b, in, mask, out, ib, ie,
                                      &t->interior_s);
     t0 = clm_now();
     int err = MPI_Waitall(x->nreq, x->req, MPI_STATUSES_IGNORE);
@@ -181,9 +185,9 @@ static clconv_status overlap(MPI_Comm comm, clconv_session *s,
         return clm_mpi_fail("MPI_Waitall", err, __FILE__, __LINE__);
     if (computed != CLCONV_OK)
         return computed;
-    st = rows_of(s, &local, in, mask, out, own0, ib, &t->border_s);
+    st = rows_of(s, &local, b, in, mask, out, own0, ib, &t->border_s);
     if (st == CLCONV_OK)
-        st = rows_of(s, &local, in, mask, out, ie, own1, &t->border_s);
+        st = rows_of(s, &local, b, in, mask, out, ie, own1, &t->border_s);
     return st;
 }
 
@@ -234,7 +238,7 @@ clconv_status clconv_mpi_convolve_local(clconv_session *s,
     clconv_problem local = *p;
     local.size[b->axis] = clconv_mpi_local_rows(b);
     const size_t own0 = b->halo_lo, own1 = own0 + (b->end - b->begin);
-    clconv_status st = rows_of(s, &local, in, mask, out, own0, own1,
+    clconv_status st = rows_of(s, &local, b, in, mask, out, own0, own1,
                                &t->interior_s);
     t->total_s = t->interior_s;
     return st;
