@@ -10,6 +10,7 @@
  * 3D kernel's work-items along z sharing planes, slabs, row ranges and
  * parts held apart (clconv_convolve_part) give one launch's bits too.
  * Runs on every device $CLCONV_DEVICE selects. */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -566,6 +567,38 @@ static void planes_shared_in_slabs_and_parts_equal_one_launch(void **state)
     binding = BIND_COPY;
 }
 
+/* A part that holds none of its whole's rows (before its first, past its
+ * last, a whole of none) is refused with the reason, for one session and
+ * for a split; one that holds some is computed. */
+static void parts_holding_no_rows_are_refused(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = {.dims = 2, .size = {16, 8, 1}, .mask_width = 3};
+    float in[128] = {0}, out[128], mask[9] = {0};
+    const clconv_part bad[] = {{-8, 20}, {20, 20}, {0, 0}, {LLONG_MIN, 5}};
+    const double w = 1;
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k) {
+        assert_int_equal(clconv_convolve_part(f->whole, &p, &bad[k], in, mask,
+                                              out, 0, 8, NULL),
+                         CLCONV_EINVAL);
+        assert_non_null(strstr(clconv_last_error(), "none of the whole"));
+        assert_int_equal(clconv_convolve_split_part(&f->whole, 1, &p, &bad[k],
+                                                    &w, in, mask, out, NULL),
+                         CLCONV_EINVAL);
+    }
+    const clconv_part ok[] = {{-7, 20}, {19, 20}, {3, 30}};
+    for (size_t k = 0; k < sizeof ok / sizeof *ok; ++k)
+        assert_int_equal(clconv_convolve_part(f->whole, &p, &ok[k], in, mask,
+                                              out, 0, 8, NULL),
+                         CLCONV_OK);
+    assert_int_equal(clconv_convolve_part(NULL, &p, ok, in, mask, out, 0, 8,
+                                          NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_convolve_part(f->whole, &p, ok, in, mask, out, 3,
+                                          9, NULL),
+                     CLCONV_EINVAL);
+}
+
 /* Only dims, size and mask set: the device's default variant, bit for bit
  * what clconv_pick_default's choice gives. */
 static void a_zero_initialised_problem_gets_the_device_default(void **state)
@@ -807,6 +840,7 @@ int main(void)
         cmocka_unit_test(cached_plans_follow_new_masks_and_shapes),
         cmocka_unit_test(row_ranges_add_up_to_the_whole),
         cmocka_unit_test(planes_shared_in_slabs_and_parts_equal_one_launch),
+        cmocka_unit_test(parts_holding_no_rows_are_refused),
         cmocka_unit_test(a_zero_initialised_problem_gets_the_device_default),
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
     };
