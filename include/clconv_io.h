@@ -76,15 +76,18 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
                                       clconv_npy_info *info, void **out);
 /* The size in bytes of the whole .npy file whose first len bytes (at least
  * the preamble and the header) are data, as its header declares it:
- * header plus shape x itemsize. For reading a stream no further than the
- * file can be. */
+ * header plus shape x itemsize (the header alone for an empty array,
+ * which clconv_npy_parse_nd reads). For reading a stream no further than
+ * the file can be. */
 clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
                                        size_t *total);
 /* Arrays of any rank NumPy writes (1 to CLCONV_NPY_MAX_DIMS dimensions),
  * for callers that filter some axes and take the others slice by slice
  * (clconv apply): *data (malloc'ed) gets the elements in C order (a
  * Fortran-order file transposed) in the host's byte order and the file's
- * dtype; dims and shape[0..dims-1] in NumPy's order (the rest 1). */
+ * dtype; dims and shape[0..dims-1] in NumPy's order (the rest 1). An
+ * extent may be 0 here, as in NumPy (an empty array: *data is then an
+ * allocation holding no element); every other reader refuses it. */
 #define CLCONV_NPY_MAX_DIMS 64
 clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
                                   int *dims,
@@ -94,7 +97,8 @@ clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
  * shape (NumPy order) and the info of a .npy whose first len bytes are
  * data (at least its preamble and header; the data need not be there).
  * A Fortran-order array of 2 or 3 dimensions is CLCONV_EINVAL here (its
- * rows do not lie in one piece): read it whole with the parsers above.
+ * rows do not lie in one piece), and so is an empty one (an extent of 0:
+ * nothing to map): read those whole with the parsers above.
  * An array of more than 3 dimensions is CLCONV_EINVAL with *dims its
  * rank (so the caller can say what it takes); other failures set 0. */
 clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
@@ -123,7 +127,8 @@ clconv_status clconv_npy_header_typed(int dims, const size_t *shape,
                                       clconv_dtype t, unsigned char *buf,
                                       size_t cap, size_t *len);
 /* Encode dims/shape elements of dtype t at data (host byte order) as a
- * little-endian version 1.0 .npy; *buf is malloc'ed. */
+ * little-endian version 1.0 .npy; *buf is malloc'ed. An extent may be 0
+ * (an empty array, the header alone; data may then be NULL). */
 clconv_status clconv_npy_encode_typed(int dims, const size_t *shape,
                                       clconv_dtype t, const void *data,
                                       unsigned char **buf, size_t *len);

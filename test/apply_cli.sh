@@ -127,11 +127,19 @@ for f in missing empty gif trunc_header.npy trunc_data.npy bad_key.npy bad_dtype
     check_error "malformed input '$f' is refused" "$tmp/never" "$CLI" apply "$tmp/$f" "$tmp/never" --mask 1
 done
 
-# An empty array (SciPy returns one; the CLI has nothing to filter or to
-# write): one line naming the empty axis.
+# An empty array: SciPy returns an empty array of its shape, and so does
+# apply (test/apply_scipy.sh compares them), with its one-line summary;
+# a wrong mask or --device is still refused. An image always has pixels.
 npy_u1 "$tmp/empty0.npy" "(0, 5)" ''
-check_error "an empty .npy is refused" "$tmp/never" "$CLI" apply "$tmp/empty0.npy" "$tmp/never" --mask box:3
-grep -q "empty array (axis 0 of 2 has length 0)" "$tmp/err" || fail "empty .npy: $(cat "$tmp/err")"
+check "an empty .npy gives an empty .npy" 0 "$CLI" apply "$tmp/empty0.npy" "$tmp/empty_out.npy" --mask box:3 --verify
+grep -q "'descr': '<f4', 'fortran_order': False, 'shape': (0, 5)" "$tmp/empty_out.npy" \
+    || fail "empty .npy: OUT is not a float32 (0, 5): $(head -c 80 "$tmp/empty_out.npy")"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "2D 5x0, .*empty: nothing to compute on .*verified" "$tmp/out" \
+    || fail "empty .npy: summary '$(cat "$tmp/out")'"
+check_error "an empty .npy with a 1D mask is refused" "$tmp/never" "$CLI" apply "$tmp/empty0.npy" "$tmp/never" --mask 1,2,1
+check_error "an empty .npy with an unknown device is refused" "$tmp/never" "$CLI" apply "$tmp/empty0.npy" "$tmp/never" --mask box:3 --device no-such-device
+printf 'P5\n0 3\n255\n' >"$tmp/empty.pgm"
+check_error "a PGM of width 0 is refused" "$tmp/never" "$CLI" apply "$tmp/empty.pgm" "$tmp/never" --mask box:3
 
 # --- bad masks and arguments ---------------------------------------------
 npy_u1 "$tmp/m1d.npy" "(3,)" '\001\002\001'

@@ -16,7 +16,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 exec "$PY" - "$CLI" "$tmp" <<'EOF'
-import itertools, subprocess, sys
+import itertools, os, subprocess, sys
 import numpy as np
 from numpy.lib import format as npf
 from scipy import ndimage
@@ -224,6 +224,68 @@ for shape, maxval in (((40, 33), 255), ((21, 30), 4095), ((25, 19, 3), 255)):
     # float32 sums may land on the other side of a .5 by one level.
     report(diff.max() <= 1 and (diff == 0).mean() > 0.99, name,
            f"max diff {diff.max()}, exact {(diff == 0).mean():.4f}")
+
+
+# 4. Empty arrays (an axis of length 0): SciPy returns an empty array of
+# the input's shape, and so does apply, in float32 or (--out-dtype same)
+# the input's dtype, SciPy's own; in 1D, 2D and 3D, with channels or
+# slices, Fortran order, from stdin, on the chunked path
+# (CLCONV_APPLY_CHUNK_BYTES) and under --verify. A mask SciPy refuses
+# stays refused.
+def check_empty(name, a, mask_spec, m, extra=(), env=None, stdin=False):
+    np.save(f"{tmp}/e.npy", a)
+    e = dict(os.environ)
+    e.update(env or {})
+    r = subprocess.run([cli, "apply", "-" if stdin else f"{tmp}/e.npy",
+                        f"{tmp}/e_out.npy", "--mask", mask_spec, *extra],
+                       capture_output=True, text=True, env=e,
+                       stdin=open(f"{tmp}/e.npy", "rb") if stdin else None)
+    if r.returncode != 0:
+        report(False, name, f"exit {r.returncode}: {r.stderr.strip()}")
+        return
+    got = np.load(f"{tmp}/e_out.npy")
+    want = ndimage.correlate(a, m, mode="constant")
+    dtype = want.dtype if "same" in extra else np.float32
+    lines = r.stdout.splitlines()
+    report(got.shape == want.shape and got.dtype == dtype and len(lines) == 1
+           and "nothing to compute" in lines[0] and not r.stderr, name,
+           f"shape {got.shape} dtype {got.dtype}, SciPy {want.shape} "
+           f"{want.dtype}; stdout {r.stdout!r} stderr {r.stderr!r}")
+
+
+box3 = lambda d: np.full((3,) * d, 1 / 3 ** d)
+for shape, dt, extra in [((0,), np.float32, ()), ((0, 5), np.float64, ()),
+                         ((7, 0), np.uint8, ("--out-dtype", "same")),
+                         ((4, 0, 3), np.int16, ("--dims", "3")),
+                         ((0, 6, 5), np.float16, ("--out-dtype", "same"))]:
+    check_empty(f"empty {shape} {np.dtype(dt).name} {' '.join(extra)}",
+                np.zeros(shape, dt), "box:3", box3(len(shape)),
+                extra + ("--verify",))
+a = np.zeros((4, 0, 3), np.uint16)
+check_empty("empty (4, 0, 3) uint16 --channel-axis 2", a, "box:3",
+            box3(3)[..., 1:2] * 3, ("--channel-axis", "2", "--out-dtype", "same"))
+check_empty("empty (4, 5, 0) float32: no channel along --channel-axis 2",
+            np.zeros((4, 5, 0), np.float32), "box:3", box3(3)[..., 1:2] * 3,
+            ("--channel-axis", "2"))
+check_empty("empty (2, 0, 3, 5) --axes 1,2", np.zeros((2, 0, 3, 5), np.float32),
+            "box:3", box3(2)[None, :, :, None], ("--axes", "1,2"))
+check_empty("empty Fortran-order (3, 0, 4) from stdin",
+            np.asfortranarray(np.zeros((3, 0, 4), ">f8")), "box:3", box3(3),
+            ("--dims", "3"), stdin=True)
+check_empty("empty (0, 9) on the chunked path", np.zeros((0, 9), np.float32),
+            "box:3", box3(2), ("--verify",),
+            env={"CLCONV_APPLY_CHUNK_BYTES": "64"})
+np.save(f"{tmp}/e.npy", np.zeros((0, 5), np.float32))
+rc, err = apply(f"{tmp}/e.npy", f"{tmp}/e_bad.npy", "box:3", "--origin", "2")
+try:
+    ndimage.correlate(np.zeros((0, 5)), box3(2), origin=2)
+    scipy_refuses = False
+except ValueError:
+    scipy_refuses = True
+report(rc == 2 and scipy_refuses and "origin" in err
+       and not os.path.exists(f"{tmp}/e_bad.npy"),
+       "an empty array with an origin beyond its mask is refused, as SciPy "
+       "refuses it", f"exit {rc}: {err}")
 
 print(f"apply_scipy.sh: {'all passed' if failures == 0 else f'{failures} failure(s)'}")
 sys.exit(1 if failures else 0)

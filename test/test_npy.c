@@ -251,6 +251,30 @@ static void fortran_order_reads_back_in_c_order(void **state)
             }
 }
 
+/* The typed writer's .npy of nd/sh elements of t at data, read again by
+ * clconv_npy_parse_nd: its elements (malloc'ed), once the rank, shape,
+ * dtype and C order have come back (what names the case). */
+static void *written_and_read_back(int nd, const size_t *sh, clconv_dtype t,
+                                   const void *data, const char *what)
+{
+    unsigned char *enc = NULL;
+    size_t len = 0;
+    if (clconv_npy_encode_typed(nd, sh, t, data, &enc, &len) != CLCONV_OK)
+        fail_msg("%s (write): %s", what, clconv_last_error());
+    void *again = NULL;
+    int nd2 = 0;
+    size_t sh2[CLCONV_NPY_MAX_DIMS];
+    clconv_npy_info info;
+    if (clconv_npy_parse_nd(enc, len, &nd2, sh2, &info, &again) != CLCONV_OK)
+        fail_msg("%s (read back): %s", what, clconv_last_error());
+    assert_int_equal(nd2, nd);
+    assert_memory_equal(sh2, sh, (size_t)nd * sizeof sh[0]);
+    assert_int_equal(info.dtype, t);
+    assert_int_equal(info.fortran_order, 0);
+    free(enc);
+    return again;
+}
+
 /* Arrays of any rank (clconv apply's slices): ranks 1 to 7 and NumPy's
  * 64, every dtype, both byte orders, C and Fortran order, read in C order
  * by clconv_npy_parse_nd; the typed writer's N-D output reads back to the
@@ -322,19 +346,8 @@ static void arrays_of_any_rank_read_and_write_back(void **state)
                     assert_int_equal(got_sh[d], sh[d]);
                 assert_native_values(raw, n, info.dtype, value, dict);
                 /* written back (C order, little-endian) and read again */
-                unsigned char *enc = NULL;
-                size_t len = 0;
-                if (clconv_npy_encode_typed(nd, sh, info.dtype, raw, &enc,
-                                            &len) != CLCONV_OK)
-                    fail_msg("%s (write): %s", dict, clconv_last_error());
-                void *again = NULL;
-                int nd2 = 0;
-                size_t sh2[CLCONV_NPY_MAX_DIMS];
-                assert_int_equal(
-                    clconv_npy_parse_nd(enc, len, &nd2, sh2, &info, &again),
-                    CLCONV_OK);
-                assert_int_equal(nd2, nd);
-                assert_int_equal(info.fortran_order, 0);
+                void *again = written_and_read_back(nd, sh, info.dtype, raw,
+                                                    dict);
                 assert_memory_equal(again, raw, n * (size_t)dt->size);
                 /* the 3-axis readers say why they refuse it */
                 clconv_array a;
@@ -354,7 +367,6 @@ static void arrays_of_any_rank_read_and_write_back(void **state)
                     assert_int_equal(hd_dims, nd);
                 }
                 free(again);
-                free(enc);
                 free(raw);
                 free(value);
                 free(at);
@@ -385,6 +397,56 @@ static void arrays_of_any_rank_read_and_write_back(void **state)
                                              &enc, &len),
                      CLCONV_EINVAL);
     free(o.b);
+}
+
+/* NumPy's empty arrays (an axis of length 0, in C or Fortran order, with
+ * huge extents beside it) read whole through clconv_npy_parse_nd and
+ * write back as the header alone; the stream reader's declared size is
+ * that header; the readers that need elements (a clconv_array, a mapped
+ * header) still refuse them by name. */
+static void empty_arrays_read_whole_and_write_back(void **state)
+{
+    (void)state;
+    static const char *const shapes[] = {"(0,)", "(0, 5)", "(4, 0, 3)",
+                                         "(2, 3, 0, 5)",
+                                         "(0, 4294967296, 4294967296)"};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        for (int fortran = 0; fortran < 2; ++fortran) {
+            char dict[160];
+            snprintf(dict, sizeof dict,
+                     "{'descr': '>f8', 'fortran_order': %s, 'shape': %s, }",
+                     fortran ? "True" : "False", shapes[k]);
+            buf o = {NULL, 0, 0};
+            put_header(&o, 1, dict);
+            size_t total = 0;
+            assert_int_equal(clconv_npy_declared_size(o.b, o.n, &total),
+                             CLCONV_OK);
+            assert_int_equal(total, o.n);
+            int nd = 0;
+            size_t sh[CLCONV_NPY_MAX_DIMS];
+            clconv_npy_info info;
+            void *raw = NULL;
+            if (clconv_npy_parse_nd(o.b, o.n, &nd, sh, &info, &raw) !=
+                CLCONV_OK)
+                fail_msg("%s: %s", dict, clconv_last_error());
+            assert_non_null(raw);
+            assert_int_equal(info.dtype, CLCONV_DTYPE_F64);
+            /* NULL: an empty array's data is never read */
+            void *again = written_and_read_back(nd, sh, info.dtype, NULL, dict);
+            clconv_array a;
+            assert_int_equal(clconv_npy_parse(o.b, o.n, &a, NULL),
+                             CLCONV_EINVAL);
+            int hd_dims = -1;
+            size_t hd_shape[3];
+            clconv_status st =
+                clconv_npy_header_parse(o.b, o.n, &hd_dims, hd_shape, &info);
+            assert_int_equal(st, CLCONV_EINVAL);
+            if (nd <= 3 && !(fortran && nd > 1))
+                assert_non_null(strstr(clconv_last_error(), "empty array"));
+            free(again);
+            free(raw);
+            free(o.b);
+        }
 }
 
 static void writer_output_reads_back_with_64_byte_aligned_data(void **state)
@@ -640,6 +702,7 @@ int main(void)
         cmocka_unit_test(every_dtype_version_and_byte_order_reads_back_exactly),
         cmocka_unit_test(fortran_order_reads_back_in_c_order),
         cmocka_unit_test(arrays_of_any_rank_read_and_write_back),
+        cmocka_unit_test(empty_arrays_read_whole_and_write_back),
         cmocka_unit_test(writer_output_reads_back_with_64_byte_aligned_data),
         cmocka_unit_test(typed_writer_and_native_reader_keep_each_dtype),
         cmocka_unit_test(float64_beyond_float32_range_is_refused),

@@ -215,12 +215,16 @@ static void print_summary(const apply_options *o, const apply_data *d,
     char shape[48];
     cli_mask_shape(m->dims, m->size, shape, sizeof shape);
     fprintf(f, ", mask %s (%s)%s, ", o->mask, shape, filter);
-    if (r->method == CLCONV_METHOD_DIRECT)
+    if (r->empty)
+        fprintf(f, "empty: nothing to compute");
+    else if (r->method == CLCONV_METHOD_DIRECT)
         fprintf(f, "%s T=%d", clconv_strategy_name(p->strategy), p->tile);
     else
         fprintf(f, "method %s", clconv_method_name(r->method));
-    fprintf(f, " on %u:%u %s: %.3f ms", dev->platform_index,
-            dev->device_index, dev->name, r->ms);
+    fprintf(f, " on %u:%u %s", dev->platform_index, dev->device_index,
+            dev->name);
+    if (!r->empty)
+        fprintf(f, ": %.3f ms", r->ms);
     if (r->slabs)
         fprintf(f, " host to host in %zu slab(s)", r->slabs);
     if (o->verify)
@@ -267,11 +271,26 @@ static int load_mask(const apply_options *o, const apply_data *d,
         return CLI_EXIT_USAGE;
     p->in_dtype = d->elem;
     p->out_dtype = d->out_elem;
-    if (clconv_problem_validate(p) != CLCONV_OK) {
+    /* An empty array (an axis of length 0) is checked as if each such
+     * axis had one element: the library takes no size 0, but the mask,
+     * modes and origins must be right all the same (SciPy refuses them
+     * on an empty array too). */
+    clconv_problem checked = *p;
+    for (int a = 0; a < checked.dims; ++a)
+        if (checked.size[a] == 0)
+            checked.size[a] = 1;
+    if (clconv_problem_validate(&checked) != CLCONV_OK) {
         cli_error("%s: %s", o->in, clconv_last_error());
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
+}
+
+/* An array with an axis of length 0 (NumPy allows them; an image always
+ * has pixels). */
+static int no_elements(const apply_data *d)
+{
+    return !d->is_image && apply_array_elements(d) == 0;
 }
 
 /* A session on the first device --device selects, and the plan on it.
@@ -287,6 +306,11 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
         cli_error("--device: no device selected");
         return CLI_EXIT_USAGE;
     }
+    /* An empty array has nothing to compute: no session, no plan. The
+     * device is still opened, so that a wrong --device is refused as for
+     * any input, and the summary names it. */
+    if (no_elements(d))
+        return CLI_EXIT_OK;
     const clconv_device_info *dev = cli_device(devs, 0);
     clconv_status st = clconv_session_create(dev, session);
     /* The method for these data: never an FFT on NaN or Inf, which it
@@ -362,7 +386,10 @@ int cli_apply_main(int argc, char **argv)
                                          : load_mask(&o, &d, &mask, &p);
     if (code == CLI_EXIT_OK)
         code = open_plan(&o, &mask, &d, &p, &devs, &session, &plan);
-    if (code == CLI_EXIT_OK) {
+    if (code == CLI_EXIT_OK && no_elements(&d)) { /* OUT is as empty */
+        memset(&r, 0, sizeof r);
+        r.empty = r.verified_ok = 1;
+    } else if (code == CLI_EXIT_OK) {
         clconv_status st = apply_convolve_planes(session, plan, &p, &mask,
                                                  &d, o.verify, &r);
         code = cli_exit_code(st);

@@ -122,6 +122,7 @@ typedef struct apply_result {
     size_t nonfinite, overflowed; /* summed over the planes */
     clconv_method method; /* the method that ran */
     size_t slabs; /* host to host (beyond one allocation): slabs, else 0 */
+    int empty;    /* the array has no element: nothing ran */
 } apply_result;
 
 /* Every plane of d through plan (NULL: the host-to-host call in slabs),

@@ -44,7 +44,7 @@ static int load_npy(const char *name, const unsigned char *buf, size_t len,
         return 0;
     }
     const size_t n = apply_array_elements(d);
-    float *f = malloc(n * sizeof *f);
+    float *f = malloc(n ? n * sizeof *f : 1); /* an empty array's too */
     if (!f) {
         free(raw);
         cli_error("%s: out of memory for %zu floats", name, n);

@@ -168,10 +168,13 @@ static clconv_status convert_all(const unsigned char *p, size_t count,
 }
 
 /* The preamble and header of a .npy: the dict in *hd, where the data
- * starts (*off) and how many bytes of it the shape declares (*bytes). */
+ * starts (*off) and how many bytes of it the shape declares (*bytes).
+ * An extent of 0 (NumPy's empty arrays) is refused unless empty_ok: only
+ * the callers that read an array whole can hand one back with nothing in
+ * it; a mask, a clconv_array or a mapped file needs elements. */
 static clconv_status parse_head(const unsigned char *data, size_t len,
                                 clc_npy_header *hd, size_t *off,
-                                size_t *bytes)
+                                size_t *bytes, int empty_ok)
 {
     const size_t magic = sizeof clc_npy_magic;
     if (len == 0 || memcmp(data, clc_npy_magic, len < magic ? len : magic))
@@ -212,12 +215,13 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
     hd->fortran = hd->fortran && hd->dims > 1; /* 1-D: C order either way */
     size_t isz = dtypes[hd->dtype].size, count = 1;
     for (int d = 0; d < hd->dims; ++d) {
-        if (hd->shape[d] == 0)
+        if (hd->shape[d] == 0 && !empty_ok)
             return clc_fail(CLCONV_EINVAL,
                             ".npy: empty array (axis %d of %d has length 0); "
                             "clconv takes arrays of at least one element",
                             d, hd->dims);
-        if (count > SIZE_MAX / isz / hd->shape[d])
+        /* An axis of length 0 makes the count 0 whatever the others. */
+        if (hd->shape[d] && count > SIZE_MAX / isz / hd->shape[d])
             return clc_fail(CLCONV_EINVAL, ".npy: shape overflows");
         count *= hd->shape[d];
     }
@@ -233,7 +237,7 @@ clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
 {
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
-    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes, 1);
     if (st == CLCONV_OK)
         *total = off + bytes;
     return st;
@@ -263,7 +267,7 @@ static unsigned char *c_order(const unsigned char *src,
         idx[d] = 0;
         count *= hd->shape[d];
     }
-    unsigned char *dst = malloc(count * isz);
+    unsigned char *dst = malloc(count ? count * isz : 1); /* never NULL */
     if (!dst) {
         clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", count * isz);
         return NULL;
@@ -301,7 +305,7 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
 {
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
-    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes, 0);
     *dims = 0;
     if (st == CLCONV_OK && (st = at_most_3(&hd)) != CLCONV_OK)
         *dims = hd.dims; /* the caller may name its own limit */
@@ -326,7 +330,7 @@ clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
     memset(out, 0, sizeof *out);
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
-    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes, 0);
     if (st == CLCONV_OK)
         st = at_most_3(&hd);
     if (st != CLCONV_OK)
@@ -401,7 +405,7 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
     *out = NULL;
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
-    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes, 0);
     if (st == CLCONV_OK)
         st = at_most_3(&hd);
     if (st == CLCONV_OK)
@@ -423,7 +427,7 @@ clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
     *out = NULL;
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
-    clconv_status st = parse_head(data, len, &hd, &off, &bytes);
+    clconv_status st = parse_head(data, len, &hd, &off, &bytes, 1);
     if (st == CLCONV_OK)
         st = native_data(data, len, &hd, off, bytes, out);
     if (st != CLCONV_OK)

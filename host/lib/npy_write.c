@@ -115,7 +115,8 @@ clconv_status clconv_npy_encode_typed(int dims, const size_t *shape,
     if (!b)
         return clc_fail(CLCONV_ENOMEM, "out of memory for %zu bytes", total);
     memcpy(b, head, hbytes);
-    memcpy(b + hbytes, data, count * isz);
+    if (count) /* an empty array's data may be NULL */
+        memcpy(b + hbytes, data, count * isz);
     if (clc_host_big_endian())
         clc_swap_elements(b + hbytes, count, isz);
     *buf = b;
