@@ -5,10 +5,12 @@
  * says what went wrong (the OpenCL call and error name, the unsupported
  * limit, the build log...). Library code never prints and never exits.
  * A NULL where such a function wants an object or a place for its result
- * is CLCONV_EINVAL (unless the comment says it may be NULL); the few
- * functions that return a value instead (accessors such as
- * clconv_plan_method, clconv_problem_elements) take valid objects only,
- * as the C library's do.
+ * is CLCONV_EINVAL (unless the comment says it may be NULL). The functions
+ * that return something else never crash on a NULL either: given one,
+ * they return NULL for a pointer and 0 for a number unless their comment
+ * names another value (clconv_plan_method, clconv_method_choose), and a
+ * void function does nothing (a verification gives a failed verdict).
+ * This holds in every header of include/ but clconv_mpi.h.
  *
  * Convolution here is correlation, as in the reference notes and in
  * scipy.ndimage.correlate:
@@ -123,7 +125,7 @@ const char *clconv_strategy_name(clconv_strategy s);
 /* One line on what the strategy does (for help texts and reports). */
 const char *clconv_strategy_summary(clconv_strategy s);
 /* Every strategy's name, in enum order, joined by ", " into buf (cut to
- * len); the length the whole list needs. */
+ * len); the length the whole list needs (buf NULL: that length only). */
 size_t clconv_strategy_list(char *buf, size_t len);
 /* Parse a strategy name; CLCONV_EINVAL if unknown. */
 clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out);
@@ -145,7 +147,8 @@ int clconv_strategy_knobs(clconv_strategy s, int dims);
 clconv_status clconv_knob_range(clconv_strategy s, int dims, int knob,
                                 int *min, int *max);
 /* The smallest min and largest max of a knob over every strategy and dims
- * that reads it (0, 0 when none does): what a command line accepts. */
+ * that reads it (0, 0 when none does): what a command line accepts.
+ * Nothing is written unless both are given. */
 void clconv_knob_bounds(int knob, int *min, int *max);
 
 /* Where the kernel finds the mask. */
@@ -234,7 +237,7 @@ size_t clconv_elem_size(clconv_elem t);
  * store them (rounded to nearest, ties to even, and saturated; NaN to 0
  * for the integer types; f16 rounded to nearest): for callers that
  * compute in float32 and want the narrow type the device would write
- * (clconv-mpi's --out-dtype same). */
+ * (clconv-mpi's --out-dtype same). src or dst NULL: nothing. */
 void clconv_elems_from_float(clconv_elem t, const float *src, size_t n,
                              void *dst);
 
@@ -291,7 +294,8 @@ typedef struct clconv_problem {
  * factors[Wx + Wy + z] * factors[Wx + y] * factors[x] within
  * CLCONV_SEPARABLE_TOL * FLT_EPSILON relative per element (a rank-1 test pivoting
  * on the largest element). Returns 1 if separable, 0 if not (factors may
- * then hold anything); a 1D mask always is. factors may be NULL. */
+ * then hold anything; 0 also for p or mask NULL); a 1D mask always is.
+ * factors may be NULL. */
 #define CLCONV_SEPARABLE_TOL 16
 int clconv_mask_separable(const clconv_problem *p, const float *mask,
                           float *factors);
@@ -301,11 +305,12 @@ int clconv_mask_separable(const clconv_problem *p, const float *mask,
  * mask mode on dev) by the values the kernel will be built with (the
  * environment's measuring overrides included), so reports show what
  * really ran. With dev NULL the mask mode stays auto and
- * the tile fits 1024 work-items. */
+ * the tile fits 1024 work-items; p NULL: nothing. */
 void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p);
 
-/* Elements of the data (nx * ny * nz) and of the mask (wx * wy * wz). */
+/* Elements of the data (nx * ny * nz) and of the mask (wx * wy * wz);
+ * 0 for p NULL, as are the mask width, largest width and left below. */
 size_t clconv_problem_mask_elements(const clconv_problem *p);
 size_t clconv_problem_elements(const clconv_problem *p);
 /* The mask's width along axis 0..2 (x, y, z): mask_size[axis] or
@@ -340,14 +345,16 @@ clconv_status clconv_problem_stack(clconv_problem *p, size_t batch);
 clconv_status clconv_problem_validate(const clconv_problem *p);
 
 /* A safe choice of strategy and tile for a device when nothing was tuned:
- * fills p->strategy and p->tile from p->dims and p->mask_width. */
+ * fills p->strategy and p->tile from p->dims and p->mask_width (p NULL:
+ * nothing). */
 void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p);
 /* The default TILE_WIDTH of p's strategy on dev: the largest tile, from
  * the variant's preferred one down by halving, whose work-group (size and
  * per-dimension sizes, with p's knobs, element types and the measuring
  * overrides of the environment, README "Environment") and local memory
  * fit the device. dev NULL: as clconv_default_tile. A problem with tile 0 gets this tile
- * when it is planned or given to clconv_problem_apply_defaults. */
+ * when it is planned or given to clconv_problem_apply_defaults. 1 for p
+ * NULL or an unknown strategy. */
 int clconv_default_tile_for(const clconv_device_info *dev,
                             const clconv_problem *p);
 /* Does p (tile 0: its default) fit dev's limits: work-group size and
@@ -360,7 +367,7 @@ clconv_status clconv_problem_fits(const clconv_device_info *dev,
 /* The -D defines of p's kernel on dev (tile 0 and knobs 0 resolved, no
  * measuring override): " -D MASK_WIDTH=5 -D TILE_WIDTH=16 -D COARSEN=4
  * -D VEC_BLOCKS=2", into buf (cut to len). CLCONV_EINVAL for an invalid
- * problem. */
+ * problem, or buf NULL with len > 0. */
 clconv_status clconv_problem_defines(const clconv_device_info *dev,
                                      const clconv_problem *p, char *buf,
                                      size_t len);
@@ -377,6 +384,8 @@ clconv_status clconv_session_create(const clconv_device_info *dev,
  * Destroy its plans first: a plan used after its session is gone reads
  * freed memory (destroying such a plan is still safe). */
 void clconv_session_destroy(clconv_session *s);
+/* The session's device (NULL for s NULL, as the overrides and -cl-std
+ * below; the allocation limit is then 0). */
 const clconv_device_info *clconv_session_device(const clconv_session *s);
 /* The largest buffer the session allocates: the device's maximum, or
  * $CLCONV_MAX_ALLOC_BYTES when that is smaller (read when the session is
@@ -426,7 +435,8 @@ clconv_status clconv_plan_execute(clconv_plan *plan, double *ms);
 clconv_status clconv_plan_get_output(clconv_plan *plan, float *out);
 /* The same for any output type: out gets elements of p->out_dtype. */
 clconv_status clconv_plan_get_output_typed(clconv_plan *plan, void *out);
-/* The geometry the plan launches: local and global work sizes. */
+/* The geometry the plan launches: local and global work sizes (zeros for
+ * plan NULL; local or global NULL: not written). */
 void clconv_plan_geometry(const clconv_plan *plan, size_t local[3],
                           size_t global[3]);
 
@@ -574,7 +584,8 @@ typedef struct clconv_verdict {
  * NaN in got never passes unless expected is NaN too, which the double
  * reference of finite data never is (nonfinite counts those elements); an
  * exact result beyond FLT_MAX (within the bound) passes as inf of its
- * sign. */
+ * sign. p, got, expected or abs_sum NULL: a failed verdict (ok 0,
+ * max_err inf) and the reason in clconv_last_error(); v NULL: nothing. */
 void clconv_verify(const clconv_problem *p, const float *got,
                    const double *expected, const double *abs_sum,
                    clconv_verdict *v);
@@ -590,12 +601,13 @@ void clconv_verify(const clconv_problem *p, const float *got,
  *              elements, max|in| also covering |cval| in constant mode:
  *              the FFT's error follows the padded data's range, not each
  *              output's terms.
- * in and mask are only read for the FFT (may be NULL otherwise). */
+ * in and mask are only read for the FFT (may be NULL otherwise). p NULL:
+ * scale and floor 0; scale or floor NULL: nothing. */
 #define CLCONV_FFT_BOUND 8
 void clconv_verify_bound(const clconv_problem *p, clconv_method m,
                          const float *in, const float *mask, double *scale,
                          double *floor);
-/* clconv_verify with a given bound. */
+/* clconv_verify with a given bound (NULL as clconv_verify). */
 void clconv_verify_with(const clconv_problem *p, const float *got,
                         const double *expected, const double *abs_sum,
                         double scale, double floor, clconv_verdict *v);
@@ -610,7 +622,8 @@ void clconv_verify_typed(const clconv_problem *p, const void *got,
 /* The method the automatic choice takes for p (the whole problem) and
  * mask on s: p->method itself unless auto. Callers that split a problem
  * (slabs on several processes) set it once for the whole, so every part
- * runs the method one process would. */
+ * runs the method one process would. Direct for p NULL, and for auto
+ * without a session (nothing measured the others). */
 /* clconv_method_choose for this input, n elements of p->in_dtype at in
  * (the problem's data, or more: several planes of one array). A Fourier
  * transform spreads each NaN or Inf of its input to every output (the
@@ -630,14 +643,16 @@ clconv_status clconv_method_choose_for_input(const clconv_session *s,
 clconv_method clconv_method_choose(const clconv_session *s,
                                    const clconv_problem *p,
                                    const float *mask);
-/* The method a plan runs (auto resolved when it was made). */
+/* The method a plan runs (auto resolved when it was made); auto for plan
+ * NULL. */
 clconv_method clconv_plan_method(const clconv_plan *plan);
 
 /* A mask of p that is an outer product of dims random 1D masks (values in
  * [-1, 1] from seed), rounded to float. */
 void clconv_fill_separable(const clconv_problem *p, float *mask,
                            uint64_t seed);
-/* Deterministic uniform values in [-1, 1] from a seed (splitmix64). */
+/* Deterministic uniform values in [-1, 1] from a seed (splitmix64). Both
+ * fill nothing where given NULL. */
 void clconv_fill_random(float *x, size_t n, uint64_t seed);
 
 typedef struct clconv_timing {
@@ -650,7 +665,8 @@ typedef struct clconv_timing {
 double clconv_now_s(void);
 
 /* Median, min and max of n >= 1 samples in ms (sorted in place): the one
- * summary of every timing. */
+ * summary of every timing. No samples (ms NULL, n < 1): all 0; t NULL:
+ * nothing. */
 void clconv_timing_of(double *ms, int n, clconv_timing *t);
 
 /* Warm up (warmup launches, untimed), then time reps launches with

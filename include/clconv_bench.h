@@ -73,7 +73,7 @@ void clconv_method_predict(const clconv_device_info *dev,
  * separable is non-zero and dims > 1, or in 1D (one pass) on a device other
  * than a CPU beyond 64 taps, where the pass ran faster than the direct
  * kernel; the FFT only where it is predicted twice as fast as the best
- * other. */
+ * other. Direct for p NULL (and clconv_method_predict writes nothing). */
 clconv_method clconv_method_pick(const clconv_device_info *dev,
                                  const clconv_ceilings *c,
                                  const clconv_problem *p, int separable);
@@ -112,7 +112,8 @@ typedef struct clconv_bench_problem {
 } clconv_bench_problem;
 
 /* The problems of a named suite ("full", "quick"): *out points to a static
- * table; returns the count, 0 for an unknown name. */
+ * table; returns the count, 0 for an unknown name (or NULL: then *out
+ * is NULL; out NULL: 0). */
 size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out);
 /* The mask of problem i of a suite: NULL for random values in [-1, 1],
  * else a named mask of the problem's width ("gaussian", as
@@ -126,7 +127,7 @@ void clconv_bench_shape(const clconv_bench_problem *b, clconv_problem *p);
 /* The TILE_WIDTH values tried for a dims (1D 64..512, 2D 8..32, 3D 4, 8):
  * *out points to a static table, returns the count. Each strategy also
  * tries its clconv_default_tile(); tiles that do not fit a device are
- * skipped with their reason. */
+ * skipped with their reason. out NULL: 0. */
 size_t clconv_bench_tiles(int dims, const int **out);
 
 /* ---- metrics of one timed row ------------------------------------------ */
@@ -183,9 +184,11 @@ clconv_status clconv_bench_add_row(clconv_bench_report *r,
                                    const clconv_bench_row *row);
 /* Free what the report owns (devices, problems, rows). */
 void clconv_bench_report_free(clconv_bench_report *r);
-/* A row is "ok" (verified and timed), "unsupported", "error" or "FAIL". */
+/* A row is "ok" (verified and timed), "unsupported", "error" or "FAIL"
+ * ("error" for row NULL). */
 const char *clconv_bench_row_status(const clconv_bench_row *row);
-/* The fastest verified, timed row of a problem on a device; -1 if none. */
+/* The fastest verified, timed row of a problem on a device; -1 if none
+ * (r NULL too). */
 long clconv_bench_best(const clconv_bench_report *r, size_t problem,
                        size_t device);
 
@@ -197,7 +200,7 @@ clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f);
 /* The string escapers every JSON and CSV writer of clconv uses (the
  * reports above, the CLI's rows): a JSON string literal (", \ and control
  * characters escaped), and a CSV field (quoted, quotes doubled, newlines
- * as spaces). */
+ * as spaces). s NULL: JSON's null, an empty CSV field; f NULL: nothing. */
 void clconv_json_string(FILE *f, const char *s);
 void clconv_csv_string(FILE *f, const char *s);
 

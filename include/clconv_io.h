@@ -4,7 +4,8 @@
  * Every parser takes the whole file as a memory buffer and checks it
  * before trusting it (lengths, syntax, shape against data size, overflow);
  * anything it cannot read is CLCONV_EINVAL with one line in
- * clconv_last_error(). The parsers never print, never exit, and bound what
+ * clconv_last_error(), and so is a NULL where data or a result goes (what
+ * the functions that return no status give for NULL: clconv.h's rule). The parsers never print, never exit, and bound what
  * they allocate by what the buffer can hold, so they can be fuzzed as is. */
 #ifndef CLCONV_IO_H
 #define CLCONV_IO_H
@@ -292,7 +293,8 @@ clconv_status clconv_output_commit(clconv_output *o);
  * the targets already replaced get their old file back (or are removed
  * when they did not exist). Only a file system without hard links, or a
  * signal in the middle of the renames, can leave the first replaced and
- * not the second. Frees every o. */
+ * not the second. Frees every o. A NULL among them is CLCONV_EINVAL and
+ * none is committed (the others are freed all the same). */
 clconv_status clconv_output_commit_all(clconv_output **outs, size_t n);
 /* Drop what was written: the temporary file is removed, the target left
  * as it was (a stream keeps what it already received). Frees o; NULL is
@@ -307,7 +309,7 @@ clconv_status clconv_file_write(const char *path, const void *data, size_t n);
  * (XXXXXX) are made random, removed as clconv's own temporary files are
  * when SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process before
  * clconv_temp_release. The descriptor (*handle set), or -1 with errno
- * set. */
+ * set (EINVAL for templ or handle NULL). */
 int clconv_temp_create(char *templ, int *handle);
 /* A temporary file that several processes watch (clconv-mpi's ranks):
  * clconv_temp_name makes templ's last six characters (XXXXXX) random, as

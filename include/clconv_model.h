@@ -78,7 +78,7 @@ clconv_status clconv_model_interior_of(const clconv_problem *p, int warp_width,
                                        clconv_model_interior *out);
 
 /* The number of tiles (work-groups) per dimension of p's grid; unused
- * dimensions get 1. */
+ * dimensions get 1 (all of them for p NULL). */
 void clconv_model_grid(const clconv_problem *p, size_t tiles[3]);
 
 /* One tile of p's grid: block[d] is its index per dimension (unused

@@ -82,7 +82,7 @@ clconv_status clconv_tune_save(const clconv_device_info *dev,
                                const clconv_tune_table *t);
 /* Set e's problem class (dims, mask_width, mask_size, in_dtype,
  * out_dtype, border, size_class) from p; the other fields are left as
- * they are. */
+ * they are (p or e NULL: nothing). */
 void clconv_tune_class(const clconv_problem *p, clconv_tuning *e);
 /* Add an entry, replacing the one of the same problem class. */
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e);
@@ -121,8 +121,8 @@ typedef struct clconv_tune_candidate {
  * the notes' model (W^d / reduction; naive W^d; coarse and vector 1),
  * times 4.5 for the local-memory strategies on CPUs (their barrier). Strategies whose kernel file does not exist are left
  * out; shapes the device cannot run are left to the plan, which reports
- * them unsupported before building anything. Writes at most max entries,
- * returns how many there are. */
+ * them unsupported before building anything. Writes at most max entries
+ * (none for out NULL), returns how many there are (0 for p NULL). */
 size_t clconv_tune_candidates(const clconv_device_info *dev,
                               const clconv_problem *p,
                               clconv_tune_candidate *out, size_t max);

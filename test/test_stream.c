@@ -23,6 +23,11 @@
 #include <cmocka.h>
 
 #include "clconv.h"
+#include "clconv_bench.h"
+#include "clconv_cl.h"
+#include "clconv_io.h"
+#include "clconv_model.h"
+#include "clconv_tune.h"
 #include "support.h"
 
 typedef struct fixture {
@@ -798,6 +803,312 @@ static void null_arguments_are_refused(void **state)
                      CLCONV_EINVAL);
 }
 
+/* Every other public entry point given NULL, one argument at a time
+ * (each of these dereferenced it): a status call says CLCONV_EINVAL, an
+ * accessor gives NULL or 0 (or the value its header names), a void call
+ * does nothing, and a verification fails. */
+static void null_arguments_give_safe_values(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = support_problem(2, 16, 8, 1, 3, 0, CLCONV_NAIVE);
+    float in[128] = {0}, mask[9] = {1};
+    double ref[128] = {0}, sum[128] = {0}, d = 0;
+    size_t sz[3] = {7, 7, 7}, n = 0;
+    int lo = 7, hi = 7;
+    unsigned char *buf = NULL;
+    char text[256] = "untouched";
+    /* clconv.h: the problem's accessors, and calls that fill a problem */
+    assert_int_equal(clconv_problem_elements(NULL), 0);
+    assert_int_equal(clconv_problem_mask_elements(NULL), 0);
+    assert_int_equal(clconv_problem_mask_axis(NULL, 0), 0);
+    assert_int_equal(clconv_problem_mask_max(NULL), 0);
+    assert_int_equal(clconv_problem_left(NULL, 0), 0);
+    assert_int_equal(clconv_default_tile_for(f->dev, NULL), 1);
+    clconv_problem_apply_defaults(f->dev, NULL);
+    clconv_pick_default(f->dev, NULL);
+    assert_int_equal(clconv_problem_defines(f->dev, &p, NULL, 8),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_mask_separable(NULL, mask, NULL), 0);
+    assert_int_equal(clconv_mask_separable(&p, NULL, NULL), 0);
+    clconv_fill_separable(NULL, mask, 1);
+    clconv_fill_separable(&p, NULL, 1);
+    clconv_fill_random(NULL, 4, 1);
+    clconv_elems_from_float(CLCONV_ELEM_U8, NULL, 4, text);
+    clconv_elems_from_float(CLCONV_ELEM_U8, in, 4, NULL);
+    assert_string_equal(text, "untouched");
+    char names[256];
+    const size_t need = clconv_strategy_list(names, sizeof names);
+    assert_int_equal(clconv_strategy_list(NULL, 64), need);
+    clconv_knob_bounds(CLCONV_KNOB_COARSEN, NULL, &hi);
+    clconv_knob_bounds(CLCONV_KNOB_COARSEN, &lo, NULL);
+    assert_int_equal(lo, 7);
+    assert_int_equal(hi, 7);
+    /* sessions and plans */
+    assert_null(clconv_session_device(NULL));
+    assert_null(clconv_session_overrides(NULL));
+    assert_null(clconv_session_overrides_ignored(NULL));
+    assert_null(clconv_session_cl_std(NULL));
+    assert_int_equal(clconv_session_max_alloc(NULL), 0);
+    assert_null(clconv_session_cl_context(NULL));
+    assert_null(clconv_session_cl_queue(NULL));
+    assert_int_equal(clconv_plan_method(NULL), CLCONV_METHOD_AUTO);
+    size_t local[3] = {7, 7, 7}, global[3] = {7, 7, 7};
+    clconv_plan_geometry(NULL, local, global);
+    assert_int_equal(local[0] + local[1] + local[2] + global[0], 0);
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->whole, &p, mask, &plan),
+                     CLCONV_OK);
+    clconv_plan_geometry(plan, NULL, global);
+    assert_true(global[0] > 0);
+    clconv_plan_geometry(plan, local, NULL);
+    clconv_load_counts lc;
+    assert_int_equal(clconv_plan_counters(plan, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_plan_counters(NULL, &lc), CLCONV_EINVAL);
+    clconv_plan_destroy(plan);
+    assert_int_equal(clconv_method_choose(f->whole, NULL, mask),
+                     CLCONV_METHOD_DIRECT);
+    assert_int_equal(clconv_method_choose(NULL, &p, mask),
+                     CLCONV_METHOD_DIRECT);
+    /* verification and timing */
+    clconv_verdict v = {.ok = 1};
+    clconv_verify(NULL, in, ref, sum, &v);
+    assert_false(v.ok);
+    assert_non_null(strstr(clconv_last_error(), "NULL"));
+    v.ok = 1;
+    clconv_verify(&p, NULL, ref, sum, &v);
+    assert_false(v.ok);
+    v.ok = 1;
+    clconv_verify_with(&p, in, NULL, sum, 1, 0, &v);
+    assert_false(v.ok);
+    v.ok = 1;
+    clconv_verify_typed(&p, in, ref, NULL, 1, 0, &v);
+    assert_false(v.ok);
+    clconv_verify(&p, in, ref, sum, NULL);
+    double scale = 7, floor = 7;
+    clconv_verify_bound(NULL, CLCONV_METHOD_DIRECT, NULL, NULL, &scale,
+                        &floor);
+    assert_true(scale == 0 && floor == 0);
+    clconv_verify_bound(&p, CLCONV_METHOD_DIRECT, NULL, NULL, NULL, &floor);
+    clconv_verify_bound(&p, CLCONV_METHOD_DIRECT, NULL, NULL, &scale, NULL);
+    clconv_timing t = {.reps = 7};
+    clconv_timing_of(NULL, 3, &t);
+    assert_int_equal(t.reps, 0);
+    clconv_timing_of(ref, 3, NULL);
+    /* clconv_bench.h */
+    clconv_ceilings c = {0, 0};
+    clconv_transfer tr;
+    assert_int_equal(clconv_measure_ceilings(NULL, &c), CLCONV_EINVAL);
+    assert_int_equal(clconv_measure_ceilings(f->whole, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_measure_copy(NULL, 64, &d), CLCONV_EINVAL);
+    assert_int_equal(clconv_measure_copy(f->whole, 64, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_measure_transfer(NULL, 64, &tr), CLCONV_EINVAL);
+    assert_int_equal(clconv_measure_transfer(f->whole, 64, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_time_end_to_end(f->whole, &p, in, mask, in, 0, 1,
+                                            NULL, NULL),
+                     CLCONV_EINVAL);
+    double ms[CLCONV_METHOD_COUNT];
+    clconv_method_predict(f->dev, &c, NULL, ms);
+    clconv_method_predict(f->dev, &c, &p, NULL);
+    assert_int_equal(clconv_method_pick(f->dev, &c, NULL, 0),
+                     CLCONV_METHOD_DIRECT);
+    const clconv_bench_problem *bp = NULL;
+    const int *tiles = NULL;
+    assert_int_equal(clconv_bench_suite(NULL, &bp), 0);
+    assert_null(bp);
+    assert_int_equal(clconv_bench_suite("quick", NULL), 0);
+    assert_null(clconv_bench_suite_mask(NULL, 0));
+    assert_int_equal(clconv_bench_tiles(2, NULL), 0);
+    assert_true(clconv_bench_suite("quick", &bp) > 0);
+    clconv_bench_shape(NULL, &p);
+    clconv_bench_shape(bp, NULL);
+    clconv_bench_metrics m;
+    clconv_bench_metrics_of(NULL, 1.0, &c, &m);
+    clconv_bench_metrics_of(&p, 1.0, &c, NULL);
+    (void)tiles;
+    clconv_bench_report rep;
+    memset(&rep, 0, sizeof rep);
+    clconv_bench_row row;
+    memset(&row, 0, sizeof row);
+    assert_int_equal(clconv_bench_add_row(NULL, &row), CLCONV_EINVAL);
+    assert_int_equal(clconv_bench_add_row(&rep, NULL), CLCONV_EINVAL);
+    clconv_bench_report_free(NULL);
+    assert_string_equal(clconv_bench_row_status(NULL), "error");
+    assert_int_equal(clconv_bench_best(NULL, 0, 0), -1);
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    assert_int_equal(clconv_bench_write_json(NULL, tmp), CLCONV_EINVAL);
+    assert_int_equal(clconv_bench_write_json(&rep, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_bench_write_csv(NULL, tmp), CLCONV_EINVAL);
+    assert_int_equal(clconv_bench_write_csv(&rep, NULL), CLCONV_EINVAL);
+    clconv_json_string(NULL, "x");
+    clconv_csv_string(NULL, "x");
+    clconv_json_string(tmp, NULL);
+    clconv_csv_string(tmp, NULL);
+    rewind(tmp);
+    assert_non_null(fgets(text, sizeof text, tmp));
+    assert_string_equal(text, "null\"\"");
+    fclose(tmp);
+    /* clconv_model.h */
+    clconv_model_counts mc;
+    clconv_model_interior mi;
+    clconv_model_kind kinds[4];
+    clconv_model_roof roof;
+    p.tile = 4;
+    clconv_model_grid(NULL, sz);
+    assert_true(sz[0] == 1 && sz[1] == 1 && sz[2] == 1);
+    clconv_model_grid(&p, NULL);
+    assert_int_equal(clconv_model_interior_of(NULL, 32, &mi), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_interior_of(&p, 32, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_block(NULL, sz, &mc), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_block(&p, NULL, &mc), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_block(&p, sz, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_problem(NULL, &mc), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_problem(&p, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_tile_kinds(NULL, kinds, 4, &n),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_model_tile_kinds(&p, NULL, 4, &n), CLCONV_EINVAL);
+    assert_int_equal(clconv_model_tile_kinds(&p, kinds, 4, NULL),
+                     CLCONV_EINVAL);
+    clconv_model_roof_of(1.0, 1.0, 1.0, NULL);
+    (void)roof;
+    /* clconv_tune.h */
+    clconv_tune_table tt;
+    memset(&tt, 0, sizeof tt);
+    clconv_tuning e;
+    memset(&e, 0, sizeof e);
+    clconv_tune_options opt;
+    memset(&opt, 0, sizeof opt);
+    clconv_tune_outcome out;
+    uint64_t h;
+    int tuned = 0;
+    assert_int_equal(clconv_size_class(NULL), 0);
+    assert_int_equal(clconv_tune_path(NULL, text, sizeof text),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_path(f->dev, NULL, 8), CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_load(NULL, &tt), CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_load(f->dev, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_save(NULL, &tt), CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_save(f->dev, NULL), CLCONV_EINVAL);
+    clconv_tune_class(NULL, &e);
+    clconv_tune_class(&p, NULL);
+    assert_int_equal(clconv_tune_put(NULL, &e), CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_put(&tt, NULL), CLCONV_EINVAL);
+    assert_null(clconv_tune_find(NULL, &p));
+    assert_null(clconv_tune_find(&tt, NULL));
+    clconv_tune_table_free(NULL);
+    assert_int_equal(clconv_kernel_hash(CLCONV_NAIVE, 2, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_auto_config(NULL, &p, &tuned), CLCONV_EINVAL);
+    assert_int_equal(clconv_auto_config(f->dev, NULL, &tuned), CLCONV_EINVAL);
+    assert_int_equal(clconv_auto_config(f->dev, &p, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_candidates(f->dev, NULL, NULL, 0), 0);
+    assert_true(clconv_tune_candidates(f->dev, &p, NULL, 8) > 0);
+    clconv_dataset *data = NULL;
+    assert_int_equal(clconv_dataset_create(&p, 1, &data), CLCONV_OK);
+    assert_int_equal(clconv_tune_problem(f->whole, data, NULL, &out),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_tune_problem(f->whole, data, &opt, NULL),
+                     CLCONV_EINVAL);
+    clconv_dataset_destroy(data);
+    (void)h;
+    /* clconv_io.h: arrays and .npy */
+    clconv_array a;
+    clconv_npy_info info = clconv_npy_host_info(CLCONV_DTYPE_F32);
+    const size_t shape[3] = {4, 1, 1};
+    unsigned char *npy = NULL;
+    size_t len = 0;
+    int dims = 0;
+    void *raw = NULL;
+    assert_int_equal(clconv_npy_encode_typed(1, shape, CLCONV_DTYPE_F32, in,
+                                             &npy, &len),
+                     CLCONV_OK);
+    assert_int_equal(clconv_npy_parse(NULL, len, &a, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_parse(npy, len, NULL, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_parse_native(npy, len, &dims, sz, &info,
+                                             NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_parse_native(npy, len, &dims, NULL, &info,
+                                             &raw),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_declared_size(NULL, len, &n), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_declared_size(npy, len, NULL), CLCONV_EINVAL);
+    size_t nd_shape[CLCONV_NPY_MAX_DIMS];
+    assert_int_equal(clconv_npy_parse_nd(npy, len, NULL, nd_shape, &info,
+                                         &raw),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_parse_nd(npy, len, &dims, nd_shape, NULL,
+                                         &raw),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_header_parse(npy, len, &dims, NULL, &info),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_header_parse(npy, len, NULL, sz, &info),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_convert(NULL, 4, &info, in), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_convert(npy, 4, NULL, in), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_convert(npy, 4, &info, NULL), CLCONV_EINVAL);
+    clconv_npy_info unknown = info; /* indexed a table with it */
+    unknown.dtype = CLCONV_DTYPE_COUNT;
+    assert_int_equal(clconv_npy_convert(npy, 4, &unknown, in), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_header(1, NULL, npy, len, &n), CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_header(1, shape, NULL, len, &n),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_header(1, shape, npy, len, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_encode_typed(1, shape, CLCONV_DTYPE_F32, NULL,
+                                             &buf, &n),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_encode_typed(1, shape, CLCONV_DTYPE_F32, in,
+                                             NULL, &n),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_npy_encode(NULL, &buf, &n), CLCONV_EINVAL);
+    assert_int_equal(clconv_array_alloc(NULL, 1, shape), CLCONV_EINVAL);
+    assert_int_equal(clconv_array_alloc(&a, 1, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_array_elements(NULL), 0);
+    free(npy);
+    /* images and masks */
+    clconv_image img;
+    clconv_mask mk;
+    assert_int_equal(clconv_image_sniff(NULL, 8), 0);
+    assert_int_equal(clconv_image_decode(NULL, 8, &img), CLCONV_EINVAL);
+    assert_int_equal(clconv_image_decode((const unsigned char *)"P5 1 1 255\n",
+                                         12, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_image_encode(NULL, &buf, &n), CLCONV_EINVAL);
+    assert_int_equal(clconv_mask_spec_parse("box:3", 2, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_mask_load("box:3", 2, NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_mask_from_array(NULL, 2, &mk), CLCONV_EINVAL);
+    /* files and outputs */
+    char templ[] = "/tmp/clconv-null-XXXXXX";
+    int handle = 0;
+    char *target = NULL;
+    int stream = 0;
+    clconv_output *o = NULL;
+    assert_int_equal(clconv_file_read("/dev/null", 8, NULL, &n),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_input_read("/dev/null", 8, &buf, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_file_same(NULL, "/"), 0);
+    assert_int_equal(clconv_output_target("-", NULL, NULL, &stream),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_output_target("-", &target, NULL, NULL),
+                     CLCONV_EINVAL);
+    assert_int_equal(clconv_output_open("-", NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_output_write(NULL, "x", 1), CLCONV_EINVAL);
+    assert_int_equal(clconv_output_printf(NULL, "%d", 1), CLCONV_EINVAL);
+    assert_int_equal(clconv_output_is_stream(NULL), 0);
+    assert_int_equal(clconv_output_commit(NULL), CLCONV_EINVAL);
+    assert_int_equal(clconv_output_commit_all(NULL, 1), CLCONV_EINVAL);
+    assert_int_equal(clconv_output_open("/dev/null", &o), CLCONV_OK);
+    assert_int_equal(clconv_output_write(o, NULL, 1), CLCONV_EINVAL);
+    clconv_output *pair[2] = {o, NULL};
+    assert_int_equal(clconv_output_commit_all(pair, 2), CLCONV_EINVAL);
+    assert_null(pair[0]); /* freed all the same */
+    assert_int_equal(clconv_file_write("/dev/null", NULL, 1), CLCONV_EINVAL);
+    assert_int_equal(clconv_temp_create(NULL, &handle), -1);
+    assert_int_equal(clconv_temp_create(templ, NULL), -1);
+}
+
 /* "P:D" is two unsigned decimal numbers: one past UINT_MAX, a sign or a
  * space inside is no index (sscanf's %u wrapped 4294967296 to 0 and took
  * "-4294967295" as 1, so such terms selected a device). */
@@ -830,6 +1141,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(null_arguments_are_refused),
+        cmocka_unit_test(null_arguments_give_safe_values),
         cmocka_unit_test(device_indices_are_parsed_strictly),
         cmocka_unit_test(one_launch_beyond_int_is_unsupported),
         cmocka_unit_test(every_strategy_in_slabs_equals_one_launch),

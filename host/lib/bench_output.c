@@ -11,6 +11,12 @@
 
 void clconv_json_string(FILE *f, const char *s)
 {
+    if (!f)
+        return;
+    if (!s) { /* no string: JSON's null */
+        fputs("null", f);
+        return;
+    }
     fputc('"', f);
     for (; *s; ++s) {
         unsigned char c = (unsigned char)*s;
@@ -167,6 +173,8 @@ static void json_row(FILE *f, const clconv_bench_row *w)
 
 clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f)
 {
+    if (!r || !f)
+        return clc_fail(CLCONV_EINVAL, "no report or file given (NULL)");
     fprintf(f, "{\n  \"schema\": \"%s\",\n  \"clconv_version\": ", BENCH_SCHEMA);
     clconv_json_string(f, r->version);
     fputs(",\n  \"date\": ", f);
@@ -209,8 +217,10 @@ clconv_status clconv_bench_write_json(const clconv_bench_report *r, FILE *f)
 
 void clconv_csv_string(FILE *f, const char *s)
 {
+    if (!f)
+        return;
     fputc('"', f);
-    for (; *s; ++s) {
+    for (; s && *s; ++s) { /* no string: an empty field */
         if (*s == '"')
             fputc('"', f);
         fputc(*s == '\n' ? ' ' : *s, f);
@@ -226,6 +236,8 @@ static void csv_number(FILE *f, double x, int valid)
 
 clconv_status clconv_bench_write_csv(const clconv_bench_report *r, FILE *f)
 {
+    if (!r || !f)
+        return clc_fail(CLCONV_EINVAL, "no report or file given (NULL)");
     fputs("clconv_version,date,device,device_name,driver,copy_gbs,"
           "fp32_gflops,dims,nx,ny,nz,mask,implementation,variant,tile,status,"
           "max_err,reps,median_ms,min_ms,max_ms,gbs,gflops,floor_ms,"

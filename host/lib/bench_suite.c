@@ -69,7 +69,9 @@ static const struct {
 
 size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out)
 {
-    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i)
+    if (!out)
+        return 0;
+    for (size_t i = 0; name && i < sizeof suites / sizeof suites[0]; ++i)
         if (strcmp(name, suites[i].name) == 0) {
             *out = suites[i].problems;
             return suites[i].count;
@@ -80,7 +82,7 @@ size_t clconv_bench_suite(const char *name, const clconv_bench_problem **out)
 
 const char *clconv_bench_suite_mask(const char *name, size_t i)
 {
-    for (size_t k = 0; k < sizeof suites / sizeof suites[0]; ++k)
+    for (size_t k = 0; name && k < sizeof suites / sizeof suites[0]; ++k)
         if (strcmp(name, suites[k].name) == 0)
             return suites[k].masks && i < suites[k].count ? suites[k].masks[i]
                                                           : NULL;
@@ -89,6 +91,8 @@ const char *clconv_bench_suite_mask(const char *name, size_t i)
 
 void clconv_bench_shape(const clconv_bench_problem *b, clconv_problem *p)
 {
+    if (!b || !p)
+        return;
     memset(p, 0, sizeof *p);
     p->dims = b->dims;
     memcpy(p->size, b->size, sizeof p->size);
@@ -103,6 +107,8 @@ static const int tiles_3d[] = {4, 8};
 
 size_t clconv_bench_tiles(int dims, const int **out)
 {
+    if (!out)
+        return 0;
     switch (dims) {
     case 1: *out = tiles_1d; return sizeof tiles_1d / sizeof tiles_1d[0];
     case 2: *out = tiles_2d; return sizeof tiles_2d / sizeof tiles_2d[0];
@@ -115,7 +121,11 @@ void clconv_bench_metrics_of(const clconv_problem *p, double median_ms,
                              const clconv_ceilings *c,
                              clconv_bench_metrics *m)
 {
+    if (!m)
+        return;
     memset(m, 0, sizeof *m);
+    if (!p)
+        return;
     const double n = (double)clconv_problem_elements(p);
     const double taps = (double)clconv_problem_mask_elements(p);
     /* Read once, write once, in the data's own types (issue 17). */
@@ -139,6 +149,8 @@ void clconv_bench_metrics_of(const clconv_problem *p, double median_ms,
 clconv_status clconv_bench_add_row(clconv_bench_report *r,
                                    const clconv_bench_row *row)
 {
+    if (!r || !row)
+        return clc_fail(CLCONV_EINVAL, "no report or row given (NULL)");
     if (r->nrows == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
         clconv_bench_row *rows = realloc(r->rows, cap * sizeof *rows);
@@ -153,6 +165,8 @@ clconv_status clconv_bench_add_row(clconv_bench_report *r,
 
 void clconv_bench_report_free(clconv_bench_report *r)
 {
+    if (!r)
+        return;
     free(r->devices);
     free(r->problems);
     free(r->rows);
@@ -164,6 +178,8 @@ void clconv_bench_report_free(clconv_bench_report *r)
 
 const char *clconv_bench_row_status(const clconv_bench_row *row)
 {
+    if (!row)
+        return "error";
     if (row->res.status == CLCONV_EUNSUPPORTED)
         return "unsupported";
     if (row->res.status != CLCONV_OK)
@@ -175,7 +191,7 @@ long clconv_bench_best(const clconv_bench_report *r, size_t problem,
                        size_t device)
 {
     long best = -1;
-    for (size_t i = 0; i < r->nrows; ++i) {
+    for (size_t i = 0; r && i < r->nrows; ++i) {
         const clconv_bench_row *w = &r->rows[i];
         if (w->problem != problem || w->device != device ||
             w->res.status != CLCONV_OK || !w->res.verdict.ok ||

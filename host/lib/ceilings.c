@@ -239,6 +239,9 @@ out:
 
 clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c)
 {
+    if (!s || !c)
+        return clc_fail(CLCONV_EINVAL,
+                        "no session or nowhere to put the ceilings (NULL)");
     clconv_ceilings m = {0.0, 0.0};
     clconv_status st = measure_copy(s, 0, &m.copy_gbs);
     if (st == CLCONV_OK)
@@ -255,6 +258,9 @@ clconv_status clconv_measure_ceilings(clconv_session *s, clconv_ceilings *c)
 clconv_status clconv_measure_copy(clconv_session *s, size_t bytes,
                                   double *gbs)
 {
+    if (!s || !gbs)
+        return clc_fail(CLCONV_EINVAL,
+                        "no session or nowhere to put the GB/s (NULL)");
     *gbs = 0.0;
     return measure_copy(s, bytes ? bytes : 1, gbs);
 }

@@ -14,6 +14,9 @@ clconv_status clconv_plan_create_counting(clconv_session *s,
 
 clconv_status clconv_plan_counters(clconv_plan *plan, clconv_load_counts *out)
 {
+    if (!plan || !out)
+        return clc_fail(CLCONV_EINVAL,
+                        "no plan or nowhere to put the counts (NULL)");
     long long c[2] = {0, 0};
     clconv_status st = clc_plan_counters(plan, c);
     out->global_loads = c[0];

@@ -150,7 +150,7 @@ void clc_elem_to_float(clconv_elem t, const void *src, size_t n,
 void clconv_elems_from_float(clconv_elem t, const float *src, size_t n,
                              void *dst)
 {
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; src && dst && i < n; ++i)
         clc_elem_set(t, dst, i, src[i]);
 }
 

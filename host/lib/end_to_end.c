@@ -40,6 +40,9 @@ static clconv_status time_round_trips(clconv_session *s, cl_mem dev,
 clconv_status clconv_measure_transfer(clconv_session *s, size_t bytes,
                                       clconv_transfer *t)
 {
+    if (!s || !t)
+        return clc_fail(CLCONV_EINVAL,
+                        "no session or nowhere to put the times (NULL)");
     clconv_status st = CLCONV_OK;
     cl_int err;
     memset(t, 0, sizeof *t);
@@ -90,6 +93,8 @@ clconv_status clconv_time_end_to_end(clconv_session *s,
                                      int warmup, int reps, clconv_timing *t,
                                      clconv_call_info *info)
 {
+    if (!t) /* the call itself refuses the session, problem and arrays */
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the timing (NULL)");
     if (reps < 1 || reps > 1000 || warmup < 0)
         return clc_fail(CLCONV_EINVAL, "reps %d (1-1000), warmup %d", reps,
                         warmup);

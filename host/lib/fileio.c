@@ -105,6 +105,8 @@ clconv_status clc_read_path(const char *path, size_t max_len,
                                                     size_t max_len),
                             unsigned char **buf, size_t *len)
 {
+    if (!buf || !len)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put what is read (NULL)");
     *buf = NULL;
     *len = 0;
     clc_stream s;
@@ -144,7 +146,7 @@ clconv_status clconv_file_read(const char *path, size_t max_len,
 int clconv_file_same(const char *a, const char *b)
 {
     struct stat sa, sb;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+    if (!a || !b || stat(a, &sa) != 0 || stat(b, &sb) != 0)
         return 0;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
@@ -153,6 +155,8 @@ int clconv_file_same(const char *a, const char *b)
 
 clconv_status clconv_file_write(const char *path, const void *data, size_t n)
 {
+    if (n && !data)
+        return clc_fail(CLCONV_EINVAL, "no data to write given (NULL)");
     clconv_output *o = NULL;
     clconv_status st = clconv_output_open(path, &o);
     if (st != CLCONV_OK)

@@ -39,6 +39,8 @@ void clconv_image_free(clconv_image *img)
 
 int clconv_image_sniff(const unsigned char *data, size_t len)
 {
+    if (!data)
+        return 0;
     if (len >= 8 && memcmp(data, png_signature, 8) == 0)
         return 1;
     return len >= 3 && data[0] == 'P' &&
@@ -293,6 +295,9 @@ static clconv_status png_encode(const clconv_image *img, unsigned char **buf,
 clconv_status clconv_image_decode(const unsigned char *data, size_t len,
                                   clconv_image *out)
 {
+    if (!data || !out)
+        return clc_fail(CLCONV_EINVAL,
+                        "no image data or nowhere to put it (NULL)");
     memset(out, 0, sizeof *out);
     if (len >= 8 && memcmp(data, png_signature, 8) == 0)
         return png_decode(data, len, out);
@@ -310,6 +315,9 @@ clconv_status clconv_image_decode(const unsigned char *data, size_t len,
 clconv_status clconv_image_encode(const clconv_image *img, unsigned char **buf,
                                   size_t *len)
 {
+    if (!img || !img->pixels || !buf || !len)
+        return clc_fail(CLCONV_EINVAL,
+                        "no image or nowhere to put it (NULL)");
     *buf = NULL;
     *len = 0;
     if (img->channels < 1 || img->channels > 4)

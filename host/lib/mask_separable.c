@@ -13,6 +13,8 @@
 int clconv_mask_separable(const clconv_problem *p, const float *mask,
                           float *factors)
 {
+    if (!p || !mask)
+        return 0;
     const int d = p->dims;
     const size_t m = clconv_problem_mask_elements(p);
     float local_f[3 * 1023];

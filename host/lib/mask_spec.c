@@ -189,9 +189,17 @@ static clconv_status parse_inline(const char *spec, int dims, clconv_mask *out)
     return st;
 }
 
+/* A mask reader given no place for the mask. */
+static clconv_status nowhere(void)
+{
+    return clc_fail(CLCONV_EINVAL, "nowhere to put the mask (NULL)");
+}
+
 clconv_status clconv_mask_spec_parse(const char *spec, int dims,
                                      clconv_mask *out)
 {
+    if (!out)
+        return nowhere();
     memset(out, 0, sizeof *out);
     if (dims < 1 || dims > 3)
         return clc_fail(CLCONV_EINVAL, "masks have 1 to 3 dimensions (got %d)",
@@ -208,7 +216,11 @@ clconv_status clconv_mask_spec_parse(const char *spec, int dims,
 clconv_status clconv_mask_from_array(const clconv_array *a, int dims,
                                      clconv_mask *out)
 {
+    if (!out)
+        return nowhere();
     memset(out, 0, sizeof *out);
+    if (!a || (!a->data && clconv_array_elements(a)))
+        return clc_fail(CLCONV_EINVAL, "no mask array given (NULL)");
     if (a->dims != dims)
         return clc_fail(CLCONV_EINVAL,
                         "the mask is %dD but the data is %dD; give a %dD mask",
@@ -247,6 +259,8 @@ int clconv_mask_spec_is_file(const char *spec)
 
 clconv_status clconv_mask_load(const char *spec, int dims, clconv_mask *out)
 {
+    if (!out)
+        return nowhere();
     memset(out, 0, sizeof *out);
     if (!clconv_mask_spec_is_file(spec))
         return clconv_mask_spec_parse(spec, dims, out);

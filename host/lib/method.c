@@ -143,6 +143,8 @@ void clconv_method_predict(const clconv_device_info *dev,
                            const clconv_ceilings *c, const clconv_problem *p,
                            double ms[CLCONV_METHOD_COUNT])
 {
+    if (!p || !ms)
+        return;
     double gbs, gflops;
     clconv_ceilings u;
     clconv_method_ceilings(dev, c, &u);
@@ -241,7 +243,7 @@ clconv_method clconv_method_pick(const clconv_device_info *dev,
                                  const clconv_ceilings *c,
                                  const clconv_problem *p, int separable)
 {
-    return pick(dev, c, p, separable, 1);
+    return p ? pick(dev, c, p, separable, 1) : CLCONV_METHOD_DIRECT;
 }
 
 clconv_method clc_method_choose(const clconv_session *s,
@@ -263,7 +265,12 @@ clconv_method clc_method_choose(const clconv_session *s,
 clconv_method clconv_method_choose(const clconv_session *s,
                                    const clconv_problem *p, const float *mask)
 {
-    return clc_method_choose(s, p, mask);
+    if (!p)
+        return CLCONV_METHOD_DIRECT;
+    /* Without a session nothing measures the others: direct, as without
+     * a mask. */
+    return s || p->method != CLCONV_METHOD_AUTO ? clc_method_choose(s, p, mask)
+                                                : CLCONV_METHOD_DIRECT;
 }
 
 /* Any NaN or Inf among n elements of type t at in (integers: none); and

@@ -81,6 +81,8 @@ int clconv_model_has_strategy(clconv_strategy s)
 
 static clconv_status check_case(const clconv_problem *p)
 {
+    if (!p)
+        return clc_fail(CLCONV_EINVAL, "no problem given (NULL)");
     if (p->dims < 1 || p->dims > 3)
         return clc_fail(CLCONV_EINVAL, "dims must be 1, 2 or 3 (got %d)",
                         p->dims);
@@ -136,8 +138,8 @@ static clconv_status check_sized(const clconv_problem *p)
 
 void clconv_model_grid(const clconv_problem *p, size_t tiles[3])
 {
-    for (int d = 0; d < 3; ++d)
-        tiles[d] = d < p->dims && p->tile > 0
+    for (int d = 0; tiles && d < 3; ++d) /* no problem: one tile */
+        tiles[d] = p && d < p->dims && p->tile > 0
                        ? (p->size[d] + (size_t)p->tile - 1) / (size_t)p->tile
                        : 1;
 }
@@ -145,6 +147,8 @@ void clconv_model_grid(const clconv_problem *p, size_t tiles[3])
 clconv_status clconv_model_block(const clconv_problem *p, const size_t block[3],
                                  clconv_model_counts *out)
 {
+    if (!block || !out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the counts (NULL)");
     clconv_status st = check_sized(p);
     if (st != CLCONV_OK)
         return st;
@@ -168,6 +172,8 @@ clconv_status clconv_model_block(const clconv_problem *p, const size_t block[3],
 clconv_status clconv_model_problem(const clconv_problem *p,
                                    clconv_model_counts *out)
 {
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the counts (NULL)");
     clconv_status st = check_sized(p);
     if (st != CLCONV_OK)
         return st;
@@ -217,6 +223,8 @@ clconv_status clconv_model_tile_kinds(const clconv_problem *p,
                                       clconv_model_kind *kinds, size_t cap,
                                       size_t *nkinds)
 {
+    if (!nkinds || (cap && !kinds))
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the counts (NULL)");
     clconv_status st = check_sized(p);
     if (st != CLCONV_OK)
         return st;

@@ -75,6 +75,8 @@ static clconv_status count_warps(const long long g[3], const long long a[3],
 clconv_status clconv_model_interior_of(const clconv_problem *p, int warp_width,
                                        clconv_model_interior *out)
 {
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the model (NULL)");
     memset(out, 0, sizeof *out);
     clconv_status st = clc_model_interior_counts(p, &out->counts);
     if (st != CLCONV_OK)
@@ -111,6 +113,8 @@ clconv_status clconv_model_interior_of(const clconv_problem *p, int warp_width,
 void clconv_model_roof_of(double reduction, double peak_gflops,
                           double bandwidth_gbs, clconv_model_roof *out)
 {
+    if (!out)
+        return;
     out->bytes_per_flop = CLCONV_MODEL_BYTES_PER_ACCESS /
                           CLCONV_MODEL_FLOPS_PER_ACCESS / reduction;
     out->bandwidth_gflops = bandwidth_gbs / out->bytes_per_flop;

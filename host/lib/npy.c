@@ -52,6 +52,8 @@ clconv_dtype clconv_dtype_of_elem(clconv_elem t)
 
 size_t clconv_array_elements(const clconv_array *a)
 {
+    if (!a)
+        return 0;
     size_t n = 1;
     for (int d = 0; d < a->dims; ++d)
         n *= a->shape[d];
@@ -61,7 +63,11 @@ size_t clconv_array_elements(const clconv_array *a)
 clconv_status clconv_array_alloc(clconv_array *a, int dims,
                                  const size_t shape[3])
 {
+    if (!a)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the array (NULL)");
     memset(a, 0, sizeof *a);
+    if (!shape)
+        return clc_fail(CLCONV_EINVAL, "no shape given (NULL)");
     if (dims < 1 || dims > 3)
         return clc_fail(CLCONV_EINVAL, "arrays have 1 to 3 dimensions (got %d)",
                         dims);
@@ -138,6 +144,12 @@ static float convert(uint64_t v, clconv_dtype t)
 clconv_status clconv_npy_convert(const unsigned char *raw, size_t count,
                                  const clconv_npy_info *info, float *out)
 {
+    if (!info || (count && (!raw || !out)))
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: no data, info or output given (NULL)");
+    if ((unsigned)info->dtype >= CLCONV_DTYPE_COUNT)
+        return clc_fail(CLCONV_EINVAL, ".npy: unknown dtype %d",
+                        (int)info->dtype);
     const size_t isz = dtypes[info->dtype].size;
     for (size_t i = 0; i < count; ++i, raw += isz) {
         uint64_t bits = load(raw, isz, info->big_endian);
@@ -167,6 +179,12 @@ static clconv_status convert_all(const unsigned char *p, size_t count,
     return st;
 }
 
+/* A reader given no place for what it reads. */
+static clconv_status nowhere(void)
+{
+    return clc_fail(CLCONV_EINVAL, ".npy: nowhere to put the result (NULL)");
+}
+
 /* The preamble and header of a .npy: the dict in *hd, where the data
  * starts (*off) and how many bytes of it the shape declares (*bytes).
  * An extent of 0 (NumPy's empty arrays) is refused unless empty_ok: only
@@ -177,6 +195,8 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
                                 size_t *bytes, int empty_ok)
 {
     const size_t magic = sizeof clc_npy_magic;
+    if (!data)
+        return clc_fail(CLCONV_EINVAL, ".npy: no data given (NULL)");
     if (len == 0 || memcmp(data, clc_npy_magic, len < magic ? len : magic))
         return clc_fail(CLCONV_EINVAL, "not a .npy file (no \\x93NUMPY magic)");
     if (len < 10)
@@ -235,6 +255,8 @@ static clconv_status parse_head(const unsigned char *data, size_t len,
 clconv_status clconv_npy_declared_size(const unsigned char *data, size_t len,
                                        size_t *total)
 {
+    if (!total)
+        return nowhere();
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
     clconv_status st = parse_head(data, len, &hd, &off, &bytes, 1);
@@ -303,6 +325,8 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info)
 {
+    if (!dims || !shape || !info)
+        return nowhere();
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
     clconv_status st = parse_head(data, len, &hd, &off, &bytes, 0);
@@ -327,6 +351,8 @@ clconv_status clconv_npy_header_parse(const unsigned char *data, size_t len,
 clconv_status clconv_npy_parse(const unsigned char *data, size_t len,
                                clconv_array *out, clconv_npy_info *info)
 {
+    if (!out)
+        return nowhere();
     memset(out, 0, sizeof *out);
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
@@ -402,6 +428,8 @@ clconv_status clconv_npy_parse_native(const unsigned char *data, size_t len,
                                       int *dims, size_t shape[3],
                                       clconv_npy_info *info, void **out)
 {
+    if (!dims || !shape || !info || !out)
+        return nowhere();
     *out = NULL;
     clc_npy_header hd;
     size_t off = 0, bytes = 0;
@@ -424,6 +452,8 @@ clconv_status clconv_npy_parse_nd(const unsigned char *data, size_t len,
                                   size_t shape[CLCONV_NPY_MAX_DIMS],
                                   clconv_npy_info *info, void **out)
 {
+    if (!dims || !shape || !info || !out)
+        return nowhere();
     *out = NULL;
     clc_npy_header hd;
     size_t off = 0, bytes = 0;

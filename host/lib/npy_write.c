@@ -20,6 +20,9 @@ clconv_status clconv_npy_header_typed(int dims, const size_t *shape,
                                       clconv_dtype t, unsigned char *buf,
                                       size_t cap, size_t *len)
 {
+    if (!shape || !buf || !len)
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: no shape or nowhere to put the header (NULL)");
     if (dims < 1 || dims > CLCONV_NPY_MAX_DIMS)
         return clc_fail(CLCONV_EINVAL, "arrays have 1 to %d dimensions (got %d)",
                         CLCONV_NPY_MAX_DIMS, dims);
@@ -59,6 +62,9 @@ clconv_status clconv_npy_header_typed(int dims, const size_t *shape,
 clconv_status clconv_npy_encode(const clconv_array *a, unsigned char **buf,
                                 size_t *len)
 {
+    if (!a || !buf || !len || (!a->data && clconv_array_elements(a)))
+        return clc_fail(CLCONV_EINVAL,
+                        ".npy: no array or nowhere to put it (NULL)");
     *buf = NULL;
     *len = 0;
     unsigned char head[CLCONV_NPY_HEADER_MAX];
@@ -93,6 +99,8 @@ clconv_status clconv_npy_encode_typed(int dims, const size_t *shape,
                                       clconv_dtype t, const void *data,
                                       unsigned char **buf, size_t *len)
 {
+    if (!buf || !len)
+        return clc_fail(CLCONV_EINVAL, ".npy: nowhere to put it (NULL)");
     *buf = NULL;
     *len = 0;
     unsigned char head[CLCONV_NPY_HEADER_MAX];
@@ -110,6 +118,8 @@ clconv_status clconv_npy_encode_typed(int dims, const size_t *shape,
     }
     if (count > (SIZE_MAX - hbytes) / isz)
         return clc_fail(CLCONV_EINVAL, "array too large");
+    if (count && !data)
+        return clc_fail(CLCONV_EINVAL, ".npy: no data given (NULL)");
     const size_t total = hbytes + count * isz;
     unsigned char *b = malloc(total);
     if (!b)

@@ -105,6 +105,8 @@ static clconv_status open_target(clconv_output *o, const char *path)
 
 clconv_status clconv_output_open(const char *path, clconv_output **out)
 {
+    if (!out)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the output (NULL)");
     *out = NULL;
     if (!path || !*path)
         return clc_fail(CLCONV_EINVAL, "an empty output path");
@@ -158,6 +160,8 @@ clconv_status clconv_output_write(clconv_output *o, const void *data,
                                   size_t n)
 {
     const unsigned char *p = data;
+    if (!o || (n && !data))
+        return clc_fail(CLCONV_EINVAL, "no output or data given (NULL)");
     if (o->err)
         return write_error(o);
     if (o->nbuf + n > sizeof o->buf) {
@@ -176,6 +180,8 @@ clconv_status clconv_output_write(clconv_output *o, const void *data,
 
 clconv_status clconv_output_printf(clconv_output *o, const char *fmt, ...)
 {
+    if (!o || !fmt)
+        return clc_fail(CLCONV_EINVAL, "no output or format given (NULL)");
     char small[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -198,7 +204,7 @@ clconv_status clconv_output_printf(clconv_output *o, const char *fmt, ...)
 
 int clconv_output_is_stream(const clconv_output *o)
 {
-    return o->kind != OUT_REPLACE;
+    return o && o->kind != OUT_REPLACE;
 }
 
 /* ---- committing ---------------------------------------------------------- */
@@ -245,6 +251,8 @@ static clconv_status put_in_place(clconv_output *o)
 
 clconv_status clconv_output_commit(clconv_output *o)
 {
+    if (!o)
+        return clc_fail(CLCONV_EINVAL, "no output given (NULL)");
     clconv_status st = finish(o);
     if (st == CLCONV_OK && o->kind == OUT_REPLACE)
         st = put_in_place(o);
@@ -301,6 +309,12 @@ clconv_status clconv_output_commit_all(clconv_output **outs, size_t n)
     int slots[8];
     if (n > 8)
         st = clc_fail(CLCONV_EINVAL, "at most 8 outputs commit together");
+    if (n && !outs)
+        return clc_fail(CLCONV_EINVAL, "no outputs given (NULL)");
+    /* A missing one: none is committed, the others are freed as ever. */
+    for (size_t i = 0; st == CLCONV_OK && i < n; ++i)
+        if (!outs[i])
+            st = clc_fail(CLCONV_EINVAL, "output %zu of %zu is NULL", i, n);
     /* Every byte in place first: streams closed, temporaries synced. */
     for (size_t i = 0; st == CLCONV_OK && i < n; ++i)
         st = finish(outs[i]);

@@ -176,6 +176,8 @@ mode_t clc_output_replacing_mode(const struct stat *old)
 clconv_status clconv_output_target(const char *path, char **target,
                                    unsigned *mode, int *stream)
 {
+    if (!target || !stream)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the target (NULL)");
     *target = NULL;
     *stream = 0;
     if (!path || !*path)

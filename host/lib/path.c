@@ -182,5 +182,5 @@ clconv_status clc_path_launch(clc_path *path, cl_mem in, cl_mem out,
 
 clconv_method clconv_plan_method(const clconv_plan *plan)
 {
-    return clc_plan_problem(plan)->method;
+    return plan ? clc_plan_problem(plan)->method : CLCONV_METHOD_AUTO;
 }

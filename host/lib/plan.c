@@ -444,8 +444,11 @@ out:
 void clconv_plan_geometry(const clconv_plan *pl, size_t local[3],
                           size_t global[3])
 {
-    memcpy(local, pl->g.local, sizeof pl->g.local);
-    memcpy(global, pl->g.global, sizeof pl->g.global);
+    static const size_t none[3] = {0, 0, 0}; /* no plan: no launch */
+    if (local)
+        memcpy(local, pl ? pl->g.local : none, sizeof none);
+    if (global)
+        memcpy(global, pl ? pl->g.global : none, sizeof none);
 }
 
 clconv_status clc_plan_counters(clconv_plan *pl, long long counts[2])

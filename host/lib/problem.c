@@ -8,6 +8,8 @@
 
 size_t clconv_problem_elements(const clconv_problem *p)
 {
+    if (!p)
+        return 0;
     size_t n = 1;
     for (int d = 0; d < p->dims && d < 3; ++d)
         n *= p->size[d];
@@ -16,6 +18,8 @@ size_t clconv_problem_elements(const clconv_problem *p)
 
 int clconv_problem_mask_axis(const clconv_problem *p, int axis)
 {
+    if (!p)
+        return 0;
     if (axis < 0 || axis >= p->dims || axis >= 3)
         return 1;
     return p->mask_size[axis] > 0 ? p->mask_size[axis] : p->mask_width;
@@ -23,6 +27,8 @@ int clconv_problem_mask_axis(const clconv_problem *p, int axis)
 
 int clconv_problem_mask_max(const clconv_problem *p)
 {
+    if (!p)
+        return 0;
     int w = 1;
     for (int d = 0; d < p->dims && d < 3; ++d)
         if (clconv_problem_mask_axis(p, d) > w)
@@ -32,6 +38,8 @@ int clconv_problem_mask_max(const clconv_problem *p)
 
 size_t clconv_problem_mask_elements(const clconv_problem *p)
 {
+    if (!p)
+        return 0;
     size_t n = 1;
     for (int d = 0; d < p->dims && d < 3; ++d)
         n *= (size_t)clconv_problem_mask_axis(p, d);
@@ -41,7 +49,7 @@ size_t clconv_problem_mask_elements(const clconv_problem *p)
 int clconv_problem_left(const clconv_problem *p, int axis)
 {
     const int w = clconv_problem_mask_axis(p, axis);
-    if (axis < 0 || axis >= p->dims || axis >= 3)
+    if (!p || axis < 0 || axis >= p->dims || axis >= 3)
         return 0;
     /* scipy.ndimage.convolve: correlate with the flipped mask and the
      * origin -origin, minus one more for an even width. */

@@ -323,29 +323,31 @@ void clconv_session_destroy(clconv_session *s)
     free(s);
 }
 
+/* The session's accessors answer NULL (0) for no session: &s->dev of a
+ * NULL s would be a wild pointer, not NULL. */
 const clconv_device_info *clconv_session_device(const clconv_session *s)
 {
-    return &s->dev;
+    return s ? &s->dev : NULL;
 }
 
 const char *clconv_session_overrides(const clconv_session *s)
 {
-    return s->overrides_text;
+    return s ? s->overrides_text : NULL;
 }
 
 const char *clconv_session_overrides_ignored(const clconv_session *s)
 {
-    return s->overrides_ignored;
+    return s ? s->overrides_ignored : NULL;
 }
 
 const char *clconv_session_cl_std(const clconv_session *s)
 {
-    return s->cl_std;
+    return s ? s->cl_std : NULL;
 }
 
 uint64_t clconv_session_max_alloc(const clconv_session *s)
 {
-    return s->alloc_limit;
+    return s ? s->alloc_limit : 0;
 }
 
 cl_command_queue clc_session_ordered_queue(clconv_session *s)

@@ -115,10 +115,10 @@ out:
 
 cl_context clconv_session_cl_context(const clconv_session *s)
 {
-    return s->context;
+    return s ? s->context : NULL;
 }
 
 cl_command_queue clconv_session_cl_queue(const clconv_session *s)
 {
-    return s->queue;
+    return s ? s->queue : NULL;
 }

@@ -125,7 +125,11 @@ void clc_temp_unregister(int slot)
 
 int clconv_temp_create(char *templ, int *handle)
 {
-    size_t n = strlen(templ);
+    size_t n = templ ? strlen(templ) : 0;
+    if (!handle) {
+        errno = EINVAL;
+        return -1;
+    }
     if (n < 6 || strcmp(templ + n - 6, "XXXXXX") != 0) {
         *handle = -1;
         errno = EINVAL;

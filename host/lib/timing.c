@@ -19,6 +19,12 @@ static int cmp_double(const void *a, const void *b)
 
 void clconv_timing_of(double *ms, int n, clconv_timing *t)
 {
+    if (!t)
+        return;
+    if (!ms || n < 1) { /* no samples: no times */
+        *t = (clconv_timing){.reps = 0};
+        return;
+    }
     qsort(ms, (size_t)n, sizeof *ms, cmp_double);
     t->reps = n;
     t->min_ms = ms[0];

@@ -26,7 +26,7 @@
 
 int clconv_size_class(const clconv_problem *p)
 {
-    size_t n = clconv_problem_elements(p);
+    size_t n = clconv_problem_elements(p); /* NULL: 0, class 0 */
     int c = 0;
     while (n > 1) {
         n >>= 1;
@@ -38,6 +38,9 @@ int clconv_size_class(const clconv_problem *p)
 clconv_status clconv_tune_path(const clconv_device_info *dev, char *buf,
                                size_t len)
 {
+    if (!dev || !buf)
+        return clc_fail(CLCONV_EINVAL,
+                        "no device or nowhere to put the path (NULL)");
     char dir[4096];
     clconv_status st = clc_cache_dir(NULL, 0, dir, sizeof dir);
     if (st != CLCONV_OK)
@@ -53,6 +56,8 @@ clconv_status clconv_tune_path(const clconv_device_info *dev, char *buf,
 
 clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash)
 {
+    if (!hash)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the hash (NULL)");
     const char *dir = NULL;
     char stem[64];
     if (clc_kernel_stem(s, dims, stem, sizeof stem))
@@ -82,12 +87,16 @@ clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash)
 
 void clconv_tune_table_free(clconv_tune_table *t)
 {
+    if (!t)
+        return;
     free(t->entries);
     memset(t, 0, sizeof *t);
 }
 
 void clconv_tune_class(const clconv_problem *p, clconv_tuning *e)
 {
+    if (!p || !e)
+        return;
     e->dims = p->dims;
     e->mask_width = clconv_problem_mask_max(p);
     for (int a = 0; a < 3; ++a)
@@ -128,6 +137,8 @@ static int same_class(const clconv_tuning *a, const clconv_tuning *b)
 
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e)
 {
+    if (!t || !e)
+        return clc_fail(CLCONV_EINVAL, "no table or entry given (NULL)");
     clconv_tuning n = *e; /* mask_size written out */
     for (int a = 0; a < 3; ++a)
         n.mask_size[a] = entry_axis(e, a);
@@ -152,6 +163,8 @@ clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e)
 const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
                                       const clconv_problem *p)
 {
+    if (!t || !p)
+        return NULL;
     clconv_tuning key = {0};
     clconv_tune_class(p, &key);
     const clconv_tuning *best = NULL;
@@ -174,6 +187,8 @@ const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
 clconv_status clconv_auto_config(const clconv_device_info *dev,
                                  clconv_problem *p, int *tuned)
 {
+    if (!dev || !p || !tuned)
+        return clc_fail(CLCONV_EINVAL, "no device, problem or flag given (NULL)");
     *tuned = 0;
     clconv_problem shape = *p;
     shape.strategy = CLCONV_NAIVE;

@@ -299,6 +299,8 @@ static clconv_status load_path(const clconv_device_info *dev,
 clconv_status clconv_tune_load(const clconv_device_info *dev,
                                clconv_tune_table *t)
 {
+    if (!dev || !t)
+        return clc_fail(CLCONV_EINVAL, "no device or table given (NULL)");
     char path[4200];
     clconv_tune_table_free(t);
     /* No cache folder at all (neither XDG_CACHE_HOME nor HOME absolute):
@@ -356,6 +358,8 @@ static char *format_file(const clconv_device_info *dev,
 clconv_status clconv_tune_save(const clconv_device_info *dev,
                                const clconv_tune_table *t)
 {
+    if (!dev || !t)
+        return clc_fail(CLCONV_EINVAL, "no device or table given (NULL)");
     char path[4200], lock[4300], dir[4096];
     clconv_status st = clconv_tune_path(dev, path, sizeof path);
     if (st == CLCONV_OK)

@@ -133,7 +133,7 @@ size_t clconv_tune_candidates(const clconv_device_info *dev,
 {
     clconv_tune_candidate all[MAX_CANDIDATES];
     cand_list l = {all, 0, MAX_CANDIDATES};
-    if (p->dims < 1 || p->dims > 3)
+    if (!p || p->dims < 1 || p->dims > 3)
         return 0;
     int have[CLCONV_STRATEGY_COUNT];
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
@@ -315,6 +315,9 @@ clconv_status clconv_tune_problem(clconv_session *s,
                                   const clconv_tune_options *opt,
                                   clconv_tune_outcome *out)
 {
+    if (!s || !data || !opt || !out)
+        return clc_fail(CLCONV_EINVAL, "no session, dataset, options or "
+                                       "outcome given (NULL)");
     memset(out, 0, sizeof *out);
     if (opt->reps < 1 || opt->warmup < 0 || opt->budget_s < 0)
         return clc_fail(CLCONV_EINVAL, "tune: reps must be >= 1, warmup "

@@ -50,6 +50,8 @@ const char *clconv_strategy_summary(clconv_strategy s)
 size_t clconv_strategy_list(char *buf, size_t len)
 {
     size_t n = 0;
+    if (!buf) /* only the length, as snprintf(NULL, 0, ...) */
+        len = 0;
     if (len)
         buf[0] = '\0';
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
@@ -111,6 +113,8 @@ clconv_status clconv_knob_range(clconv_strategy s, int dims, int knob,
 
 void clconv_knob_bounds(int knob, int *min, int *max)
 {
+    if (!min || !max)
+        return;
     *min = 0;
     *max = 0;
     for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s)
@@ -301,7 +305,7 @@ int clconv_default_tile(clconv_strategy s, int dims, int mask_width)
 int clconv_default_tile_for(const clconv_device_info *dev,
                             const clconv_problem *p)
 {
-    if (!clc_variant_get(p->strategy) || p->dims < 1 || p->dims > 3)
+    if (!p || !clc_variant_get(p->strategy) || p->dims < 1 || p->dims > 3)
         return 1;
     clconv_problem q = *p;
     q.tile = 0;
@@ -334,6 +338,8 @@ clconv_status clconv_problem_defines(const clconv_device_info *dev,
     clconv_status st = clconv_problem_validate(p);
     if (st != CLCONV_OK || !len)
         return st;
+    if (!buf)
+        return clc_fail(CLCONV_EINVAL, "nowhere to put the defines (NULL)");
     clc_config c;
     clc_config_resolve_batched(dev, NULL, p, &c);
     clc_config_defines(&c, buf, len);
@@ -346,6 +352,8 @@ void clconv_pick_default(const clconv_device_info *dev, clconv_problem *p)
      * (bench/results/2026-11-22-h100); vector is PoCL's best on all eight
      * quick problems, 2.7-12.5x ahead of the others on 2 cores
      * (bench/results/2026-11-22-local-2core). clconv tune refines both. */
+    if (!p)
+        return;
     p->strategy = dev && dev->kind == CLCONV_DEVICE_CPU ? CLCONV_VECTOR
                                                         : CLCONV_COARSE;
     p->coarsen = 0;
@@ -392,6 +400,8 @@ clconv_mask_mode clc_mask_mode_for(const clconv_device_info *dev,
 void clconv_problem_apply_defaults(const clconv_device_info *dev,
                                    clconv_problem *p)
 {
+    if (!p)
+        return;
     clc_config c;
     resolve_as_a_session_would(dev, p, &c);
     clc_config_settings_to(&c, p);

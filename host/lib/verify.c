@@ -8,6 +8,23 @@
  * all 0 (got must then be 0 too, up to this). */
 #define CLC_ABS_FLOOR 1e-30
 
+/* A verification given nothing to compare (p, got, expected or abs_sum
+ * NULL) fails, never passes silently, with the reason in
+ * clconv_last_error(); with v NULL there is no verdict to give. 1 when
+ * refused. */
+static int nothing_to_verify(const clconv_problem *p, const void *got,
+                             const double *expected, const double *abs_sum,
+                             clconv_verdict *v)
+{
+    if (v && p && got && expected && abs_sum)
+        return 0;
+    if (v)
+        *v = (clconv_verdict){.ok = 0, .max_err = INFINITY};
+    clc_fail(CLCONV_EINVAL, "verify: no problem, output, reference, bound "
+                            "or verdict given (NULL)");
+    return 1;
+}
+
 void clconv_verify(const clconv_problem *p, const float *got,
                    const double *expected, const double *abs_sum,
                    clconv_verdict *v)
@@ -31,6 +48,11 @@ void clconv_verify_bound(const clconv_problem *p, clconv_method m,
                          const float *in, const float *mask, double *scale,
                          double *floor)
 {
+    if (!scale || !floor)
+        return;
+    *scale = *floor = 0.0; /* no problem: no bound */
+    if (!p)
+        return;
     const double taps = (double)clconv_problem_mask_elements(p);
     *scale = 4.0 * taps;
     *floor = 0.0;
@@ -71,6 +93,8 @@ void clconv_verify_with(const clconv_problem *p, const float *got,
                         const double *expected, const double *abs_sum,
                         double scale_eps, double floor, clconv_verdict *v)
 {
+    if (nothing_to_verify(p, got, expected, abs_sum, v))
+        return;
     const size_t n = clconv_problem_elements(p);
     const double scale = scale_eps * (double)FLT_EPSILON;
     double worst_ratio = -1.0;
@@ -140,6 +164,8 @@ void clconv_verify_typed(const clconv_problem *p, const void *got,
                          const double *expected, const double *abs_sum,
                          double scale_eps, double floor, clconv_verdict *v)
 {
+    if (nothing_to_verify(p, got, expected, abs_sum, v))
+        return;
     if (p->out_dtype == CLCONV_ELEM_F32) {
         clconv_verify_with(p, got, expected, abs_sum, scale_eps, floor, v);
         return;
@@ -171,7 +197,7 @@ static uint64_t splitmix64(uint64_t *state)
 void clconv_fill_random(float *x, size_t n, uint64_t seed)
 {
     uint64_t state = seed;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; x && i < n; ++i) {
         /* 24 random bits -> [0, 1] -> [-1, 1], exact in float. */
         uint64_t bits = splitmix64(&state) >> 40;
         x[i] = (float)((double)bits / (double)((1u << 24) - 1) * 2.0 - 1.0);
@@ -181,6 +207,8 @@ void clconv_fill_random(float *x, size_t n, uint64_t seed)
 void clconv_fill_separable(const clconv_problem *p, float *mask,
                            uint64_t seed)
 {
+    if (!p || !mask)
+        return;
     float f[3][1023];
     const size_t w[3] = {(size_t)clconv_problem_mask_axis(p, 0),
                          (size_t)clconv_problem_mask_axis(p, 1),
