@@ -84,7 +84,12 @@ clconv_status clconv_tune_save(const clconv_device_info *dev,
  * out_dtype, border, size_class) from p; the other fields are left as
  * they are (p or e NULL: nothing). */
 void clconv_tune_class(const clconv_problem *p, clconv_tuning *e);
-/* Add an entry, replacing the one of the same problem class. */
+/* Add an entry, replacing the one of the same problem class. An entry
+ * the tuning file cannot hold (dims outside 1..3, a mask width outside
+ * 1..1023 or mask_size not consistent with it, a size class outside
+ * 0..63, tile outside 1..65536, a knob outside 0..65536, an unknown
+ * strategy, element type or border mode, a negative or NaN time, a size
+ * of 0) is CLCONV_EINVAL naming the field, and t is left as it was. */
 clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e);
 /* The entry of p's problem class; if there is none, the entry of the same
  * dims, mask shape, element types and border mode whose size class is

@@ -160,6 +160,62 @@ static void tuning_file_round_trips(void **state)
     clconv_tune_table_free(&back);
 }
 
+/* A library caller's entry the file cannot hold (a border mode, element
+ * type or strategy beyond its enum, a field out of the reader's range) is
+ * refused by clconv_tune_put with the field named, before anything is
+ * stored: it was written as '?' (or a number the reader refuses), and the
+ * whole file was then rejected on the next load. */
+static void entries_the_file_cannot_hold_are_refused_before_saving(void **state)
+{
+    (void)state;
+    clconv_tune_table t = {0}, back = {0};
+    clconv_tuning e[2];
+    two_entries(&t, e);
+    static const struct {
+        const char *what; /* in the error line */
+        int field, value;
+    } bad[] = {
+        {"border mode 5", 0, CLCONV_BORDER_COUNT},
+        {"border mode -1", 0, -1},
+        {"element type 5", 1, CLCONV_ELEM_COUNT},
+        {"or 7 (out)", 2, 7},
+        {"strategy 6", 3, CLCONV_STRATEGY_COUNT},
+        {"dims 4", 4, 4},
+        {"size_class 64", 5, 64},
+        {"tile 0", 6, 0},
+        {"coarsen -1", 7, -1},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        clconv_tuning x = e[0];
+        x.size_class = 30; /* a class of its own: added, not replaced */
+        switch (bad[k].field) {
+        case 0: x.border = (clconv_border)bad[k].value; break;
+        case 1: x.in_dtype = (clconv_elem)bad[k].value; break;
+        case 2: x.out_dtype = (clconv_elem)bad[k].value; break;
+        case 3: x.strategy = (clconv_strategy)bad[k].value; break;
+        case 4: x.dims = bad[k].value; break;
+        case 5: x.size_class = bad[k].value; break;
+        case 6: x.tile = bad[k].value; break;
+        default: x.coarsen = bad[k].value; break;
+        }
+        if (clconv_tune_put(&t, &x) != CLCONV_EINVAL ||
+            !strstr(clconv_last_error(), bad[k].what))
+            fail_msg("%s: put gave '%s'", bad[k].what, clconv_last_error());
+        assert_null(strchr(clconv_last_error(), '\n'));
+        assert_int_equal(t.count, 2);
+    }
+    /* nor did a refused one replace the entry of its class */
+    clconv_tuning x = e[0];
+    x.border = CLCONV_BORDER_COUNT;
+    assert_int_equal(clconv_tune_put(&t, &x), CLCONV_EINVAL);
+    assert_int_equal(t.entries[0].border, e[0].border);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    assert_int_equal(clconv_tune_load(dev, &back), CLCONV_OK);
+    assert_int_equal(back.count, 2);
+    clconv_tune_table_free(&t);
+    clconv_tune_table_free(&back);
+}
+
 static void nearest_size_class_within_two_is_found(void **state)
 {
     (void)state;
@@ -736,6 +792,9 @@ int main(void)
         cmocka_unit_test_setup(tuning_path_is_keyed_by_device_name_and_driver,
                                empty_cache),
         cmocka_unit_test_setup(tuning_file_round_trips, empty_cache),
+        cmocka_unit_test_setup(
+            entries_the_file_cannot_hold_are_refused_before_saving,
+            empty_cache),
         cmocka_unit_test_setup(nearest_size_class_within_two_is_found,
                                empty_cache),
         cmocka_unit_test_setup(

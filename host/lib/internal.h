@@ -382,6 +382,14 @@ clconv_status clc_read_path(const char *path, size_t max_len,
 clconv_status clc_read_regular(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
 
+/* ---- tune_file.c: what a tuning file's entry line can hold ---- */
+struct clconv_tuning;
+/* Is every field of e within what an entry line holds and the reader
+ * takes back (mask_size written out, as clconv_tune_put stores it)?
+ * CLCONV_EINVAL naming the first field that is not. The one check of
+ * clconv_tune_put (before anything is stored) and of the reader. */
+clconv_status clc_tune_entry_check(const struct clconv_tuning *e);
+
 /* ---- output_path.c: where an output path leads (output.c's rules) ---- */
 struct stat;
 /* The folder of path ("." when it has no slash); malloc'd. */

@@ -143,6 +143,11 @@ clconv_status clconv_tune_put(clconv_tune_table *t, const clconv_tuning *e)
     for (int a = 0; a < 3; ++a)
         n.mask_size[a] = entry_axis(e, a);
     e = &n;
+    /* Refused here, not written: a field the file cannot hold made the
+     * whole file unreadable on the next load. */
+    clconv_status st = clc_tune_entry_check(e);
+    if (st != CLCONV_OK)
+        return st;
     for (size_t i = 0; i < t->count; ++i)
         if (same_class(&t->entries[i], e)) {
             t->entries[i] = *e;

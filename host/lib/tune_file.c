@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,27 +65,91 @@ static int parse_int(const char *s, long min, long max, int *out)
     return 0;
 }
 
-/* One "entry" line's fields after the tag; 0 on success. */
+/* The integer fields of an entry and their ranges: the format's one
+ * statement of them, for the writer's caller and the reader alike. */
+static const struct {
+    const char *name;
+    size_t offset;
+    int min, max;
+} entry_ints[] = {
+    {"dims", offsetof(clconv_tuning, dims), 1, 3},
+    {"mask_width", offsetof(clconv_tuning, mask_width), 1, 1023},
+    {"size_class", offsetof(clconv_tuning, size_class), 0, 63},
+    {"tile", offsetof(clconv_tuning, tile), 1, 65536},
+    {"coarsen", offsetof(clconv_tuning, coarsen), 0, 65536},
+    {"group_y", offsetof(clconv_tuning, group_y), 0, 65536},
+};
+
+clconv_status clc_tune_entry_check(const clconv_tuning *e)
+{
+    for (size_t k = 0; k < sizeof entry_ints / sizeof entry_ints[0]; ++k) {
+        const int v = *(const int *)((const char *)e + entry_ints[k].offset);
+        if (v < entry_ints[k].min || v > entry_ints[k].max)
+            return clc_fail(CLCONV_EINVAL,
+                            "tuning entry: %s %d is outside %d..%d",
+                            entry_ints[k].name, v, entry_ints[k].min,
+                            entry_ints[k].max);
+    }
+    /* Enums are checked as numbers: a caller's 7 is no name the file can
+     * hold (the writer printed '?' and the reader refused the file). */
+    if ((unsigned)e->strategy >= (unsigned)CLCONV_STRATEGY_COUNT)
+        return clc_fail(CLCONV_EINVAL, "tuning entry: unknown strategy %d",
+                        (int)e->strategy);
+    if ((unsigned)e->in_dtype >= (unsigned)CLCONV_ELEM_COUNT ||
+        (unsigned)e->out_dtype >= (unsigned)CLCONV_ELEM_COUNT)
+        return clc_fail(CLCONV_EINVAL,
+                        "tuning entry: unknown element type %d (in) or %d "
+                        "(out)",
+                        (int)e->in_dtype, (int)e->out_dtype);
+    if ((unsigned)e->border >= (unsigned)CLCONV_BORDER_COUNT)
+        return clc_fail(CLCONV_EINVAL, "tuning entry: unknown border mode %d",
+                        (int)e->border);
+    if (!(e->ms >= 0))
+        return clc_fail(CLCONV_EINVAL, "tuning entry: time %g is not >= 0",
+                        e->ms);
+    /* the mask's shape: its widest axis is the mask field, and it is 1
+     * wide beyond dims */
+    int widest = 0;
+    for (int a = 0; a < 3; ++a) {
+        const int w = e->mask_size[a];
+        if (w < 1 || w > 1023 || (a >= e->dims && w != 1) || !e->size[a])
+            return clc_fail(CLCONV_EINVAL,
+                            "tuning entry: axis %d: mask width %d (1..1023, "
+                            "1 beyond dims %d) or size %zu (>= 1)",
+                            a, w, e->dims, e->size[a]);
+        widest = w > widest ? w : widest;
+    }
+    if (widest != e->mask_width)
+        return clc_fail(CLCONV_EINVAL,
+                        "tuning entry: mask_width %d is not the widest of "
+                        "mask_size %dx%dx%d",
+                        e->mask_width, e->mask_size[0], e->mask_size[1],
+                        e->mask_size[2]);
+    return CLCONV_OK;
+}
+
+/* One "entry" line's fields after the tag; 0 on success. Each field is
+ * read as its type, then ranged by clc_tune_entry_check. */
 static int parse_entry(char **f, clconv_tuning *e)
 {
     memset(e, 0, sizeof *e);
     char *end;
     unsigned long long nx, ny, nz;
-    if (parse_int(f[0], 1, 3, &e->dims) ||
-        parse_int(f[1], 1, 1023, &e->mask_width) ||
-        parse_int(f[2], 0, 63, &e->size_class) ||
+    if (parse_int(f[0], INT_MIN, INT_MAX, &e->dims) ||
+        parse_int(f[1], INT_MIN, INT_MAX, &e->mask_width) ||
+        parse_int(f[2], INT_MIN, INT_MAX, &e->size_class) ||
         clconv_strategy_parse(f[3], &e->strategy) != CLCONV_OK ||
-        parse_int(f[4], 1, 65536, &e->tile) ||
-        parse_int(f[5], 0, 65536, &e->coarsen) ||
-        parse_int(f[6], 0, 65536, &e->group_y))
+        parse_int(f[4], INT_MIN, INT_MAX, &e->tile) ||
+        parse_int(f[5], INT_MIN, INT_MAX, &e->coarsen) ||
+        parse_int(f[6], INT_MIN, INT_MAX, &e->group_y))
         return -1;
     errno = 0;
     e->ms = strtod(f[7], &end);
-    if (errno || end == f[7] || *end || !(e->ms >= 0))
+    if (errno || end == f[7] || *end)
         return -1;
     int used = 0;
     if (sscanf(f[8], "%llux%llux%llu%n", &nx, &ny, &nz, &used) != 3 ||
-        f[8][used] || !nx || !ny || !nz)
+        f[8][used])
         return -1;
     e->size[0] = (size_t)nx;
     e->size[1] = (size_t)ny;
@@ -92,18 +158,10 @@ static int parse_entry(char **f, clconv_tuning *e)
     e->kernel_hash = strtoull(f[9], &end, 16);
     if (errno || end == f[9] || *end || strlen(f[9]) != 16)
         return -1;
-    /* the mask's shape: its widest axis is the mask field, and it is 1
-     * wide beyond dims */
-    int mx, my, mz, widest;
+    int mx, my, mz;
     used = 0;
     if (sscanf(f[10], "%dx%dx%d%n", &mx, &my, &mz, &used) != 3 ||
-        f[10][used] || mx < 1 || my < 1 || mz < 1 || mx > 1023 ||
-        my > 1023 || mz > 1023 || (e->dims < 2 && my != 1) ||
-        (e->dims < 3 && mz != 1))
-        return -1;
-    widest = mx > my ? mx : my;
-    widest = widest > mz ? widest : mz;
-    if (widest != e->mask_width)
+        f[10][used])
         return -1;
     e->mask_size[0] = mx;
     e->mask_size[1] = my;
@@ -115,7 +173,7 @@ static int parse_entry(char **f, clconv_tuning *e)
     if (clconv_border_parse(f[13], &e->border) != CLCONV_OK ||
         strcmp(f[13], clconv_border_name(e->border)) != 0)
         return -1;
-    return 0;
+    return clc_tune_entry_check(e) == CLCONV_OK ? 0 : -1;
 }
 
 /* Does the planner accept the entry's configuration: a valid problem,
