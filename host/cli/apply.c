@@ -166,22 +166,31 @@ int apply_parse(int argc, char **argv, apply_options *o)
     return 0;
 }
 
-/* Plan on the session: the given strategy, or auto (the device's tuning
- * from clconv tune, else its default; then naive if that does not fit). */
+/* The variant that runs on dev: --strategy with --tile or its default
+ * tile there, or auto (the device's tuning from clconv tune, else its
+ * default), with the tile resolved either way. A plan is made with it, and
+ * the slabs of a host-to-host call run it: there a tile of 0 was shown as
+ * "T=0", and naive with tile 0 read as "the device's default variant". */
+static void choose_variant(const clconv_device_info *dev,
+                           const apply_options *o, clconv_problem *p)
+{
+    if (o->strategy >= 0) {
+        p->strategy = (clconv_strategy)o->strategy;
+        p->tile = o->tile ? o->tile : clconv_default_tile_for(dev, p);
+    } else {
+        cli_auto_config(dev, p, 1);
+        if (o->tile)
+            p->tile = o->tile;
+    }
+}
+
+/* Plan on the session with the variant choose_variant gives (auto: then
+ * naive if that does not fit). */
 static clconv_status make_plan(clconv_session *s, const apply_options *o,
                                const float *mask, clconv_problem *p,
                                clconv_plan **plan)
 {
-    if (o->strategy >= 0) {
-        p->strategy = (clconv_strategy)o->strategy;
-        p->tile = o->tile ? o->tile
-                          : clconv_default_tile_for(clconv_session_device(s),
-                                                    p);
-    } else {
-        cli_auto_config(clconv_session_device(s), p, 1);
-        if (o->tile)
-            p->tile = o->tile;
-    }
+    choose_variant(clconv_session_device(s), o, p);
     clconv_status st = clconv_problem_validate(p);
     if (st != CLCONV_OK)
         return st;
@@ -323,14 +332,7 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     /* Beyond what one plan runs: no plan, the host-to-host call in slabs
      * (with the variant auto or --strategy gives). */
     if (st == CLCONV_OK && run_needs_slabs(p, *session)) {
-        if (o->strategy >= 0) {
-            p->strategy = (clconv_strategy)o->strategy;
-            p->tile = o->tile;
-        } else {
-            cli_auto_config(dev, p, 1);
-            if (o->tile)
-                p->tile = o->tile;
-        }
+        choose_variant(dev, o, p);
         st = clconv_problem_validate(p);
     } else if (st == CLCONV_OK) {
         st = make_plan(*session, o, mask->values, p, plan);
