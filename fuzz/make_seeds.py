@@ -38,6 +38,11 @@ def npy_seeds():
     out("npy", "f4_3d_be", npy_bytes(rng.standard_normal((2, 2, 3)).astype(">f4")))
     for code in ("i1", "i2", "i4", "u1", "u2", "u4"):
         out("npy", code, npy_bytes(np.arange(6, dtype="<" + code).reshape(2, 3)))
+    # int64 (NumPy's default integer), uint64 and bool: read as float32
+    for code in ("i8", "u8"):
+        out("npy", code, npy_bytes(np.arange(6, dtype="<" + code).reshape(2, 3)))
+    out("npy", "i8_be", npy_bytes(np.arange(-3, 2, dtype=">i8")))
+    out("npy", "b1", npy_bytes(np.arange(6).reshape(3, 2) % 3 == 0))
     out("npy", "u2_be", npy_bytes(np.arange(5, dtype=">u2")))
     out("npy", "v2", npy_bytes(np.ones(3, "<f4"), version=(2, 0)))
     out("npy", "v3", npy_bytes(np.ones((1, 2), "<f4"), version=(3, 0)))

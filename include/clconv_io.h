@@ -21,8 +21,10 @@ extern "C" {
 /* ---- arrays and .npy --------------------------------------------------- */
 
 /* The element types a .npy may hold; every one is read as float32 by
- * clconv_npy_parse (f16 exactly), or kept as it is by
- * clconv_npy_parse_native. */
+ * clconv_npy_parse (f16 exactly; integers rounded to nearest beyond
+ * 2^24, as NumPy's astype(float32); bool as 0 or 1), or kept as it is by
+ * clconv_npy_parse_native. Named by their bits (I8 is int8, NumPy's
+ * 'i1'); clconv_dtype_code gives NumPy's code. */
 typedef enum clconv_dtype {
     CLCONV_DTYPE_F32 = 0,
     CLCONV_DTYPE_F64,
@@ -33,6 +35,9 @@ typedef enum clconv_dtype {
     CLCONV_DTYPE_U16,
     CLCONV_DTYPE_U32,
     CLCONV_DTYPE_F16, /* IEEE binary16 ('f2') */
+    CLCONV_DTYPE_I64, /* NumPy's default integer ('i8') */
+    CLCONV_DTYPE_U64, /* 'u8' */
+    CLCONV_DTYPE_BOOL, /* '|b1': any byte but 0 is True */
     CLCONV_DTYPE_COUNT
 } clconv_dtype;
 

@@ -39,8 +39,10 @@ def apply(inp, out, mask, *extra):
     return r.returncode, r.stderr.strip()
 
 
-# 1. Every dtype x version x byte order, read back exactly (identity mask).
-dtypes = ["f4", "f8", "i1", "i2", "i4", "u1", "u2", "u4"]
+# 1. Every dtype x version x byte order, read back exactly (identity mask):
+# exactly as NumPy's astype(float32) rounds them (int64 and uint64 over
+# their whole range, beyond float32's 24 bits).
+dtypes = ["f4", "f8", "i1", "i2", "i4", "u1", "u2", "u4", "i8", "u8", "b1"]
 shapes = [(17,), (4, 6), (3, 2, 5)]
 k = 0
 for code, version in itertools.product(dtypes, [(1, 0), (2, 0), (3, 0)]):
@@ -50,9 +52,12 @@ for code, version in itertools.product(dtypes, [(1, 0), (2, 0), (3, 0)]):
         dt = np.dtype(order + code)
         if code[0] == "f":
             a = rng.standard_normal(shape).astype(dt)
+        elif code == "b1":
+            a = rng.integers(0, 2, size=shape).astype(dt)
         else:
             info = np.iinfo(dt)
-            a = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dt)
+            a = rng.integers(info.min, info.max, size=shape, endpoint=True,
+                             dtype=code).astype(dt)
         path = f"{tmp}/in_{code}_{version[0]}_{order != '>'}.npy"
         with open(path, "wb") as f:
             npf.write_array(f, a, version=version)
@@ -116,15 +121,22 @@ report(npf.read_magic(open(f"{tmp}/t.npy", "rb")) is not None and got == want,
        err or "outputs differ")
 
 
-# 2. Random arrays and masks against scipy.ndimage.correlate.
+# 2. Random arrays and masks against scipy.ndimage.correlate. SciPy
+# computes on the data as float64 (an integer array's own values: those
+# of int64 beyond 2^24 differ from the float32 apply computes with by
+# half an ulp of float32 at most, within the bound).
 def check_against_scipy(name, a, mask_spec, m, extra=()):
     np.save(f"{tmp}/x.npy", a)
     rc, err = apply(f"{tmp}/x.npy", f"{tmp}/y.npy", mask_spec, "--verify", *extra)
     if rc != 0:
         report(False, name, f"exit {rc}: {err}")
         return
-    got = np.load(f"{tmp}/y.npy").astype(np.float64)
-    a64, m64 = a.astype(np.float32).astype(np.float64), m.astype(np.float32).astype(np.float64)
+    got = np.load(f"{tmp}/y.npy")
+    if got.dtype != np.float32:
+        report(False, name, f"output dtype {got.dtype}, not float32")
+        return
+    got = got.astype(np.float64)
+    a64, m64 = a.astype(np.float64), m.astype(np.float32).astype(np.float64)
     want = ndimage.correlate(a64, m64, mode="constant", cval=0.0)
     scale = ndimage.correlate(np.abs(a64), np.abs(m64), mode="constant", cval=0.0)
     err = np.abs(got - want)
@@ -175,6 +187,35 @@ check_against_scipy("3D gaussian:3", rng.uniform(-1, 1, size=(6, 7, 8)).astype(n
                     "gaussian:3", gaussian(3, 3, 0.5))
 check_against_scipy("1D laplacian", rng.uniform(-1, 1, size=(50,)).astype(np.float32),
                     "laplacian", np.array([1.0, -2.0, 1.0]))
+
+# int64 (NumPy's default integer: np.arange, rng.integers), uint64 and
+# bool, converted to float32 on the host: against SciPy on the same data
+# as float64, values up to 2^62 and 2^64 as well as small ones; an int64
+# mask (np.ones((3, 3), int)) too. --out-dtype same has no device type to
+# give them: exit 2, one line naming the dtype, no OUT.
+wide = [("int64 small", rng.integers(-1000, 1000, size=(23, 31))),
+        ("int64 to 2^62", rng.integers(-2**62, 2**62, size=(9, 10, 11))),
+        ("uint64 to 2^64", rng.integers(0, 2**64 - 1, size=(300,), dtype=np.uint64,
+                                        endpoint=True)),
+        ("uint64 small", rng.integers(0, 70000, size=(17, 19)).astype(np.uint64)),
+        ("bool", rng.integers(0, 2, size=(29, 37)).astype(bool))]
+for n, (label, a) in enumerate(wide):
+    m = rng.uniform(-1, 1, size=(5,) * a.ndim).astype(np.float32)
+    np.save(f"{tmp}/m.npy", m)
+    s = strategies[n % 4]
+    check_against_scipy(f"{label} {a.dtype.str} {a.shape} random 5-wide mask, {s}",
+                        a, f"{tmp}/m.npy", m, ("--strategy", s))
+    np.save(f"{tmp}/x.npy", a)
+    rc, err = apply(f"{tmp}/x.npy", f"{tmp}/same.npy", "box:3", "--out-dtype", "same")
+    report(rc == 2 and len(err.splitlines()) == 1 and a.dtype.str[1:] in err
+           and "no device type" in err and not os.path.exists(f"{tmp}/same.npy"),
+           f"{label} {a.dtype.str} --out-dtype same: exit 2, one line",
+           f"exit {rc}: {err!r}")
+ones = np.ones((3, 3), int)
+np.save(f"{tmp}/ones.npy", ones)
+check_against_scipy(f"an int64 mask ({ones.dtype.str}, np.ones((3, 3), int))",
+                    rng.uniform(-1, 1, size=(20, 21)).astype(np.float32),
+                    f"{tmp}/ones.npy", ones)
 
 
 # 3. PGM/PPM: clconv rounds and clamps what SciPy computes.

@@ -24,15 +24,27 @@ typedef struct dtype_case {
     int size;
     int is_float, is_signed;
     double extreme; /* a value near the type's range */
+    int is_bool;    /* holds 0 and 1 alone */
 } dtype_case;
 
+/* int64's and uint64's extremes: -2^63 and 2^64 - 2^40, whole in
+ * float32 (24 significant bits) and in double. */
 static const dtype_case dtype_cases[] = {
-    {"f4", 4, 1, 1, -3.0e38},   {"f8", 8, 1, 1, -1.25e-3},
-    {"i1", 1, 0, 1, -128},      {"i2", 2, 0, 1, -32768},
-    {"i4", 4, 0, 1, -2147483648.0}, {"u1", 1, 0, 0, 255},
-    {"u2", 2, 0, 0, 65535},     {"u4", 4, 0, 0, 4294967295.0},
-    {"f2", 2, 1, 1, -65504},
+    {"f4", 4, 1, 1, -3.0e38, 0},   {"f8", 8, 1, 1, -1.25e-3, 0},
+    {"i1", 1, 0, 1, -128, 0},      {"i2", 2, 0, 1, -32768, 0},
+    {"i4", 4, 0, 1, -2147483648.0, 0}, {"u1", 1, 0, 0, 255, 0},
+    {"u2", 2, 0, 0, 65535, 0},     {"u4", 4, 0, 0, 4294967295.0, 0},
+    {"f2", 2, 1, 1, -65504, 0},
+    {"i8", 8, 0, 1, -9223372036854775808.0, 0},
+    {"u8", 8, 0, 0, 18446742974197923840.0, 0},
+    {"b1", 1, 0, 0, 1, 1},
 };
+
+/* v as the dtype holds it: a bool's True for anything but 0. */
+static double held(const dtype_case *t, double v)
+{
+    return t->is_bool ? v != 0 : v;
+}
 
 /* binary16 bits of v, a normal number or 0 that it holds exactly. */
 static uint16_t half_bits(double v)
@@ -152,8 +164,8 @@ static void every_dtype_version_and_byte_order_reads_back_exactly(void **state)
                     put_header(&o, major, dict);
                     double expect[10];
                     for (int i = 0; i < 10; ++i) {
-                        expect[i] = dt->is_signed ? signed_values[i]
-                                                  : sample_values[i];
+                        expect[i] = held(dt, dt->is_signed ? signed_values[i]
+                                                           : sample_values[i]);
                         if (i == 9)
                             expect[i] = dt->extreme;
                         put_value(&o, dt, expect[i], big);
@@ -177,8 +189,8 @@ static void every_dtype_version_and_byte_order_reads_back_exactly(void **state)
                     free(o.b);
                     ++cases;
                 }
-    /* 3 versions x 3 dims x (2 one-byte dtypes + 7 others x 2 orders). */
-    assert_int_equal(cases, 3 * 3 * (2 + 7 * 2));
+    /* 3 versions x 3 dims x (3 one-byte dtypes + 9 others x 2 orders). */
+    assert_int_equal(cases, 3 * 3 * (3 + 9 * 2));
 }
 
 /* A Fortran-order file (first axis fastest) reads back in C order through
@@ -211,8 +223,10 @@ static void fortran_order_reads_back_in_c_order(void **state)
                 for (size_t i = 0, c = 0; i < sh[0]; ++i)
                     for (size_t j = 0; j < sh[1]; ++j)
                         for (size_t k = 0; k < sh[2]; ++k, ++c) {
-                            value[c] = (double)(c % 10) *
-                                       (dt->is_signed && c % 3 ? -1 : 1);
+                            value[c] = held(dt, (double)(c % 10) *
+                                                    (dt->is_signed && c % 3
+                                                         ? -1
+                                                         : 1));
                             at[i + sh[0] * (j + sh[1] * k)] = c;
                         }
                 buf o = {NULL, 0, 0};
@@ -316,8 +330,8 @@ static void arrays_of_any_rank_read_and_write_back(void **state)
                 assert_non_null(value);
                 assert_non_null(at);
                 for (size_t c = 0; c < n; ++c) {
-                    value[c] = (double)(c % 10) *
-                               (dt->is_signed && c % 3 ? -1 : 1);
+                    value[c] = held(dt, (double)(c % 10) *
+                                            (dt->is_signed && c % 3 ? -1 : 1));
                     size_t rest = c, f = 0, step = 1, idx[CLCONV_NPY_MAX_DIMS];
                     for (int d = nd - 1; d >= 0; --d) {
                         idx[d] = rest % sh[d];
@@ -488,7 +502,8 @@ static void typed_writer_and_native_reader_keep_each_dtype(void **state)
     (void)state;
     static const clconv_dtype types[] = {
         CLCONV_DTYPE_U8, CLCONV_DTYPE_U16, CLCONV_DTYPE_I16,
-        CLCONV_DTYPE_F16, CLCONV_DTYPE_F32, CLCONV_DTYPE_F64};
+        CLCONV_DTYPE_F16, CLCONV_DTYPE_F32, CLCONV_DTYPE_F64,
+        CLCONV_DTYPE_I64, CLCONV_DTYPE_U64, CLCONV_DTYPE_BOOL};
     const size_t shape[3] = {3, 4, 5};
     unsigned char data[60 * 8];
     for (size_t i = 0; i < sizeof data; ++i)
@@ -558,7 +573,7 @@ static void typed_writer_and_native_reader_keep_each_dtype(void **state)
 static void float64_beyond_float32_range_is_refused(void **state)
 {
     (void)state;
-    static const dtype_case f8 = {"f8", 8, 1, 1, 0};
+    static const dtype_case f8 = {"f8", 8, 1, 1, 0, 0};
     const double beyond[] = {1e300, -1e300, 3.5e38};
     for (size_t k = 0; k < 3; ++k) {
         buf o = {NULL, 0, 0};
@@ -586,6 +601,74 @@ static void float64_beyond_float32_range_is_refused(void **state)
     free(o.b);
 }
 
+/* int64 and uint64 beyond 2^24 round to the nearest float32 (ties to
+ * even), as NumPy's astype(float32) gives them (1.24: 2^24 + 1 is
+ * 16777216, 2^24 + 3 is 16777220, 2^63 - 1 is 2^63, 2^64 - 1 is 2^64),
+ * in both byte orders, through the float and the native reader; a bool
+ * byte is 1 for anything but 0, as NumPy reads it. */
+static void wide_integers_round_as_numpy_and_bools_read_0_or_1(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *code;
+        uint64_t bits;
+        float want;
+    } cases[] = {
+        {"i8", (1u << 24) + 1, 16777216.0f},
+        {"i8", (1u << 24) + 3, 16777220.0f},
+        {"i8", (uint64_t)-((1 << 24) + 3), -16777220.0f},
+        {"i8", ((uint64_t)1 << 53) + 1, 9007199254740992.0f},
+        {"i8", INT64_MAX, 9223372036854775808.0f},
+        {"i8", (uint64_t)INT64_MIN, -9223372036854775808.0f},
+        {"i8", (uint64_t)-1, -1.0f},
+        {"u8", (1u << 24) + 1, 16777216.0f},
+        {"u8", UINT64_MAX, 18446744073709551616.0f},
+        {"u8", (uint64_t)INT64_MAX + 1, 9223372036854775808.0f},
+        {"b1", 0, 0.0f},
+        {"b1", 1, 1.0f},
+        {"b1", 2, 1.0f},
+        {"b1", 255, 1.0f},
+    };
+    const size_t n = sizeof cases / sizeof cases[0];
+    for (size_t k = 0; k < n; ++k)
+        for (int big = 0; big <= 1; ++big) {
+            const int size = cases[k].code[0] == 'b' ? 1 : 8;
+            if (size == 1 && big)
+                continue;
+            char dict[96];
+            snprintf(dict, sizeof dict,
+                     "{'descr': '%c%s', 'fortran_order': False, 'shape': "
+                     "(1,), }",
+                     size == 1 ? '|' : big ? '>' : '<', cases[k].code);
+            buf o = {NULL, 0, 0};
+            put_header(&o, 1, dict);
+            unsigned char raw[8];
+            for (int b = 0; b < size; ++b)
+                raw[big ? size - 1 - b : b] =
+                    (unsigned char)(cases[k].bits >> (8 * b));
+            put(&o, raw, (size_t)size);
+            clconv_array a;
+            if (clconv_npy_parse(o.b, o.n, &a, NULL) != CLCONV_OK)
+                fail_msg("%s: %s", dict, clconv_last_error());
+            if (a.data[0] != cases[k].want)
+                fail_msg("%s bits 0x%llx: got %.9g expected %.9g", dict,
+                         (unsigned long long)cases[k].bits, a.data[0],
+                         cases[k].want);
+            clconv_array_free(&a);
+            int nd;
+            size_t sh[3];
+            clconv_npy_info info;
+            void *native = NULL;
+            assert_int_equal(clconv_npy_parse_native(o.b, o.n, &nd, sh, &info,
+                                                     &native),
+                             CLCONV_OK);
+            const double want = cases[k].want;
+            assert_native_values(native, 1, info.dtype, &want, dict);
+            free(native);
+            free(o.b);
+        }
+}
+
 /* ---- malformed files ---------------------------------------------------- */
 
 typedef struct bad_case {
@@ -598,6 +681,7 @@ typedef struct bad_case {
 
 static const bad_case bad_cases[] = {
     {"unknown dtype", 1, "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", 16, "unsupported dtype"},
+    {"unknown dtype, what is read listed", 1, "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", 16, "reads f4, f8, i1, i2, i4, u1, u2, u4, f2, i8, u8, b1;"},
     {"multi-byte with no order", 1, "{'descr': '|f4', 'fortran_order': False, 'shape': (2,), }", 8, "no byte order"},
     {"structured dtype", 1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", 8, "structured"},
     {"4 dimensions", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 2), }", 8, "more than 3"},
@@ -676,7 +760,7 @@ static void every_truncation_of_a_valid_file_is_refused(void **state)
     (void)state;
     buf o = {NULL, 0, 0};
     put_header(&o, 2, "{'descr': '>i2', 'fortran_order': False, 'shape': (2, 3), }");
-    static const dtype_case i2 = {"i2", 2, 0, 1, 0};
+    static const dtype_case i2 = {"i2", 2, 0, 1, 0, 0};
     for (int i = 0; i < 6; ++i)
         put_value(&o, &i2, i - 3, 1);
     for (size_t n = 0; n < o.n; ++n) {
@@ -706,6 +790,7 @@ int main(void)
         cmocka_unit_test(writer_output_reads_back_with_64_byte_aligned_data),
         cmocka_unit_test(typed_writer_and_native_reader_keep_each_dtype),
         cmocka_unit_test(float64_beyond_float32_range_is_refused),
+        cmocka_unit_test(wide_integers_round_as_numpy_and_bools_read_0_or_1),
         cmocka_unit_test(malformed_headers_are_refused_with_their_reason),
         cmocka_unit_test(damaged_preambles_are_refused),
         cmocka_unit_test(every_truncation_of_a_valid_file_is_refused),

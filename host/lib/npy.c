@@ -1,5 +1,5 @@
 /* NumPy .npy files: the dtypes, arrays and a careful reader (versions
- * 1.0-3.0, 1 to 64 dimensions (clconv_array's readers 1 to 3), every numeric dtype of clconv_dtype in either
+ * 1.0-3.0, 1 to 64 dimensions (clconv_array's readers 1 to 3), every dtype of clconv_dtype in either
  * byte order, C or Fortran order; the writer is npy_write.c). The format:
  * "\x93NUMPY", major, minor, a little-endian header length (2 bytes in
  * 1.0, 4 in 2.0/3.0), a Python dict literal {'descr': '<f4',
@@ -24,7 +24,8 @@ static const struct {
     {CLCONV_DTYPE_I8, "i1", 1},  {CLCONV_DTYPE_I16, "i2", 2},
     {CLCONV_DTYPE_I32, "i4", 4}, {CLCONV_DTYPE_U8, "u1", 1},
     {CLCONV_DTYPE_U16, "u2", 2}, {CLCONV_DTYPE_U32, "u4", 4},
-    {CLCONV_DTYPE_F16, "f2", 2},
+    {CLCONV_DTYPE_F16, "f2", 2}, {CLCONV_DTYPE_I64, "i8", 8},
+    {CLCONV_DTYPE_U64, "u8", 8}, {CLCONV_DTYPE_BOOL, "b1", 1},
 };
 
 const unsigned char clc_npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -136,6 +137,11 @@ static float convert(uint64_t v, clconv_dtype t)
     case CLCONV_DTYPE_U16: return (float)(uint16_t)v;
     case CLCONV_DTYPE_U32: return (float)(uint32_t)v;
     case CLCONV_DTYPE_F16: return (float)clc_half_to_double((uint16_t)v);
+    /* C's conversions round to nearest, as NumPy's astype(float32). */
+    case CLCONV_DTYPE_I64: return (float)(int64_t)v;
+    case CLCONV_DTYPE_U64: return (float)v;
+    /* NumPy reads every byte but 0 as True. */
+    case CLCONV_DTYPE_BOOL: return v ? 1.0f : 0.0f;
     case CLCONV_DTYPE_COUNT: break;
     }
     return NAN;

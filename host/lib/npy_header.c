@@ -162,6 +162,20 @@ int clc_host_big_endian(void)
     return b == 0;
 }
 
+/* descr names no dtype of the table; the codes listed from the table,
+ * so the message says what is read. */
+static clconv_status unsupported(const char *descr)
+{
+    char codes[CLCONV_DTYPE_COUNT * 4 + 1] = "";
+    for (int k = 0; k < CLCONV_DTYPE_COUNT; ++k)
+        snprintf(codes + strlen(codes), sizeof codes - strlen(codes), "%s%s",
+                 k ? ", " : "", clconv_dtype_code((clconv_dtype)k));
+    return clc_fail(CLCONV_EINVAL,
+                    ".npy: unsupported dtype '%s' (clconv reads %s; '<' or "
+                    "'>', or '|' for one byte)",
+                    descr, codes);
+}
+
 static clconv_status parse_descr(const char *d, clconv_dtype *t, int *big)
 {
     size_t n = strlen(d);
@@ -187,10 +201,7 @@ static clconv_status parse_descr(const char *d, clconv_dtype *t, int *big)
         return CLCONV_OK;
     }
 bad:
-    return clc_fail(CLCONV_EINVAL,
-                    ".npy: unsupported dtype '%s' (clconv reads float16/32/64, "
-                    "int8/16/32 and uint8/16/32, '<' or '>')",
-                    d);
+    return unsupported(d);
 }
 
 

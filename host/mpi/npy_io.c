@@ -186,15 +186,17 @@ static clconv_status refused_element(const clconv_mpi_npy_in *f,
     const size_t isz = clconv_dtype_size(f->info.dtype);
     const uint16_t one = 1;
     const int host_big = *(const unsigned char *)&one == 0;
+    /* int64 and uint64 are 8 bytes too, but always in range */
+    const int f64 = f->info.dtype == CLCONV_DTYPE_F64;
     float v;
     for (size_t i = 0; i < k; ++i) {
         if (clconv_npy_convert(raw + i * isz, 1, &f->info, &v) == CLCONV_OK)
             continue;
         unsigned char b[8];
         double d = 0;
-        for (size_t j = 0; j < 8 && isz == 8; ++j)
+        for (size_t j = 0; j < 8 && f64; ++j)
             b[j] = raw[i * isz + (f->info.big_endian != host_big ? 7 - j : j)];
-        if (isz == 8)
+        if (f64)
             memcpy(&d, b, sizeof d);
         return clconv_mpi_fail(CLCONV_EINVAL,
                                "%s: element %zu is %g, beyond float32's "
