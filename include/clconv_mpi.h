@@ -148,11 +148,17 @@ typedef struct clconv_mpi_npy_in {
     char path[4096];
     clconv_array shape;    /* dims and NumPy-order shape; data NULL */
     clconv_npy_info info;  /* dtype, byte order, data offset */
+    int empty;             /* an axis of length 0: no rows to read */
 } clconv_mpi_npy_in;
 
 /* Collective: open path on every rank and check its header, and that the
  * file holds all the data the header declares (a truncated file is
- * caught here, before any compute). */
+ * caught here, before any compute). A C-order array of 1 to 3
+ * dimensions, or an empty one (an axis of length 0, NumPy's
+ * np.zeros((0, 5))) of any rank and either order: f->empty set, shape
+ * holding its rank and (up to) its first three extents; there is nothing
+ * to read or decompose (clconv apply then writes the empty result on
+ * rank 0 alone). */
 clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
                                   clconv_mpi_npy_in *f);
 /* Rows [first, first + n) of `row` elements each (the slowest axis) into

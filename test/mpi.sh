@@ -5,15 +5,16 @@
 # block (read from IN or exchanged), 1D, 2D and 3D, several dtypes (int64
 # among them), every border mode, cval, origins, convolution, per-axis
 # widths, a channel axis, --axes, OUT in the input's type (rounded,
-# saturated); usage errors said once, not once per rank (a Fortran-order
-# file among them); a failure on one rank (cannot open IN, no such device,
-# truncated IN, another header than rank 0's) ends the whole job within
-# seconds, non-zero, with that rank's message and no OUT; IN a FIFO or `-`
-# is exit 2 at once; a signal to the ranks while they write (SIGKILL to
-# rank 0 too) leaves no temporary file and the old OUT; a read-only OUT is
-# replaced with its mode (and owner, as root); --verify counts NaN outputs;
-# bench --mpi writes its JSON and checks its FILE first. Skips when mpirun
-# or clconv-mpi is missing. Usage: test/mpi.sh build/clconv
+# saturated), empty arrays (rank 0 as one process); usage errors said once,
+# not once per rank (a Fortran-order file among them); a failure on one
+# rank (cannot open IN, no such device, truncated IN, another header than
+# rank 0's) ends the whole job within seconds, non-zero, with that rank's
+# message and no OUT; IN a FIFO or `-` is exit 2 at once; a signal to the
+# ranks while they write (SIGKILL to rank 0 too) leaves no temporary file
+# and the old OUT; a read-only OUT is replaced with its mode (and owner, as
+# root); --verify counts NaN outputs; bench --mpi writes its JSON and
+# checks its FILE first. Skips when mpirun or clconv-mpi is missing. Usage:
+# test/mpi.sh build/clconv
 set -u
 CLI=${1:-build/clconv}
 MPI_CLI=$(dirname "$CLI")/clconv-mpi
@@ -258,6 +259,42 @@ same 1d-saturated l1.npy 200,-150,90 3 read --out-dtype same
 # converts it (it was refused: "unsupported dtype '<i8'")
 same 3d-int64 l8.npy gaussian:3 3 exchange
 
+# Empty arrays (an axis of length 0): rank 0 writes what one process
+# writes (an empty .npy of IN's shape, float32 or --out-dtype same's
+# dtype), the others agree, exit 0 (they were refused, "empty array").
+# Any rank and either order: there are no rows to split.
+python3 - "$tmp" <<'EOF_EMPTY'
+import struct, sys
+def empty(path, code, shape, fortran=False):
+    d = "{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }" % (
+        code, fortran, "".join("%d, " % e for e in shape))
+    head = d + " " * ((64 - (10 + len(d) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)))
+        f.write(head.encode())
+d = sys.argv[1]
+empty(d + "/e1.npy", "<f8", (0,))
+empty(d + "/e2.npy", "<f4", (0, 5))
+empty(d + "/e3.npy", "<i2", (4, 0, 3))
+empty(d + "/e3f.npy", ">f4", (3, 0, 4), fortran=True)
+empty(d + "/e4.npy", "<u2", (2, 0, 3, 5))
+EOF_EMPTY
+for n in 2 3; do
+    same empty-1d e1.npy box:3 "$n" read
+    same empty-2d e2.npy gaussian:5 "$n" exchange
+    same empty-3d-same e3.npy box:3 "$n" read --dims 3 --out-dtype same
+    same empty-fortran e3f.npy box:3 "$n" exchange --dims 3
+    same empty-4d e4.npy box:3 "$n" read --axes 1,2 --out-dtype same
+done
+if timeout 120 $RUN -n 3 "$MPI_CLI" apply "$tmp/e2.npy" "$tmp/o.npy" \
+    --mask box:3 >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+    [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "empty: nothing to compute" "$tmp/out"; then
+    echo "ok   empty IN over 3 ranks: one summary, one process's"
+else
+    fail "empty IN over 3 ranks: the summary"; sed 's/^/  | /' "$tmp/out" "$tmp/err"
+fi
+rm -f "$tmp/o.npy"
+
 # NaN and Inf in IN: no rank transforms its slab (the FFT would spread
 # them over it). auto, which takes the FFT for finite data of this shape,
 # then gives one process's bytes; an asked-for FFT fails on every rank.
@@ -330,6 +367,12 @@ usage "a 4D array" "4D array: clconv-mpi reads arrays of 1 to 3" \
 mkfifo "$tmp/fifo.npy"
 usage "IN a FIFO" "not a regular file" "$tmp/fifo.npy" "$tmp/o.npy" --mask box:3
 usage "IN standard input" "cannot be standard input" - "$tmp/o.npy" --mask box:3
+# An empty IN is still checked as any input: an origin beyond the mask
+# (SciPy refuses it on an empty array too), a 2D mask for 1D data.
+usage "an empty IN, an origin beyond the mask" "origin" \
+    "$tmp/e2.npy" "$tmp/o.npy" --mask box:3 --origin 2
+usage "an empty IN, a 2D mask for 1D data" "mask" \
+    "$tmp/e1.npy" "$tmp/o.npy" --mask box:3x3
 rm -f "$tmp/fifo.npy"
 
 # --verify over the ranks says what one process says: the largest error

@@ -2,8 +2,9 @@
  * each rank reads its slab of IN with the halo rows (or fetches the halo
  * from its neighbours, --halo exchange), computes it on its device, and
  * writes it into a temporary OUT that rank 0 renames into place once
- * every rank succeeded. Every step is agreed: a failure on any rank is
- * that rank's message and the same exit code on every rank. */
+ * every rank succeeded (an empty IN, an axis of length 0: rank 0 alone,
+ * as one process). Every step is agreed: a failure on any rank is that
+ * rank's message and the same exit code on every rank. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,12 +327,15 @@ static void summary(const job *j, double seconds)
 }
 
 /* Open IN, make the problem, open the device, choose the variant, split,
- * create OUT's temporary: the exit code (agreed). */
+ * create OUT's temporary: the exit code (agreed). An empty IN stops
+ * after the open (apply_empty). */
 static int prepare(job *j)
 {
     int code = cli_mpi_step(j->comm,
                             clconv_mpi_npy_open(j->comm, j->o.in, &j->in),
                             CLI_EXIT_USAGE);
+    if (code == CLI_EXIT_OK && j->in.empty) /* every rank read it so */
+        return code;
     if (code == CLI_EXIT_OK) {
         cli_error_mute(j->b.rank != 0);
         code = problem_of(j);
@@ -361,6 +365,18 @@ static int prepare(job *j)
                         0);
 }
 
+/* An empty IN (an axis of length 0) has no rows to split: rank 0 runs
+ * apply as one process does (the mask, filter and --device checked as
+ * for any input, OUT written with the same bytes, its summary), the
+ * others wait for its exit code. */
+static int apply_empty(MPI_Comm comm, int rank, int argc, char **argv)
+{
+    int code = rank == 0 ? cli_apply_main(argc, argv) : CLI_EXIT_OK;
+    if (MPI_Bcast(&code, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+        MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
+    return code;
+}
+
 int cli_apply_mpi_main(int argc, char **argv)
 {
     job j;
@@ -375,7 +391,10 @@ int cli_apply_mpi_main(int argc, char **argv)
               apply_parse(argc, argv, &j.o) || check_options(&j.o);
     cli_error_mute(0);
     int code = anywhere(j.comm, bad) ? CLI_EXIT_USAGE : prepare(&j);
-    if (code == CLI_EXIT_OK) {
+    const int empty = code == CLI_EXIT_OK && j.in.empty;
+    if (empty)
+        code = apply_empty(j.comm, j.b.rank, argc, argv);
+    else if (code == CLI_EXIT_OK) {
         code = run(&j);
         clconv_status st = CLCONV_OK;
         if (code == CLI_EXIT_OK)
@@ -387,7 +406,7 @@ int cli_apply_mpi_main(int argc, char **argv)
         if (code == CLI_EXIT_OK)
             code = cli_mpi_step(j.comm, st, 0);
     }
-    if (code == CLI_EXIT_OK)
+    if (code == CLI_EXIT_OK && !empty)
         summary(&j, MPI_Wtime() - t0);
     free(j.lin);
     free(j.lout);

@@ -55,6 +55,28 @@ clconv_status clm_pwrite_all(int fd, const void *buf, size_t n, off_t off,
     return transfer(fd, (unsigned char *)buf, n, off, path, 1);
 }
 
+/* An empty array (an axis of length 0) is its header alone, which the
+ * whole-array reader reads from the header's bytes head[0, hlen), of
+ * any rank and either order (it has no rows to lie in one piece): 1 and
+ * f's empty, shape and info set; else 0 (an array with elements, which
+ * needs data beyond the header, or no .npy: the header reader says
+ * why). */
+static int empty_array(const unsigned char *head, size_t hlen,
+                       clconv_mpi_npy_in *f)
+{
+    int nd = 0;
+    size_t sh[CLCONV_NPY_MAX_DIMS];
+    void *raw = NULL;
+    if (clconv_npy_parse_nd(head, hlen, &nd, sh, &f->info, &raw) != CLCONV_OK)
+        return 0;
+    free(raw);
+    f->empty = 1;
+    f->shape.dims = nd;
+    for (int d = 0; d < 3; ++d)
+        f->shape.shape[d] = d < nd ? sh[d] : 1;
+    return 1;
+}
+
 /* The header (preamble and dict) of the open file, checked against its
  * size. */
 static clconv_status read_header(int fd, const char *path,
@@ -80,7 +102,7 @@ static clconv_status read_header(int fd, const char *path,
     if (!head)
         return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
     st = pread_all(fd, head, hlen, 0, path);
-    if (st == CLCONV_OK &&
+    if (st == CLCONV_OK && !empty_array(head, hlen, f) &&
         (st = clconv_npy_header_parse(head, hlen, &f->shape.dims,
                                       f->shape.shape, &f->info)) != CLCONV_OK) {
         if (f->shape.dims > 3)
@@ -95,8 +117,8 @@ static clconv_status read_header(int fd, const char *path,
     free(head);
     if (st != CLCONV_OK)
         return st;
-    size_t bytes = clconv_dtype_size(f->info.dtype);
-    for (int d = 0; d < f->shape.dims; ++d)
+    size_t bytes = f->empty ? 0 : clconv_dtype_size(f->info.dtype);
+    for (int d = 0; d < f->shape.dims && !f->empty; ++d)
         bytes *= f->shape.shape[d];
     const size_t size = (size_t)sb.st_size - f->info.data_offset;
     if (size != bytes)
