@@ -67,13 +67,19 @@ MPI_LIB_OBJ := $(MPI_LIB_SRC:%.c=$(BUILD)/%.o)
 MPI_CLI_OBJ := $(MPI_CLI_SRC:%.c=$(BUILD)/%.o)
 MPI_LIB := $(BUILD)/libclconv_mpi.a
 MPI_BIN := $(BUILD)/clconv-mpi
+# test/mpi_*.c: cmocka programs of the MPI library's own, run under
+# mpirun by test/mpi.sh (built with the test programs).
+MPI_TEST_SRC := $(wildcard test/mpi_*.c)
+MPI_TEST_OBJ := $(MPI_TEST_SRC:%.c=$(BUILD)/%.o)
+MPI_TEST_BINS := $(MPI_TEST_SRC:test/%.c=$(BUILD)/%)
 ifeq ($(MPI),1)
 MPI_CFLAGS ?= $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile)
 MPI_LIBS ?= $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link)
 MPI_TARGETS := $(MPI_BIN) $(MPI_LIB)
+MPI_TEST_TARGETS := $(MPI_TEST_BINS)
 endif
 # MPI's headers as system headers: our warnings are for our code.
-$(MPI_LIB_OBJ) $(MPI_CLI_OBJ): ALL_CFLAGS += $(patsubst -I%,-isystem %,$(MPI_CFLAGS))
+$(MPI_LIB_OBJ) $(MPI_CLI_OBJ) $(MPI_TEST_OBJ): ALL_CFLAGS += $(patsubst -I%,-isystem %,$(MPI_CFLAGS))
 $(MPI_LIB): $(MPI_LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -81,6 +87,10 @@ $(MPI_BIN): $(filter-out %/main.o,$(CLI_OBJ)) $(MPI_CLI_OBJ) $(MPI_LIB) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(MPI_LIB) $(LIB) \
 	  $(LDFLAGS) $(MPI_LIBS) $(LDLIBS_CL)
+$(MPI_TEST_BINS): $(BUILD)/%: $(BUILD)/test/%.o $(MPI_LIB) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(MPI_LIB) $(LIB) $(LDFLAGS) \
+	  $(MPI_LIBS) $(CMOCKA_LIBS) $(LDLIBS_CL)
 
 .PHONY: all test run install uninstall clean deps
 all: $(BIN) $(LIB) $(SHLIB) $(PC) $(MPI_TARGETS)
@@ -161,7 +171,7 @@ test: test-programs
 # What `make test` runs, built (CI builds it once, with -j2, before the
 # steps that share it start side by side).
 .PHONY: test-programs
-test-programs: $(BIN) $(TEST_BINS) $(MPI_TARGETS)
+test-programs: $(BIN) $(TEST_BINS) $(MPI_TARGETS) $(MPI_TEST_TARGETS)
 
 # `make install PREFIX=.. DESTDIR=..`: the command, both libraries (with
 # the soname link), the public headers, the kernels and clconv.pc;
@@ -211,9 +221,9 @@ demo: $(BIN)
 	  $(BIN) apply assets/sample.png $(DEMO_OUT)/$${m%%:*}.png \
 	    --mask $${m#*:} --verify; done
 
-.SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ)
+.SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ) $(MPI_TEST_OBJ)
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d)
--include $(MPI_LIB_OBJ:.o=.d) $(MPI_CLI_OBJ:.o=.d)
+-include $(MPI_LIB_OBJ:.o=.d) $(MPI_CLI_OBJ:.o=.d) $(MPI_TEST_OBJ:.o=.d)
 
 # ---- bench (issue 3): `make bench` runs the default suite on every device
 # and writes bench/results/latest.json, latest.csv and the PNGs (needs

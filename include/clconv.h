@@ -10,7 +10,8 @@
  * they return NULL for a pointer and 0 for a number unless their comment
  * names another value (clconv_plan_method, clconv_method_choose), and a
  * void function does nothing (a verification gives a failed verdict).
- * This holds in every header of include/ but clconv_mpi.h.
+ * This holds in every header of include/; clconv_mpi.h states how its
+ * collective calls take a NULL.
  *
  * Convolution here is correlation, as in the reference notes and in
  * scipy.ndimage.correlate:

@@ -20,7 +20,19 @@
  * the message (a failed MPI call names the call and MPI's error string).
  * Calls marked "collective" agree on the outcome: if any rank failed,
  * every rank returns that rank's status and message ("rank R on HOST:
- * ..."), so no rank waits for a peer that gave up. */
+ * ..."), so no rank waits for a peer that gave up.
+ *
+ * NULL arguments (beyond those a comment allows) never crash. A local
+ * call given one returns CLCONV_EINVAL with a message, or the value its
+ * comment names (0, -1), or does nothing. A collective call must not
+ * return on one rank while the others wait for it, so where it agrees
+ * anyway (clconv_mpi_npy_open, _create, _commit) a NULL is that rank's
+ * CLCONV_EINVAL, agreed: every rank returns it; clconv_mpi_decompose and
+ * clconv_mpi_select_device return CLCONV_EINVAL on the rank given NULL
+ * alone, once past what every rank does (as any of their failures: the
+ * caller agrees on them); clconv_mpi_convolve returns CLCONV_EINVAL at
+ * once, before its exchange, so it takes NULL on every rank or on none
+ * (on some only, the others wait for that rank's halos). */
 #ifndef CLCONV_MPI_H
 #define CLCONV_MPI_H
 
@@ -38,7 +50,8 @@ extern "C" {
 const char *clconv_mpi_last_error(void);
 /* Record this rank's failure (the message clconv_mpi_agree sends) and
  * return st: for callers whose own step failed, e.g.
- * clconv_mpi_fail(st, "%s", clconv_last_error()). */
+ * clconv_mpi_fail(st, "%s", clconv_last_error()). A NULL fmt records a
+ * message that says so. Local. */
 clconv_status clconv_mpi_fail(clconv_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -69,7 +82,8 @@ typedef struct clconv_mpi_block {
 } clconv_mpi_block;
 
 /* The blocks of p (its global size and mask) over comm's ranks: b gets
- * the calling rank's. Collective (each rank must pass the same p). */
+ * the calling rank's. Collective (each rank must pass the same p), but
+ * it exchanges nothing: a NULL p or b is CLCONV_EINVAL on that rank. */
 clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
                                    clconv_mpi_block *b);
 /* Rows and elements of the local arrays: halo_lo + (end - begin) +
@@ -78,7 +92,7 @@ clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
  * origin there), before and after it, also past the array's ends: there
  * they hold what the border mode reads (clconv_mpi_source_row); in the
  * constant mode they stop at the array's ends (the kernel reads cval
- * beyond them, as on one device). */
+ * beyond them, as on one device). Local; 0 for a NULL b. */
 size_t clconv_mpi_local_rows(const clconv_mpi_block *b);
 size_t clconv_mpi_local_elements(const clconv_mpi_block *b);
 /* The global row whose values local row `local` of b's arrays holds: a
@@ -86,10 +100,12 @@ size_t clconv_mpi_local_elements(const clconv_mpi_block *b);
  * ends the row the border mode reads there (clconv_border_index: the far
  * end for wrap, rows by the edge for reflect, mirror and nearest; -1, a
  * row of cval, only for a block made otherwise than by
- * clconv_mpi_decompose, whose constant-mode halos stop at the ends). */
+ * clconv_mpi_decompose, whose constant-mode halos stop at the ends).
+ * Local; -1 for a NULL p or b. */
 long long clconv_mpi_source_row(const clconv_problem *p,
                                 const clconv_mpi_block *b, size_t local);
-/* The block of rank r of n for `rows` rows: [*begin, *end). */
+/* The block of rank r of n for `rows` rows: [*begin, *end). Local; with
+ * begin or end NULL nothing is written. */
 void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
                             size_t *end);
 
@@ -99,7 +115,9 @@ void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
  * syntax), the node-local rank (MPI_Comm_split_type SHARED) picks among
  * its matches, modulo their number; without one, among the GPUs, else the
  * first CPU, else among every device. *index indexes list->devices. A
- * selector matching nothing is CLCONV_EINVAL. Collective over comm. */
+ * selector matching nothing is CLCONV_EINVAL, and so is a NULL list or
+ * index, on that rank (selector may be NULL: the default). Collective
+ * over comm (every rank splits it by node). */
 clconv_status clconv_mpi_select_device(MPI_Comm comm,
                                        const clconv_device_list *list,
                                        const char *selector, size_t *index);
@@ -121,7 +139,9 @@ typedef struct clconv_mpi_times {
  * block's output rows of out (the same layout; halo rows of out are not
  * touched). p is the global problem (its strategy and knobs are used as
  * they are on every rank; knobs left 0 are chosen for p, not for the
- * block). times may be NULL. */
+ * block). times may be NULL. A NULL s, p, b, in, mask or out is
+ * CLCONV_EINVAL at once, before the exchange: on every rank or none (the
+ * header's rule). */
 clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
                                   const clconv_problem *p,
                                   const clconv_mpi_block *b, float *in,
@@ -131,7 +151,8 @@ clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
 /* The same without communication, for callers that filled the halo rows
  * themselves (clconv_mpi_source_row says with what;
  * clconv_mpi_npy_read_block reads them from a .npy): computes the block's
- * output rows of out from in. Local. */
+ * output rows of out from in. Local; a NULL s, p, b, in, mask or out is
+ * CLCONV_EINVAL (times may be NULL). */
 clconv_status clconv_mpi_convolve_local(clconv_session *s,
                                         const clconv_problem *p,
                                         const clconv_mpi_block *b,
@@ -158,22 +179,25 @@ typedef struct clconv_mpi_npy_in {
  * np.zeros((0, 5))) of any rank and either order: f->empty set, shape
  * holding its rank and (up to) its first three extents; there is nothing
  * to read or decompose (clconv apply then writes the empty result on
- * rank 0 alone). */
+ * rank 0 alone). A NULL path or f on some rank: CLCONV_EINVAL on every
+ * rank. */
 clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
                                   clconv_mpi_npy_in *f);
 /* Rows [first, first + n) of `row` elements each (the slowest axis) into
- * dst as float32, converted from the file's dtype. Local. */
+ * dst as float32, converted from the file's dtype. Local; a NULL f or dst
+ * is CLCONV_EINVAL. */
 clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
                                        size_t row, size_t first, size_t n,
                                        float *dst);
 /* b's whole local array (clconv_mpi_local_elements floats) from the
  * file: the block's rows and its halos, past the array's ends what p's
  * border mode reads there (clconv_mpi_source_row: rows of the file, or
- * cval). Local. */
+ * cval). Local; a NULL f, p, b or dst is CLCONV_EINVAL. */
 clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
                                         const clconv_problem *p,
                                         const clconv_mpi_block *b,
                                         float *dst);
+/* Local; NULL is fine. */
 void clconv_mpi_npy_close(clconv_mpi_npy_in *f);
 
 /* A .npy being written by every rank (float32, or a narrow element
@@ -199,13 +223,16 @@ typedef struct clconv_mpi_npy_out {
 } clconv_mpi_npy_out;
 
 /* Collective: create the temporary for an array of dims/shape (NumPy
- * order) of element type elem and open it on every rank. */
+ * order) of element type elem and open it on every rank. A NULL path,
+ * shape or o, or an unknown elem, on some rank: CLCONV_EINVAL on every
+ * rank, nothing created. */
 clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
                                     int dims, const size_t shape[3],
                                     clconv_elem elem, clconv_mpi_npy_out *o);
 /* Write rows [first, first + n) of `row` floats from src, as the file's
  * element type (clconv_elems_from_float: rounded and saturated as the
- * kernels store it), little-endian. Local. */
+ * kernels store it), little-endian. Local; a NULL o or src is
+ * CLCONV_EINVAL. */
 clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
                                         size_t first, size_t n,
                                         const float *src);
@@ -213,11 +240,13 @@ clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
  * and rename the temporary to the destination (rank 0); otherwise, or
  * if that fails, remove the temporary. Returns the agreed status
  * (clconv_mpi_agree): nothing is left at the destination unless every
- * rank returns CLCONV_OK. */
+ * rank returns CLCONV_OK. A NULL o on some rank: CLCONV_EINVAL on every
+ * rank, nothing renamed (the temporary of rank 0's o, when that was the
+ * NULL one, is left to its caller's clconv_mpi_npy_discard). */
 clconv_status clconv_mpi_npy_commit(MPI_Comm comm, clconv_mpi_npy_out *o,
                                     clconv_status st);
 /* Local, any rank, before it aborts the job (MPI_Abort): the temporary
- * removed, the destination left as it was. */
+ * removed, the destination left as it was. NULL is fine. */
 void clconv_mpi_npy_discard(clconv_mpi_npy_out *o);
 
 #ifdef __cplusplus

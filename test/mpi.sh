@@ -12,9 +12,10 @@
 # message and no OUT; IN a FIFO or `-` is exit 2 at once; a signal to the
 # ranks while they write (SIGKILL to rank 0 too) leaves no temporary file
 # and the old OUT; a read-only OUT is replaced with its mode (and owner, as
-# root); --verify counts NaN outputs; bench --mpi writes its JSON and
-# checks its FILE first. Skips when mpirun or clconv-mpi is missing. Usage:
-# test/mpi.sh build/clconv
+# root); --verify counts NaN outputs; the MPI library given NULL
+# (test/mpi_null_args.c); bench --mpi writes its JSON and checks its FILE
+# first. Skips when mpirun or clconv-mpi is missing. Usage: test/mpi.sh
+# build/clconv
 set -u
 CLI=${1:-build/clconv}
 MPI_CLI=$(dirname "$CLI")/clconv-mpi
@@ -431,6 +432,18 @@ else
     fail "--halo under mpirun -n 1"; sed 's/^/  | /' "$tmp/err"
 fi
 rm -f "$tmp/o.npy"
+
+# The MPI library given NULL (clconv_mpi.h's rule): test/mpi_null_args.c,
+# a cmocka program, over 2 ranks (the local calls crashed; a collective
+# one given NULL on one rank crashed or left the others waiting).
+NULL_ARGS=$(dirname "$CLI")/mpi_null_args
+if [ ! -x "$NULL_ARGS" ]; then
+    fail "$NULL_ARGS was not built (make test-programs)"
+elif timeout 60 $RUN -n 2 "$NULL_ARGS" >"$tmp/out" 2>"$tmp/err"; then
+    echo "ok   the MPI library given NULL: $(grep -c '\[       OK \]' "$tmp/out") test(s) over 2 ranks"
+else
+    fail "the MPI library given NULL"; sed 's/^/  | /' "$tmp/out" "$tmp/err"
+fi
 
 # Random filters, dtypes, rank counts and halo ways (seed printed;
 # $CLCONV_MPI_FUZZ cases, default 3: each mpirun is seconds; numpy

@@ -7,6 +7,8 @@
 void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
                             size_t *end)
 {
+    if (!begin || !end)
+        return;
     const size_t base = rows / (size_t)n, extra = rows % (size_t)n;
     const size_t k = (size_t)r;
     *begin = k * base + (k < extra ? k : extra);
@@ -61,6 +63,10 @@ void clm_block_of(const clconv_problem *p, int nranks, int q,
 clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
                                    clconv_mpi_block *b)
 {
+    /* no communication here: a NULL returns on its rank alone, as a
+     * problem that fails validation does */
+    if (!b)
+        return clconv_mpi_fail(CLCONV_EINVAL, "no block given (NULL)");
     memset(b, 0, sizeof *b);
     if (clconv_problem_validate(p) != CLCONV_OK)
         return clm_lib_fail(CLCONV_EINVAL, "the problem");
@@ -74,6 +80,8 @@ clconv_status clconv_mpi_decompose(MPI_Comm comm, const clconv_problem *p,
 long long clconv_mpi_source_row(const clconv_problem *p,
                                 const clconv_mpi_block *b, size_t local)
 {
+    if (!p || !b)
+        return -1;
     const long long g = (long long)b->begin - (long long)b->halo_lo +
                         (long long)local;
     return clconv_border_index(g, (long long)b->rows, p->border);
@@ -81,11 +89,15 @@ long long clconv_mpi_source_row(const clconv_problem *p,
 
 size_t clconv_mpi_local_rows(const clconv_mpi_block *b)
 {
+    if (!b)
+        return 0;
     return b->halo_lo + (b->end - b->begin) + b->halo_hi;
 }
 
 size_t clconv_mpi_local_elements(const clconv_mpi_block *b)
 {
+    if (!b)
+        return 0;
     return clconv_mpi_local_rows(b) * b->row;
 }
 
@@ -135,6 +147,12 @@ clconv_status clconv_mpi_select_device(MPI_Comm comm,
     CLM_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank,
                                   MPI_INFO_NULL, &node));
     CLM_CHECK_GOTO(MPI_Comm_rank(node, &local));
+    /* after the split and before the free, which every rank makes */
+    if (!list || !index) {
+        st = clconv_mpi_fail(CLCONV_EINVAL,
+                             "no device list or index given (NULL)");
+        goto out;
+    }
     size_t *idx = malloc((list->count + 1) * sizeof *idx), n = 0;
     if (!idx) {
         st = clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");

@@ -19,6 +19,8 @@ const char *clconv_mpi_last_error(void) { return last_error; }
 clconv_status clconv_mpi_fail(clconv_status st, const char *fmt, ...)
 {
     char buf[CLM_MSG];
+    if (!fmt)
+        fmt = "a failure with no message (NULL)";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);

@@ -185,9 +185,18 @@ static clconv_status open_regular(const char *path, int *fd)
 clconv_status clconv_mpi_npy_open(MPI_Comm comm, const char *path,
                                   clconv_mpi_npy_in *f)
 {
-    memset(f, 0, sizeof *f);
-    snprintf(f->path, sizeof f->path, "%s", path);
-    clconv_status st = open_regular(path, &f->fd);
+    clconv_status st = CLCONV_OK;
+    if (f) {
+        memset(f, 0, sizeof *f);
+        f->fd = -1;
+    }
+    /* a NULL is this rank's failure, agreed as any other */
+    if (!f || !path)
+        st = clconv_mpi_fail(CLCONV_EINVAL, "no path or file given (NULL)");
+    if (st == CLCONV_OK) {
+        snprintf(f->path, sizeof f->path, "%s", path);
+        st = open_regular(path, &f->fd);
+    }
     if (st == CLCONV_OK)
         st = read_header(f->fd, path, f);
     st = clconv_mpi_agree(comm, st);
@@ -233,6 +242,9 @@ clconv_status clconv_mpi_npy_read_rows(const clconv_mpi_npy_in *f,
                                        size_t row, size_t first, size_t n,
                                        float *dst)
 {
+    if (!f || !dst)
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "no file or destination given (NULL)");
     const size_t isz = clconv_dtype_size(f->info.dtype);
     const size_t per = CLM_CHUNK / isz, total = n * row;
     unsigned char *buf = malloc(CLM_CHUNK);
@@ -256,6 +268,9 @@ clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
                                         const clconv_mpi_block *b,
                                         float *dst)
 {
+    if (!f || !p || !b || !dst)
+        return clconv_mpi_fail(CLCONV_EINVAL, "no file, problem, block or "
+                                              "destination given (NULL)");
     const size_t rows = clconv_mpi_local_rows(b);
     const size_t n = clm_runs(p, b, 0, rows, 0, NULL, 0);
     clm_run *runs = malloc((n ? n : 1) * sizeof *runs);
@@ -277,6 +292,8 @@ clconv_status clconv_mpi_npy_read_block(const clconv_mpi_npy_in *f,
 
 void clconv_mpi_npy_close(clconv_mpi_npy_in *f)
 {
+    if (!f)
+        return;
     if (f->fd >= 0)
         close(f->fd);
     f->fd = -1;

@@ -150,17 +150,27 @@ clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
                                     clconv_elem elem, clconv_mpi_npy_out *o)
 {
     int rank;
-    memset(o, 0, sizeof *o);
-    o->fd = -1;
-    o->temp_handle = -1;
-    if (clconv_elem_size(elem) == 0)
-        return clconv_mpi_fail(CLCONV_EINVAL, "unknown element type %d",
-                               (int)elem);
-    o->elem = elem;
-    snprintf(o->path, sizeof o->path, "%s", path);
+    clconv_status st = CLCONV_OK;
+    if (o) {
+        memset(o, 0, sizeof *o);
+        o->fd = -1;
+        o->temp_handle = -1;
+    }
+    /* bad arguments are this rank's failure, agreed as any other (a
+     * rank that returned here would leave the others waiting) */
+    if (!o || !path || !shape)
+        st = clconv_mpi_fail(CLCONV_EINVAL,
+                             "no path, shape or file given (NULL)");
+    else if (clconv_elem_size(elem) == 0)
+        st = clconv_mpi_fail(CLCONV_EINVAL, "unknown element type %d",
+                             (int)elem);
+    if (st == CLCONV_OK) {
+        o->elem = elem;
+        snprintf(o->path, sizeof o->path, "%s", path);
+    }
     CLM_CHECK(MPI_Comm_rank(comm, &rank));
-    clconv_status st =
-        clconv_mpi_agree(comm, rank == 0 ? plan_temp(o) : CLCONV_OK);
+    st = clconv_mpi_agree(comm,
+                          st == CLCONV_OK && rank == 0 ? plan_temp(o) : st);
     if (st == CLCONV_OK)
         st = clconv_mpi_agree(comm, create_watched(comm, rank, o));
     if (st == CLCONV_OK)
@@ -175,7 +185,7 @@ clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
                                  o->path, o->temp, strerror(errno));
         st = clconv_mpi_agree(comm, st);
     }
-    if (st != CLCONV_OK) {
+    if (st != CLCONV_OK && o) {
         if (rank != 0)
             o->temp[0] = '\0'; /* rank 0 removes it */
         remove_temp(o);
@@ -183,7 +193,11 @@ clconv_status clconv_mpi_npy_create(MPI_Comm comm, const char *path,
     return st;
 }
 
-void clconv_mpi_npy_discard(clconv_mpi_npy_out *o) { remove_temp(o); }
+void clconv_mpi_npy_discard(clconv_mpi_npy_out *o)
+{
+    if (o)
+        remove_temp(o);
+}
 
 /* k elements of es bytes from native (this host's order) to
  * little-endian bytes. */
@@ -210,6 +224,9 @@ clconv_status clconv_mpi_npy_write_rows(clconv_mpi_npy_out *o, size_t row,
                                         size_t first, size_t n,
                                         const float *src)
 {
+    if (!o || !src)
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "no file or source given (NULL)");
     const size_t es = clconv_elem_size(o->elem);
     unsigned char *buf = malloc((size_t)CLM_CHUNK_FLOATS * 4 * 2);
     if (!buf)
@@ -238,6 +255,10 @@ clconv_status clconv_mpi_npy_commit(MPI_Comm comm, clconv_mpi_npy_out *o,
 {
     int rank;
     CLM_CHECK(MPI_Comm_rank(comm, &rank));
+    /* a NULL is this rank's failure: agreed, so no rank renames */
+    if (!o)
+        return clconv_mpi_agree(
+            comm, clconv_mpi_fail(CLCONV_EINVAL, "no file given (NULL)"));
     if (st == CLCONV_OK && o->fd >= 0 && fsync(o->fd) != 0)
         st = clconv_mpi_fail(CLCONV_EIO, "%s: fsync: %s", o->path,
                              strerror(errno));
