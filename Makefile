@@ -174,7 +174,9 @@ test: test-programs
 test-programs: $(BIN) $(TEST_BINS) $(MPI_TARGETS) $(MPI_TEST_TARGETS)
 
 # `make install PREFIX=.. DESTDIR=..`: the command, both libraries (with
-# the soname link), the public headers, the kernels and clconv.pc;
+# the soname link), the public headers, the kernels and clconv.pc, and
+# where MPI is built clconv-mpi (which `mpirun -n N clconv apply` runs
+# from beside clconv) and libclconv_mpi.a with clconv_mpi.h;
 # `make uninstall` with the same PREFIX/DESTDIR removes exactly those.
 HEADERS := $(notdir $(filter-out $(if $(MPI_TARGETS),,include/clconv_mpi.h),$(wildcard include/*.h)))
 KERNELS := $(notdir $(wildcard cl/*.cl cl/*.clh))
@@ -190,6 +192,8 @@ install: $(BIN) $(LIB) $(SHLIB) $(PC) $(MPI_TARGETS)
 	install -m 644 $(PC) $(L)/pkgconfig/clconv.pc
 	install -m 644 $(addprefix include/,$(HEADERS)) $(I)/include/
 	install -m 644 $(addprefix cl/,$(KERNELS)) $(I)/share/clconv/cl/
+	$(if $(MPI_TARGETS),install -m 755 $(MPI_BIN) $(I)/bin/clconv-mpi)
+	$(if $(MPI_TARGETS),install -m 644 $(MPI_LIB) $(L)/libclconv_mpi.a)
 uninstall:
 	rm -f $(I)/bin/clconv $(I)/bin/clconv-mpi $(L)/libclconv_mpi.a \
 	  $(L)/libclconv.a $(L)/$(notdir $(SHLIB)) \

@@ -81,6 +81,35 @@ for ex in "$ROOT"/examples/*.c; do
     done
 done
 
+# Where MPI is built: clconv-mpi beside the installed clconv (which
+# `mpirun -n N clconv apply` runs: it was left out of the install, so the
+# installed clconv said it "needs clconv-mpi beside clconv"), the MPI
+# library and its header.
+if [ -x "$BUILD/clconv-mpi" ]; then
+    for f in bin/clconv-mpi lib/libclconv_mpi.a include/clconv_mpi.h; do
+        [ -e "$stage$prefix/$f" ] && ok "installed $f" \
+            || fail "installed tree lacks $f (MPI is built)"
+    done
+    if command -v mpirun >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+        python3 -c "
+import struct, sys
+head = \"{'descr': '<f4', 'fortran_order': False, 'shape': (6, 5), }\"
+head += ' ' * ((64 - (10 + len(head) + 1) % 64) % 64) + '\\n'
+with open(sys.argv[1], 'wb') as f:
+    f.write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H', len(head)) + head.encode())
+    f.write(struct.pack('<30f', *[i * 0.25 for i in range(30)]))" "$tmp/in.npy"
+        kdir=$stage$prefix/share/clconv/cl
+        CLCONV_KERNEL_DIR=$kdir "$stage$prefix/bin/clconv" apply "$tmp/in.npy" \
+            "$tmp/one.npy" --mask box:3 >/dev/null 2>"$tmp/mpi.err" &&
+        CLCONV_KERNEL_DIR=$kdir timeout 120 mpirun --allow-run-as-root --oversubscribe \
+            -n 2 "$stage$prefix/bin/clconv" apply "$tmp/in.npy" "$tmp/two.npy" \
+            --mask box:3 >/dev/null 2>>"$tmp/mpi.err" &&
+        cmp -s "$tmp/one.npy" "$tmp/two.npy" &&
+            ok "the installed clconv under mpirun -n 2 gives one process's bytes" ||
+            { fail "the installed clconv under mpirun -n 2"; sed 's/^/  | /' "$tmp/mpi.err"; }
+    fi
+fi
+
 make -s -C "$ROOT" BUILD="$BUILD" PREFIX="$prefix" DESTDIR="$stage" \
     uninstall >"$tmp/uninstall.log" 2>&1 || fail "make uninstall"
 left=$(find "$stage" ! -type d | head -5)
