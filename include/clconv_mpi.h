@@ -105,7 +105,8 @@ size_t clconv_mpi_local_elements(const clconv_mpi_block *b);
 long long clconv_mpi_source_row(const clconv_problem *p,
                                 const clconv_mpi_block *b, size_t local);
 /* The block of rank r of n for `rows` rows: [*begin, *end). Local; with
- * begin or end NULL nothing is written. */
+ * begin or end NULL nothing is written; n < 1, or r outside 0..n-1, gives
+ * the empty block [0, 0). */
 void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
                             size_t *end);
 

@@ -57,6 +57,14 @@ static void local_calls_given_null_return_safe_values(void **state)
     clconv_mpi_block_range(10, 2, 1, &begin, NULL);
     assert_int_equal(begin, 77);
     assert_int_equal(end, 77);
+    /* no ranks (it divided by 0), a rank past them or before */
+    const int bad[][2] = {{0, 0}, {-2, 0}, {2, 2}, {2, -1}};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k) {
+        begin = end = 77;
+        clconv_mpi_block_range(10, bad[k][0], bad[k][1], &begin, &end);
+        assert_int_equal(begin, 0);
+        assert_int_equal(end, 0);
+    }
     assert_int_equal(clconv_mpi_fail(CLCONV_EIO, NULL), CLCONV_EIO);
     assert_non_null(strstr(clconv_mpi_last_error(), "NULL"));
     /* decompose exchanges nothing: the rank given NULL says so */

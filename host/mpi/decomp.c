@@ -9,6 +9,11 @@ void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
 {
     if (!begin || !end)
         return;
+    /* no ranks, or a rank not among them: an empty block (n 0 divided) */
+    if (n <= 0 || r < 0 || r >= n) {
+        *begin = *end = 0;
+        return;
+    }
     const size_t base = rows / (size_t)n, extra = rows % (size_t)n;
     const size_t k = (size_t)r;
     *begin = k * base + (k < extra ? k : extra);
