@@ -7,14 +7,16 @@
 # the largest difference in $R/parts.log; then test_stream on the GPU
 # (sampled). STEP=perf: end-to-end 3D 512^3 W=5 calls, old against new,
 # two interleaved rounds ($R/e2e.log); the candidates of AB (gpu_ab_runs,
-# as scripts/gpu-s32.sh); issue 17's targets at the defaults.
+# as scripts/gpu-s32.sh); issue 17's targets at the defaults. STEP=final:
+# the targets, examples/volume_in_parts.c, test_stream (sampled) and
+# test_paths' 3D coarse tests on the GPU.
 # Usage on the device machine: OUT=... STEP=check|perf bash scripts/gpu-s34.sh.
 . scripts/gpu-env.sh
 gpu_call_begin
 gpu_build ${BUILD_MORE:-}
 export XDG_CACHE_HOME=/tmp/xc
-make -C .cl-base/old -j16 SKIP_DEPS=1 all >"$R/old-build.log" 2>&1 \
-    || { tail -20 "$R/old-build.log"; exit 1; }
+[ "${STEP:-check}" = final ] || { make -C .cl-base/old -j16 SKIP_DEPS=1 all \
+    >"$R/old-build.log" 2>&1 || { tail -20 "$R/old-build.log"; exit 1; }; }
 el "old built"
 OLD=.cl-base/old/build/clconv NEW=build/clconv
 # mpirun there sets OCL_ICD_FILENAMES=libpocl.so.2 in its ranks
@@ -75,6 +77,16 @@ check)
         build/test_stream >"$R/test_stream-gpu.log" 2>&1
     el "test_stream on the GPU: exit $?"
     grep -E "PASSED|FAILED|ERROR" "$R/test_stream-gpu.log" | head -8 ;;
+final)
+    gpu_targets
+    cc -std=c11 -Iinclude examples/volume_in_parts.c build/libclconv.a \
+        -lOpenCL -lpng -lm -fopenmp -o /tmp/vip && CLCONV_KERNEL_DIR=$PWD/cl \
+        /tmp/vip gpu 2>&1 | tee "$R/volume_in_parts.log"
+    CLCONV_DEVICE=gpu CLCONV_MATRIX_SAMPLE=pairwise timeout ${TS:-200} \
+        build/test_stream >"$R/test_stream-gpu.log" 2>&1
+    el "test_stream on the GPU: exit $?"
+    grep -E "PASSED|FAILED|ERROR" "$R/test_stream-gpu.log" | head -8
+    TP=150 gpu_tests "direct_3d_coarse*" ;;
 perf)
     parts
     e2e
