@@ -572,6 +572,52 @@ static void planes_shared_in_slabs_and_parts_equal_one_launch(void **state)
     binding = BIND_COPY;
 }
 
+/* Slabs at the axis' ends shorter than the fold they need, in reflect and
+ * mirror: the balanced division's last (13 elements in slabs of about 4
+ * under a mask of 5 reaching 4 after each output) and a first slab cut
+ * short to place the launches (40 planes, 4 work-items along z, a mask 5
+ * deep reaching 4 planes before each output). Both folded inside
+ * themselves and read other rows (the last element 320 for 304 in
+ * reflect; plane 0 24 for 26 in mirror); now they gather their rows. */
+static void short_slabs_at_the_ends_fold_as_the_whole(void **state)
+{
+    fixture *f = *state;
+    static const clconv_border modes[] = {CLCONV_BORDER_REFLECT,
+                                          CLCONV_BORDER_MIRROR};
+    for (size_t mi = 0; mi < 2; ++mi)
+        for (int dims = 1; dims <= 3; dims += 2) {
+            clconv_problem p = {.dims = dims, .mask_width = 5,
+                                .border = modes[mi],
+                                .strategy = CLCONV_COARSE};
+            p.size[0] = dims == 1 ? 13 : 1;
+            p.size[1] = 1;
+            p.size[2] = dims == 1 ? 1 : 40;
+            p.mask_size[0] = dims == 1 ? 5 : 1;
+            p.mask_size[1] = 1;
+            p.mask_size[2] = dims == 1 ? 1 : 5;
+            p.origin[dims - 1] = dims == 1 ? -2 : 2;
+            const size_t n = p.size[0] * p.size[2];
+            float in[40], mask[5] = {1, 2, 4, 8, 16}, want[40], got[40];
+            for (size_t i = 0; i < n; ++i)
+                in[i] = (float)i;
+            clconv_session *one = planes_shared(f, 0);
+            launch_once(one, &p, in, mask, want);
+            clconv_session_destroy(one);
+            clconv_session *s = planes_shared(f, dims == 1 ? 36 : 96);
+            clconv_call_info info;
+            for (size_t i = 0; i < n; ++i)
+                got[i] = NAN;
+            if (clconv_convolve_ex(s, &p, in, mask, got, &info) != CLCONV_OK)
+                fail_msg("%dD %s: %s", dims, clconv_border_name(p.border),
+                         clconv_last_error());
+            if (info.slabs < 3)
+                fail_msg("%dD %s: %zu slabs", dims,
+                         clconv_border_name(p.border), info.slabs);
+            same_bits(got, want, n, "short slabs at the ends", &p);
+            clconv_session_destroy(s);
+        }
+}
+
 /* A part that holds none of its whole's rows (before its first, past its
  * last, a whole of none) is refused with the reason, for one session and
  * for a split; one that holds some is computed. */
@@ -1159,6 +1205,7 @@ int main(void)
         cmocka_unit_test(row_ranges_add_up_to_the_whole),
         cmocka_unit_test(planes_shared_in_slabs_and_parts_equal_one_launch),
         cmocka_unit_test(parts_holding_no_rows_are_refused),
+        cmocka_unit_test(short_slabs_at_the_ends_fold_as_the_whole),
         cmocka_unit_test(a_zero_initialised_problem_gets_the_device_default),
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
     };

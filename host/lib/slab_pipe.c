@@ -178,7 +178,12 @@ typedef struct span {
 
 static void span_of(const clc_job *j, size_t r0, size_t r1, span *sp)
 {
-    sp->gather = j->gather_edges && (r0 < j->lo || r1 + j->hi > j->rows);
+    /* At an end, a slab too short for the fold it needs gathers its rows
+     * (the last of a balanced division, the first cut to place the
+     * launches: they folded inside themselves and read other rows). */
+    sp->gather = (r0 < j->lo || r1 + j->hi > j->rows) &&
+                 (j->gather_edges ||
+                  (j->ends_in_parts && !clc_slabs_fold(j, r1 - r0)));
     sp->a = sp->gather ? 0 : r0 > j->lo ? r0 - j->lo : 0;
     sp->b = sp->gather ? r1 - r0 + j->lo + j->hi
             : r1 + j->hi < j->rows ? r1 + j->hi

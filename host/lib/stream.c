@@ -30,7 +30,7 @@ static void halo_of(const clconv_problem *p, size_t *lo, size_t *hi)
  * mask's reach; wrap reads the far end of the axis, which another slab
  * holds. Where it cannot, the slabs at the ends gather their halo rows
  * (clc_job's gather_edges, slab_pipe.c). */
-static int slabs_fold(const clc_job *j, size_t rows_per_slab)
+int clc_slabs_fold(const clc_job *j, size_t rows_per_slab)
 {
     if (j->p.border == CLCONV_BORDER_CONSTANT ||
         j->p.border == CLCONV_BORDER_NEAREST)
@@ -233,7 +233,8 @@ clconv_status clc_stream_rows(clconv_session *s, const clconv_problem *p,
      * domain decomposition's block with its halos); rows in parts that
      * reach a border the slabs cannot fold gather it. */
     const int inside = begin >= j.lo && end + j.hi <= j.rows;
-    j.gather_edges = in_parts && !inside && !slabs_fold(&j, rows);
+    j.ends_in_parts = in_parts && !inside;
+    j.gather_edges = j.ends_in_parts && !clc_slabs_fold(&j, rows);
     return clc_pipe_rows(&j, begin, end, rows, nslabs);
 }
 
@@ -322,7 +323,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     /* Overlap is an optimisation: one launch instead where the slabs
      * would gather their ends' halos on the host, and for the FFT, which
      * transforms the whole at once. */
-    if (!slabs_fold(&j, j.rows / (want ? want : 1)) ||
+    if (!clc_slabs_fold(&j, j.rows / (want ? want : 1)) ||
         j.p.method == CLCONV_METHOD_FFT)
         want = 1;
     /* One launch on the plan's own buffers: zero-copy calls, the FFT, and

@@ -24,6 +24,10 @@ typedef struct clc_job {
      * fold (wrap; reflect and mirror on slabs no thicker than the halo),
      * gathered on the host: a slab's own fold would read other rows. */
     int gather_edges;
+    /* The axis' ends are in slabs of their own (rows in parts reaching
+     * them): a slab there shorter than a fold needs (the balanced
+     * division's last, one cut to place the launches) gathers too. */
+    int ends_in_parts;
     /* Where the rows are in the whole problem (clconv_part): row 0 is the
      * whole's row `origin` (0 when p is the whole). Each slab's launch
      * starts a multiple of `split` rows into the whole (1: anywhere), the
@@ -33,6 +37,9 @@ typedef struct clc_job {
     size_t split;
 } clc_job;
 
+/* Can a slab of rows_per_slab output rows fold the slowest axis' ends
+ * itself (stream.c)? */
+int clc_slabs_fold(const clc_job *j, size_t rows_per_slab);
 /* slab_pipe.c: output rows [begin, end) of j in slabs of `rows` output
  * rows (the last may be shorter), each with its halo, through two slots
  * of device buffers on three queues (uploads, kernels, downloads), staged
