@@ -39,6 +39,21 @@ static clconv_status queues(clconv_session *s)
     return CLCONV_OK;
 }
 
+/* bytes of src into mem at offset on xfer[0], after the nw events of wait,
+ * through pinned staging where the job is staged (ev: the upload). */
+static clconv_status upload(clc_job *j, cl_mem mem, size_t offset,
+                            const char *src, size_t bytes, cl_uint nw,
+                            const cl_event *wait, cl_event *ev)
+{
+    if (j->staged)
+        return clc_staged_write(j->s, mem, offset, src, bytes, nw, wait, ev);
+    cl_int err = clEnqueueWriteBuffer(j->s->xfer[0], mem, CL_FALSE, offset,
+                                      bytes, src, nw, wait, ev);
+    return err == CL_SUCCESS ? CLCONV_OK
+                             : clc_cl_fail("clEnqueueWriteBuffer", err,
+                                           __FILE__, __LINE__);
+}
+
 /* The input of output rows [r0, r1): rows [a, b) bound to *mem, uploaded
  * into the slot (ev: the upload) or wrapped in place (CPU devices). */
 static clconv_status bind_input(clc_job *j, pipe *pp, int k, size_t a, size_t b,
@@ -59,16 +74,8 @@ static clconv_status bind_input(clc_job *j, pipe *pp, int k, size_t a, size_t b,
     *mem = pp->in[k];
     CLC_CHECK(clRetainMemObject(*mem));
     /* The slot's buffer is free once its last kernel has read it. */
-    if (j->staged)
-        return clc_staged_write(j->s, pp->in[k], 0, src, bytes,
-                                pp->kern[k] ? 1 : 0,
-                                pp->kern[k] ? &pp->kern[k] : NULL, ev);
-    err = clEnqueueWriteBuffer(j->s->xfer[0], pp->in[k], CL_FALSE, 0, bytes,
-                               src, pp->kern[k] ? 1 : 0,
-                               pp->kern[k] ? &pp->kern[k] : NULL, ev);
-    return err == CL_SUCCESS ? CLCONV_OK
-                             : clc_cl_fail("clEnqueueWriteBuffer", err,
-                                           __FILE__, __LINE__);
+    return upload(j, pp->in[k], 0, src, bytes, pp->kern[k] ? 1 : 0,
+                  pp->kern[k] ? &pp->kern[k] : NULL, ev);
 }
 
 /* Input rows [a, b) after `zeros` rows of zeros (rows before the job's
@@ -102,13 +109,7 @@ static clconv_status bind_after_zeros(clc_job *j, pipe *pp, int k,
     }
     CLC_CHECK(clEnqueueFillBuffer(j->s->xfer[0], *mem, &zero, 1, 0, lead, nw,
                                   wait, NULL));
-    if (j->staged)
-        return clc_staged_write(j->s, *mem, lead, src, bytes, nw, wait, ev);
-    err = clEnqueueWriteBuffer(j->s->xfer[0], *mem, CL_FALSE, lead, bytes,
-                               src, nw, wait, ev);
-    return err == CL_SUCCESS ? CLCONV_OK
-                             : clc_cl_fail("clEnqueueWriteBuffer", err,
-                                           __FILE__, __LINE__);
+    return upload(j, *mem, lead, src, bytes, nw, wait, ev);
 }
 
 /* The input of output rows [r0, r1) in a mode the slab cannot fold
@@ -380,11 +381,14 @@ clconv_status clc_pipe_rows(clc_job *j, size_t begin, size_t end, size_t rows,
         const size_t back = floor_mod(
             j->origin + (long long)r1 - (long long)j->lo, j->split);
         const size_t ahead = back ? j->split - back : 0;
-        span sp;
-        if (r1 < end && ahead && ahead <= back && r1 + ahead <= end)
+        int later = r1 < end && ahead && ahead <= back && r1 + ahead <= end;
+        if (later) { /* the slot holds the longer slab */
+            span sp;
             span_of(j, r0, r1 + ahead, &sp);
-        if (r1 < end && ahead && ahead <= back && r1 + ahead <= end &&
-            sp.lead + sp.b - sp.a <= rows + j->lo + j->hi + j->split - 1)
+            later = sp.lead + sp.b - sp.a <=
+                    rows + j->lo + j->hi + j->split - 1;
+        }
+        if (later)
             r1 += ahead;
         else if (r1 < end && r1 - r0 > back)
             r1 -= back;
