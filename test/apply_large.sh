@@ -35,6 +35,9 @@ np.save(f"{d}/m63.npy", rng.random((63, 63), dtype=np.float32))
 wide = rng.random((21, 6), dtype=np.float32)
 wide[0, 0] = 1e4  # a wide range: the FFT's error is relative to it
 np.save(f"{d}/wide.npy", wide)
+np.save(f"{d}/k1.npy", rng.random(7, dtype=np.float32))
+np.save(f"{d}/k2.npy", rng.random((5, 4), dtype=np.float32))
+np.save(f"{d}/k3.npy", rng.random((4, 3, 5), dtype=np.float32))
 PYEOF
 for case in "a1 gaussian:9 400" "a2 box:5 600" "a3 gaussian:5 2000" "a3 laplacian 1" "thin box:7 100"; do
     set -- $case
@@ -90,6 +93,42 @@ for method in fft separable; do
         "$CLI" apply "$tmp/wide.npy" "$tmp/wide-$method.npy" --mask "1;3;-2" --method $method --verify --device 0:0
 done
 
+# Every filter over the array's own axes takes this path too (border
+# modes, cval, origins, convolution: they were read whole, on the first
+# device of --device A,B): chunks reaching past an end hold the rows the
+# mode reads there (wrap's far end), and equal the in-memory result bit
+# for bit and SciPy within float32 rounding.
+for case in "a1 k1 reflect 3000 --origin=-2" "a1 k1 wrap 1000 --convolve" \
+            "a2 k2 mirror 600 --origin=1" "a2 k2 wrap 400 --convolve" \
+            "a2 k2 constant 900 --cval=2.5" "a3 k3 nearest 2000 --origin=-1" \
+            "a3 k3 reflect 1300 --convolve" "thin k2 wrap 100 --origin=1"; do
+    set -- $case
+    fn=$1-$2-$3$5
+    check "$fn in memory" 0 "$CLI" apply "$tmp/$1.npy" "$tmp/$fn-mem.npy" \
+        --mask "$tmp/$2.npy" --mode $3 $5 --device 0:0
+    check "$fn mapped in chunks of $4 bytes, verified" 0 env CLCONV_APPLY_CHUNK_BYTES=$4 \
+        "$CLI" apply "$tmp/$1.npy" "$tmp/$fn-big.npy" --mask "$tmp/$2.npy" --mode $3 $5 \
+        --device 0:0 --verify
+    grep -q "memory-mapped.*verified" "$tmp/out" \
+        || { echo "FAIL $fn: not mapped and verified: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+    same "$fn: chunked equals in memory" "$tmp/$fn-mem.npy" "$tmp/$fn-big.npy"
+    "$PY" - "$tmp" $1 $2 $3 $5 <<'PYEOF' && echo "ok   $fn: SciPy" \
+        || { echo "FAIL $fn: differs from SciPy"; fails=$((fails + 1)); }
+import sys, numpy as np, scipy.ndimage as nd
+t, a, k, mode, extra = sys.argv[1:6]
+x = np.load(f"{t}/{a}.npy").astype(np.float64)
+w = np.load(f"{t}/{k}.npy").astype(np.float64)
+kw = {"mode": mode}
+if extra.startswith("--origin="): kw["origin"] = int(extra.split("=")[1])
+if extra.startswith("--cval="): kw["cval"] = float(extra.split("=")[1])
+f = nd.convolve if extra == "--convolve" else nd.correlate
+ref = f(x, w, **kw)
+got = np.load(f"{t}/{a}-{k}-{mode}{extra}-big.npy")
+bound = 8 * np.finfo(np.float32).eps * (np.abs(x).max() + abs(kw.get("cval", 0))) * np.abs(w).sum()
+sys.exit(0 if got.shape == ref.shape and np.abs(got - ref).max() <= bound else 1)
+PYEOF
+done
+
 # More elements than one launch indexes (2^31 - 1): a uint8 volume of
 # 1025x1024x2048 through the host-to-host path in slabs, the identity
 # mask giving the input back byte for byte. Needs 5 GB of disk and of
@@ -142,6 +181,28 @@ if POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread |
         "$CLI" apply "$tmp/a70.npy" "$tmp/a70-split.npy" $gzopts,0:1
     same "a70 planes shared: chunks split equal one device in memory" \
         "$tmp/a70-mem.npy" "$tmp/a70-split.npy"
+    # A border mode over two devices: wrap's far-end rows in the chunks
+    # at both ends (before, the filter ran in memory on 0:0 alone).
+    check "wrap with an origin split over two devices" 0 env POCL_DEVICES="pthread pthread" \
+        CLCONV_APPLY_CHUNK_BYTES=1300 "$CLI" apply "$tmp/a3.npy" "$tmp/a3-k3-wrap-split.npy" \
+        --mask "$tmp/k3.npy" --mode wrap --origin=1 --device 0:0,0:1 --verify
+    grep -q "on 2 device(s)" "$tmp/out" || { echo "FAIL wrap split: summary: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+    check "wrap with an origin on one device" 0 "$CLI" apply "$tmp/a3.npy" "$tmp/a3-k3-wrap-one.npy" \
+        --mask "$tmp/k3.npy" --mode wrap --origin=1 --device 0:0
+    same "wrap split equals one device" "$tmp/a3-k3-wrap-one.npy" "$tmp/a3-k3-wrap-split.npy"
+    check "a70 planes shared, reflect, chunks of 7 planes over two devices" 0 \
+        env $gz POCL_DEVICES="pthread pthread" CLCONV_APPLY_CHUNK_BYTES=27000 \
+        "$CLI" apply "$tmp/a70.npy" "$tmp/a70-reflect-split.npy" $gzopts,0:1 --mode reflect
+    check "a70 planes shared, reflect, in memory" 0 env $gz \
+        "$CLI" apply "$tmp/a70.npy" "$tmp/a70-reflect-mem.npy" $gzopts --mode reflect
+    same "a70 planes shared, reflect: chunks split equal one device in memory" \
+        "$tmp/a70-reflect-mem.npy" "$tmp/a70-reflect-split.npy"
+    # An input only the in-memory path takes (--axes here) runs on the
+    # first device: a note says so (it was silent).
+    check "--axes with two devices runs on the first" 0 env POCL_DEVICES="pthread pthread" \
+        "$CLI" apply "$tmp/a3.npy" "$tmp/a3-axes.npy" --mask box:3 --axes 1,2 --device 0:0,0:1
+    grep -q "note: --device 0:0,0:1: this input runs on one device, 0:0" "$tmp/err" \
+        || { echo "FAIL --axes with two devices: no note"; fails=$((fails + 1)); }
 else
     echo "SKIP split: PoCL does not expose two pthread devices here"
 fi

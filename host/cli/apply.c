@@ -316,6 +316,17 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
         cli_error("--device: no device selected");
         return CLI_EXIT_USAGE;
     }
+    /* Several devices share only what the mapped path takes: said, not
+     * dropped in silence. */
+    if (devs->n > 1 && o->device && strchr(o->device, ',')) {
+        const clconv_device_info *first = cli_device(devs, 0);
+        fprintf(stderr,
+                "clconv: note: --device %s: this input runs on one device, "
+                "%u:%u %s (several devices share a little-endian float32 "
+                ".npy filtered over its own axes, without --float)\n",
+                o->device, first->platform_index, first->device_index,
+                first->name);
+    }
     /* An empty array has nothing to compute: no session, no plan. The
      * device is still opened, so that a wrong --device is refused as for
      * any input, and the summary names it. */
@@ -353,12 +364,10 @@ int cli_apply_main(int argc, char **argv)
         return CLI_EXIT_USAGE;
     /* Before any output replaces a file stdout is redirected to. */
     o.summary_stderr = apply_is_stdout(o.out) || apply_is_stdout(o.float_out);
-    /* The chunked path of large arrays filters with the notes' defaults:
-     * any other filter, axes or channels take the in-memory path. */
-    const cli_filter *fl = &o.filter;
-    const int plain = !fl->nmodes && fl->cval == 0 && !fl->norigin &&
-                      !fl->convolve && !fl->naxes &&
-                      o.channel_axis == CLI_NO_CHANNEL_AXIS && !o.dims3;
+    /* The chunked path of large arrays takes every filter over the
+     * array's own axes (modes, cval, origin, convolution): --axes and
+     * channels take the in-memory path. */
+    const int plain = !o.filter.naxes && o.channel_axis == CLI_NO_CHANNEL_AXIS;
     int large = o.float_out || !plain ? 0 : apply_large_wanted(&o);
     if (large < 0)
         return CLI_EXIT_USAGE;

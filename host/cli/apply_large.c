@@ -114,6 +114,9 @@ int apply_large_wanted(const apply_options *o)
      * before a read of the whole file. */
     if (apply_array_axes(o, b.dims, b.shape))
         return -1;
+    for (int d = 0; d < b.dims; ++d)
+        if (b.shape[d] == 0)
+            return 0; /* nothing to compute: the in-memory path writes it */
     /* In memory, apply holds the input and output as floats (and with
      * --verify two doubles per element): past half the machine, map. */
     const double per = o->verify ? 24.0 : 8.0;
@@ -135,6 +138,7 @@ typedef struct big_run {
     clconv_mask mask;
     size_t slabs, row, rows, lo, hi;
     float *out;           /* one chunk of output rows, with its halo rows */
+    float *stage;         /* a chunk's input rows past the array's ends */
     double *ref, *mag;    /* --verify: the chunk's reference */
     clconv_verdict worst;
     int verified_ok;
@@ -150,9 +154,13 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
     for (size_t d = 0; d < r->n; ++d) {
         const clconv_device_info *dev = cli_device(&r->devs, d);
         r->ps[d] = b->p;
-        r->ps[d].mask_width = r->mask.width;
-        for (int a = 0; a < r->ps[d].dims; ++a)
-            r->ps[d].mask_size[a] = r->mask.size[a];
+        /* the mask's widths, the modes, cval, origins, convolution */
+        if (apply_filter_problem(o, &r->mask, &r->ps[d]))
+            return CLI_EXIT_USAGE;
+        if (clconv_problem_validate(&r->ps[d]) != CLCONV_OK) {
+            cli_error("%s: %s", o->in, clconv_last_error());
+            return CLI_EXIT_USAGE;
+        }
         if (o->strategy >= 0) {
             r->ps[d].strategy = (clconv_strategy)o->strategy;
             r->ps[d].tile = o->tile;
@@ -189,20 +197,54 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
     return CLI_EXIT_OK;
 }
 
+/* The input rows a chunk of output rows [r0, r1) holds: [*a, *e) of the
+ * whole axis, its halo included. The constant mode's end where the
+ * array does (the kernel reads cval beyond it, as on the whole array);
+ * the other modes' go on past the ends, to the rows the mode reads
+ * there (gathered). */
+static void chunk_rows(const big_run *r, size_t r0, size_t r1, long long *a,
+                       long long *e)
+{
+    *a = (long long)r0 - (long long)r->lo;
+    *e = (long long)(r1 + r->hi);
+    if (r->ps[0].border == CLCONV_BORDER_CONSTANT) {
+        *a = *a > 0 ? *a : 0;
+        *e = *e < (long long)r->rows ? *e : (long long)r->rows;
+    }
+}
+
+/* The chunk's input rows [a, e): the mapped rows themselves, or, where
+ * they reach past the array's ends, each row the border mode reads
+ * there copied into r->stage. */
+static const float *chunk_input(const big_input *b, const big_run *r,
+                                long long a, long long e)
+{
+    if (a >= 0 && e <= (long long)r->rows)
+        return b->data + (size_t)a * r->row;
+    for (long long g = a; g < e; ++g) {
+        const long long src =
+            clconv_border_index(g, (long long)r->rows, r->ps[0].border);
+        memcpy(r->stage + (size_t)(g - a) * r->row,
+               b->data + (size_t)src * r->row, r->row * sizeof(float));
+    }
+    return r->stage;
+}
+
 /* Output rows [r0, r1) of the whole problem: the chunk's input rows with
  * their halo as a problem of their own, its rows [r0 - a, r1 - a)
  * computed (on one device, or split over several) and checked. */
 static clconv_status chunk(const apply_options *o, const big_input *b,
                            big_run *r, size_t r0, size_t r1)
 {
-    const size_t a = r0 > r->lo ? r0 - r->lo : 0;
-    const size_t e = r1 + r->hi < r->rows ? r1 + r->hi : r->rows;
+    long long a, e;
+    chunk_rows(r, r0, r1, &a, &e);
+    const size_t first = (size_t)((long long)r0 - a); /* first computed */
     const int axis = b->p.dims - 1;
-    const float *in = b->data + a * r->row;
+    const float *in = chunk_input(b, r, a, e);
     clconv_problem q[16];
     for (size_t d = 0; d < r->n; ++d) {
         q[d] = r->ps[d];
-        q[d].size[axis] = e - a;
+        q[d].size[axis] = (size_t)(e - a);
     }
     clconv_call_info info;
     clconv_status st = CLCONV_OK;
@@ -215,10 +257,10 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     }
     /* computed as the whole problem's launch computes them (bit for bit
      * one call on the whole array) */
-    const clconv_part part = {(long long)a, r->rows};
+    const clconv_part part = {a, r->rows};
     st = r->n == 1 ? clconv_convolve_part(r->devs.sessions[0], &q[0], &part,
-                                          in, r->mask.values, r->out, r0 - a,
-                                          r1 - a, &info)
+                                          in, r->mask.values, r->out, first,
+                                          first + (r1 - r0), &info)
                    : clconv_convolve_split_part(r->devs.sessions, r->n, q,
                                                 &part, r->w, in,
                                                 r->mask.values, r->out, &info);
@@ -231,7 +273,7 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     /* Only the rows this chunk owns were computed. */
     clconv_problem own = q[0];
     own.size[axis] = r1 - r0;
-    const size_t skip = (r0 - a) * r->row;
+    const size_t skip = first * r->row;
     /* The bound of the method each device ran on this chunk, the loosest
      * where they differ (the direct method's gave the FFT a false FAIL). */
     clconv_method m[16];
@@ -264,19 +306,25 @@ static clconv_status run_chunks(const apply_options *o, big_input *b,
     step = step ? step : 1;
     const size_t cap = (step + r->lo + r->hi) * r->row;
     r->out = malloc(cap * sizeof *r->out);
+    r->stage = r->ps[0].border == CLCONV_BORDER_CONSTANT
+                   ? NULL : malloc(cap * sizeof *r->stage);
     if (o->verify) {
         r->ref = malloc(cap * sizeof *r->ref);
         r->mag = malloc(cap * sizeof *r->mag);
     }
-    if (!r->out || (o->verify && (!r->ref || !r->mag)))
+    if (!r->out || (o->verify && (!r->ref || !r->mag)) ||
+        (r->ps[0].border != CLCONV_BORDER_CONSTANT && !r->stage))
         return st == CLCONV_OK ? CLCONV_ENOMEM : st;
     const long page = sysconf(_SC_PAGE_SIZE);
     for (size_t r0 = 0; st == CLCONV_OK && r0 < r->rows; r0 += step) {
         const size_t r1 = r0 + step < r->rows ? r0 + step : r->rows;
         st = chunk(o, b, r, r0, r1);
         if (st == CLCONV_OK) {
-            const size_t a = r0 > r->lo ? r0 - r->lo : 0;
-            st = clconv_output_write(out, r->out + (r0 - a) * r->row,
+            long long a, e;
+            chunk_rows(r, r0, r1, &a, &e);
+            st = clconv_output_write(out,
+                                     r->out + (size_t)((long long)r0 - a) *
+                                                  r->row,
                                      (r1 - r0) * row_bytes);
         }
         /* Input rows no later chunk reads leave the resident set. */
@@ -301,8 +349,10 @@ static void summary(const apply_options *o, const big_input *b,
     getrusage(RUSAGE_SELF, &ru);
     char shape[48];
     cli_mask_shape(r->mask.dims, r->mask.size, shape, sizeof shape);
-    fprintf(f, "apply: %s %dD %s, mask %s (%s), ", o->in, b->p.dims, size,
-            o->mask, shape);
+    char filter[160];
+    cli_filter_describe(&r->ps[0], 1, filter, sizeof filter);
+    fprintf(f, "apply: %s %dD %s, mask %s (%s)%s, ", o->in, b->p.dims, size,
+            o->mask, shape, filter);
     if (r->ps[0].method == CLCONV_METHOD_DIRECT)
         fprintf(f, "%s T=%d", clconv_strategy_name(r->ps[0].strategy),
                 r->ps[0].tile);
@@ -342,9 +392,11 @@ int apply_large_main(const apply_options *o)
         goto out;
     r.rows = b.p.size[b.p.dims - 1];
     r.row = clconv_problem_elements(&b.p) / r.rows;
-    /* The halo along the slowest axis (the mask's width there). */
-    r.lo = (size_t)(r.mask.size[b.p.dims - 1] / 2);
-    r.hi = (size_t)(r.mask.size[b.p.dims - 1] - 1) - r.lo;
+    /* The halo along the slowest axis: the mask's width there, placed by
+     * the origin and convolution. */
+    const int axis = b.p.dims - 1;
+    r.lo = (size_t)clconv_problem_left(&r.ps[0], axis);
+    r.hi = (size_t)(clconv_problem_mask_axis(&r.ps[0], axis) - 1) - r.lo;
     st = clconv_output_open(o->out, &out);
     if (st == CLCONV_OK)
         st = run_chunks(o, &b, &r, out);
@@ -369,6 +421,7 @@ int apply_large_main(const apply_options *o)
 out:
     clconv_output_abort(out);
     free(r.out);
+    free(r.stage);
     free(r.ref);
     free(r.mag);
     clconv_mask_free(&r.mask);
