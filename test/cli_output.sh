@@ -56,6 +56,21 @@ grep -q ' ok ' "$tmp/out" || { echo "FAIL run: no text line with files"; fails=$
 same "$tmp/r2.json" "$tmp/r2.csv" 6 device strategy status ms gbs
 check "run --json and --csv both on stdout is a usage error" 2 $CLI $RUN --json --csv
 check "run --table with --json on stdout is a usage error" 2 $CLI $RUN --json - --table
+# /dev/stdout is stdout: --json /dev/stdout was written after the text
+# rows (JSON that did not parse), and --csv - beside it mixed the two; one
+# FILE for both kept the CSV only, exit 0.
+"$CLI" $RUN --json /dev/stdout 2>/dev/null | "$PY" -c 'import json,sys; assert len(json.load(sys.stdin)) == 6' &&
+    ok "run --json /dev/stdout into a pipe is only the JSON" ||
+    fail "run --json /dev/stdout into a pipe is not only the JSON"
+check "run --json /dev/stdout --csv - is a usage error" 2 $CLI $RUN --json /dev/stdout --csv -
+check "run --json FILE --csv FILE is a usage error" 2 $CLI $RUN --json "$tmp/same" --csv "$tmp/./same"
+grep -q "name the same file" "$tmp/err" || fail "run --json FILE --csv FILE: '$(cat "$tmp/err")'"
+[ ! -e "$tmp/same" ] || fail "run --json FILE --csv FILE: a file was written"
+ln -s same2 "$tmp/same-link"
+check "bench --json FILE --csv a link to FILE is a usage error" 2 $CLI bench \
+    --dims 1 --size 64 --mask 3 --tiles default --strategy naive --device 0:0 --quiet \
+    --json "$tmp/same2" --csv "$tmp/same-link"
+check "run --json /dev/null --csv /dev/null" 0 $CLI $RUN --json /dev/null --csv /dev/null
 check "run --json into a missing folder fails with exit 3" 3 $CLI $RUN --json "$tmp/no/such/dir/r.json"
 [ ! -e "$tmp/no" ] || { echo "FAIL: a folder was created"; fails=$((fails + 1)); }
 

@@ -363,7 +363,7 @@ int cli_apply_main(int argc, char **argv)
     if (apply_parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
     /* Before any output replaces a file stdout is redirected to. */
-    o.summary_stderr = apply_is_stdout(o.out) || apply_is_stdout(o.float_out);
+    o.summary_stderr = cli_is_stdout(o.out) || cli_is_stdout(o.float_out);
     /* The chunked path of large arrays takes every filter over the
      * array's own axes (modes, cval, origin, convolution): --axes and
      * channels take the in-memory path. */

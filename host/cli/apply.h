@@ -135,9 +135,5 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
 
 /* Does path end in an image format's extension (.png, .pgm, .ppm, .pnm)? */
 int apply_is_image_name(const char *path);
-/* Is path standard output: "-", or what stdout is open on (/dev/stdout,
- * /proc/self/fd/1, a file stdout is redirected to)? Then the summary
- * goes to stderr, never into the output's bytes. */
-int apply_is_stdout(const char *path);
 
 #endif

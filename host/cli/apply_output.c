@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "apply.h"
 
@@ -15,14 +13,6 @@ static int has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n >= e && strcasecmp(path + n - e, ext) == 0;
-}
-
-int apply_is_stdout(const char *path)
-{
-    struct stat a, b;
-    return path && (strcmp(path, "-") == 0 ||
-                    (stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
-                     a.st_dev == b.st_dev && a.st_ino == b.st_ino));
 }
 
 int apply_is_image_name(const char *path)

@@ -224,14 +224,21 @@ typedef struct cli_outputs {
  * file_required), 0 for another option, -1 (error printed). */
 int cli_parse_output_option(int argc, char **argv, int *i, int file_required,
                             cli_outputs *o);
-/* Both on stdout is a usage error (printed): -1, else 0. */
+/* Is path standard output: "-", or what stdout is open on (/dev/stdout,
+ * /proc/self/fd/1, a file stdout is redirected to)? Then no text goes to
+ * stdout beside it (apply's summary goes to stderr). */
+int cli_is_stdout(const char *path);
+/* Both on stdout ("-" or a path naming stdout's file), or both naming one
+ * file (clconv_output_same: also through links), is a usage error
+ * (printed): -1, else 0. */
 int cli_outputs_check(const cli_outputs *o);
 /* Can every FILE be written (clconv_output_check: its folder exists and is
  * writable, it is not a folder)? CLI_EXIT_OK, or CLI_EXIT_UNSUPPORTED (an
  * I/O error, printed). Commands call it before any work, so that a report
  * that cannot be written is said in milliseconds, not after the run. */
 int cli_outputs_writable(const cli_outputs *o);
-/* Does the text output go to stdout (neither JSON nor CSV does)? */
+/* Does the text output go to stdout (neither JSON nor CSV does, as "-"
+ * or as a path naming stdout: cli_is_stdout)? */
 int cli_outputs_text(const cli_outputs *o);
 /* Write through render(ctx, f) to path through clconv's output files
  * (clconv_io.h): a regular file is replaced atomically (the old one stays

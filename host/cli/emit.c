@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "clconv_bench.h" /* clconv_json_string, clconv_csv_string */
 #include "clconv_io.h"
@@ -313,12 +315,35 @@ int cli_parse_output_option(int argc, char **argv, int *i, int file_required,
     return 0;
 }
 
+int cli_is_stdout(const char *path)
+{
+    struct stat a, b;
+    return path && (strcmp(path, "-") == 0 ||
+                    (stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+                     a.st_dev == b.st_dev && a.st_ino == b.st_ino));
+}
+
 int cli_outputs_check(const cli_outputs *o)
 {
-    if (o->json && o->csv && strcmp(o->json, "-") == 0 &&
-        strcmp(o->csv, "-") == 0) {
+    if (!o->json || !o->csv)
+        return 0;
+    /* /dev/stdout is "-": the two would be mixed in one stream (or, stdout
+     * a file, the second rename drop the first report) */
+    if (cli_is_stdout(o->json) && cli_is_stdout(o->csv)) {
         cli_error("--json and --csv cannot both go to stdout: give one a "
                   "FILE");
+        return -1;
+    }
+    /* one file would keep the second report only, one FIFO mix them; a
+     * device (/dev/null) takes both */
+    struct stat st;
+    const int device = stat(o->json, &st) == 0 &&
+                       (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+    if (!device &&
+        (strcmp(o->json, o->csv) == 0 || clconv_output_same(o->json, o->csv))) {
+        cli_error("--json '%s' and --csv '%s' name the same file: give "
+                  "each its own",
+                  o->json, o->csv);
         return -1;
     }
     return 0;
@@ -337,8 +362,7 @@ int cli_outputs_writable(const cli_outputs *o)
 
 int cli_outputs_text(const cli_outputs *o)
 {
-    return !(o->json && strcmp(o->json, "-") == 0) &&
-           !(o->csv && strcmp(o->csv, "-") == 0);
+    return !cli_is_stdout(o->json) && !cli_is_stdout(o->csv);
 }
 
 int cli_write_output(const char *path,
