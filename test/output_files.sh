@@ -62,6 +62,15 @@ check "/dev/null is written through" 0 apply /dev/null
 cmp -s "$tmp/stdout" "$tmp/ref.npy" && ok "- writes the array to stdout" ||
     fail "-: stdout is not the array"
 grep -q "^apply:" "$tmp/err" || fail "-: the summary is not on stderr"
+# - with stdout appended to IN (`>> in.npy`), as /dev/stdout there is: IN
+# is the output (it was exit 0, IN grown by a second array).
+cp "$tmp/a.npy" "$tmp/self.npy"
+"$CLI" apply "$tmp/self.npy" - --mask 1 >>"$tmp/self.npy" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && cmp -s "$tmp/self.npy" "$tmp/a.npy" &&
+    ok "- appended to IN is refused, IN kept" ||
+    fail "- appended to IN: exit $rc, IN $(wc -c <"$tmp/self.npy") bytes"
+one_line_with "- appended to IN" "is the input"
 # /dev/stdout into a pipe (/proc/self/fd/1, whose link reads "pipe:[N]",
 # no path: it was refused after the work, "cannot create a file in its
 # folder"), and into a file: the bytes of -, the summary on stderr.

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "apply.h"
 
@@ -65,18 +67,31 @@ static int output_format(const char *out, const clconv_image *img,
     return -1;
 }
 
+/* Is out the file in (not "-": standard input is read whole before OUT
+ * is written)? Out "-" is when stdout is redirected to in (`>> in`), as
+ * /dev/stdout is. */
+static int is_input(const char *out, const char *in)
+{
+    struct stat a, b;
+    if (strcmp(in, "-") == 0)
+        return 0;
+    if (strcmp(out, "-") != 0)
+        return strcmp(out, in) == 0 || clconv_file_same(out, in);
+    return stat(in, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+           S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* Paths that must not clash and must name the right kind of file. */
 int apply_check_paths(const apply_options *o, const apply_data *d)
 {
     const int is_image = d->is_image;
     const char *outs[2] = {o->out, o->float_out};
     for (int k = 0; k < 2; ++k) {
-        /* IN "-" (standard input) is read whole before OUT is written */
-        if (outs[k] && strcmp(o->in, "-") != 0 &&
-            (strcmp(outs[k], o->in) == 0 ||
-             clconv_file_same(outs[k], o->in))) {
-            cli_error("apply: '%s' is the input; choose another output",
-                      outs[k]);
+        if (outs[k] && is_input(outs[k], o->in)) {
+            const int dash = strcmp(outs[k], "-") == 0;
+            cli_error("apply: '%s' is the input%s; choose another output",
+                      dash ? o->in : outs[k],
+                      dash ? " (stdout is redirected to it)" : "");
             return -1;
         }
     }
