@@ -189,7 +189,8 @@ cli, d = sys.argv[1], sys.argv[2]
 os.makedirs(d)
 np.save(f"{d}/in.npy", np.ones((96, 128, 128), np.float32))
 bad = 0
-for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+# SIGALRM (timeout -s ALRM) left the temporary file (no handler took it)
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
     with open(f"{d}/out.npy", "w") as f:
         f.write("old")
     p = subprocess.Popen([cli, "apply", f"{d}/in.npy", f"{d}/out.npy",

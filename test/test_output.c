@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -231,8 +232,9 @@ static void a_name_of_name_max_bytes_works(void **state)
     assert_int_equal(unlink(p), 0);
 }
 
-/* A child writes half a file, then gets sig: it dies of sig, and neither
- * its temporary file nor a changed target is left. */
+/* A child writes half a file, then gets sig (SIGXFSZ: by writing past a
+ * file size limit of 4 KiB): it dies of sig, and neither its temporary
+ * file nor a changed target is left. */
 static void signal_during_a_write_leaves_no_trace(int sig)
 {
     char p[512];
@@ -245,7 +247,13 @@ static void signal_during_a_write_leaves_no_trace(int sig)
         if (clconv_output_open(p, &o) != CLCONV_OK ||
             clconv_output_write(o, "half", 4) != CLCONV_OK)
             _exit(2);
-        raise(sig);
+        static char big[1 << 16];
+        const struct rlimit lim = {4096, 4096};
+        if (sig != SIGXFSZ)
+            raise(sig);
+        else if (setrlimit(RLIMIT_FSIZE, &lim) == 0 &&
+                 clconv_output_write(o, big, sizeof big) == CLCONV_OK)
+            clconv_output_commit(o); /* flushes what it holds */
         _exit(3); /* not reached */
     }
     int status = 0;
@@ -266,6 +274,17 @@ static void sigint_during_a_write_removes_the_temporary_file(void **state)
 {
     (void)state;
     signal_during_a_write_leaves_no_trace(SIGINT);
+}
+
+/* A write past RLIMIT_FSIZE (`ulimit -f`) raises SIGXFSZ, whose default
+ * action kills the process: its temporary file goes with it, as with the
+ * signals above (it was left behind; the same for SIGXCPU and SIGALRM). */
+static void a_write_past_the_file_size_limit_leaves_no_trace(void **state)
+{
+    (void)state;
+    signal_during_a_write_leaves_no_trace(SIGXFSZ);
+    signal_during_a_write_leaves_no_trace(SIGXCPU);
+    signal_during_a_write_leaves_no_trace(SIGALRM);
 }
 
 /* clconv_temp_create (for callers that write in place, as clconv-mpi):
@@ -321,6 +340,9 @@ int main(void)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+    signal(SIGXCPU, SIG_DFL);
+    signal(SIGALRM, SIG_DFL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(regular_file_is_replaced_and_keeps_its_mode),
         cmocka_unit_test(symlink_target_is_replaced_and_the_link_kept),
@@ -331,6 +353,7 @@ int main(void)
         cmocka_unit_test(a_name_of_name_max_bytes_works),
         cmocka_unit_test(sigterm_during_a_write_removes_the_temporary_file),
         cmocka_unit_test(sigint_during_a_write_removes_the_temporary_file),
+        cmocka_unit_test(a_write_past_the_file_size_limit_leaves_no_trace),
         cmocka_unit_test(
             temp_files_of_callers_go_with_a_signal_until_released),
     };
