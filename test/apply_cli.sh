@@ -178,6 +178,9 @@ check_error "a channel axis out of range" "$tmp/never" "$CLI" apply "$tmp/a.npy"
 check_error "a channel axis on an image" "$tmp/never.pgm" "$CLI" apply "$tmp/flat.pgm" "$tmp/never.pgm" --mask 1 --channel-axis 0
 check_error "a missing mask file" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask "$tmp/nope.npy"
 check_error "an unknown named mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask blur
+# decimal only, as --cval: strtod read "0x10" as a tap of 16, exit 0
+check_error "a hexadecimal mask value" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask 0x10
+check_error "a hexadecimal sigma" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask gaussian:5:0x1p-1
 check_error "sobel-y on 1D data" "$tmp/never" "$CLI" apply "$tmp/b.npy" "$tmp/never" --mask sobel-y
 check_error "no --mask" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never"
 check_error "an unknown strategy" "$tmp/never" "$CLI" apply "$tmp/a.npy" "$tmp/never" --mask 1 --strategy fast

@@ -151,6 +151,9 @@ static const bad_spec bad_specs[] = {
     {"inf;1", 2, "not a finite number"},
     {"1,nan,2", 1, "not a finite number"},
     {"1,1e999,2", 1, "not a finite number"},
+    {"0x10", 1, "not a finite number"}, /* was a tap of 16 */
+    {"1,0x1p1,1", 1, "not a finite number"},
+    {"gaussian:5:0x1", 1, "not a number"},
     {"1,2,3;4,5,6;7,8,9;1,2,3;4,5,6;7,8,9;1,2,3;4,5,6;7,8", 3, "different lengths"},
     {"1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1", 3, "cubic"},
     {"1,2,3,4,5;6,7,8,9", 2, "different lengths"},

@@ -126,7 +126,8 @@ static clconv_status parse_sigma(const char *spec, const char *s,
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end || isspace((unsigned char)*s) || isnan(v))
+    if (end == s || *end || isspace((unsigned char)*s) || isnan(v) ||
+        strpbrk(s, "xX")) /* decimal only, as the mask's values */
         return clc_fail(CLCONV_EINVAL, "mask '%s': sigma '%s' is not a number",
                         spec, s);
     if (v < 0 || (v == 0 && errno != ERANGE))

@@ -56,7 +56,9 @@ static int parse_double(const char *s, size_t n, double *out)
         return -1;
     memcpy(tmp, s, n);
     tmp[n] = '\0';
-    if (isspace((unsigned char)tmp[0]))
+    /* decimal only, as --cval and NumPy's float(): strtod also reads
+     * hexadecimal ("0x10" was a tap of 16) */
+    if (isspace((unsigned char)tmp[0]) || strpbrk(tmp, "xX"))
         return -1;
     char *end;
     errno = 0;
