@@ -101,6 +101,22 @@ fi
 mkdir -p "$tmp/drivercache"
 XDG_CACHE_HOME="$tmp/file" POCL_CACHE_DIR="$tmp/drivercache" check "clconv's own cache unusable: still runs" 0 $R
 
+# Standard output that cannot be written (/dev/full; a full disk): the text
+# is the command's output, so exit 3 with one line, as coreutils' "write
+# error" (the table, summary or help was lost with exit 0).
+if [ -w /dev/full ]; then
+    for c in "devices" "run --dims 1 --size 10 --strategy naive --reps 0 --seed 1" "--help" \
+        "apply $SAMPLE $tmp/full.png --mask 1"; do
+        $CLI $c >/dev/full 2>"$tmp/err"
+        rc=$?
+        grep -v '^clconv: seed ' "$tmp/err" >"$tmp/err2"
+        [ "$rc" -eq 3 ] && [ "$(wc -l <"$tmp/err2")" -eq 1 ] &&
+            grep -q "write error on standard output" "$tmp/err2" &&
+            ok "clconv ${c%% *} with stdout /dev/full: exit 3, one line" ||
+            { fail "clconv ${c%% *} with stdout /dev/full: exit $rc"; sed 's/^/  | /' "$tmp/err"; }
+    done
+fi
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1

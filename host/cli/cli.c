@@ -1,4 +1,5 @@
 /* `clconv COMMAND ...`: the table of commands and the dispatcher. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static void usage(FILE *f)
           f);
 }
 
-int cli_main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -58,4 +59,23 @@ int cli_main(int argc, char **argv)
     }
     cli_error("unknown command '%s' (see clconv --help)", argv[1]);
     return CLI_EXIT_USAGE;
+}
+
+int cli_main(int argc, char **argv)
+{
+    int code = dispatch(argc, argv);
+    /* What stdio still holds goes out now, and a write that failed at any
+     * point (stdout /dev/full, a full disk, closed) is said, as coreutils
+     * say it: the text a command printed is its output too (it was exit 0
+     * with the table, summary or help lost). */
+    errno = 0;
+    const int flushed = fflush(stdout) == 0;
+    const int e = errno;
+    if (!flushed || ferror(stdout)) {
+        cli_error("write error on standard output%s%s", e ? ": " : "",
+                  e ? strerror(e) : "");
+        if (code == CLI_EXIT_OK)
+            code = CLI_EXIT_UNSUPPORTED;
+    }
+    return code;
 }
