@@ -368,6 +368,10 @@ usage "a 4D array" "4D array: clconv-mpi reads arrays of 1 to 3" \
 mkfifo "$tmp/fifo.npy"
 usage "IN a FIFO" "not a regular file" "$tmp/fifo.npy" "$tmp/o.npy" --mask box:3
 usage "IN standard input" "cannot be standard input" - "$tmp/o.npy" --mask box:3
+# An empty --device (or CLCONV_DEVICE set empty) is refused as one process
+# refuses it (the ranks once took it for no selector and ran).
+usage "an empty --device" "empty device selector" "$tmp/v3.npy" "$tmp/o.npy" \
+    --mask box:3 --device ""
 # An empty IN is still checked as any input: an origin beyond the mask
 # (SciPy refuses it on an empty array too), a 2D mask for 1D data.
 usage "an empty IN, an origin beyond the mask" "origin" \

@@ -116,12 +116,14 @@ static size_t of_kind(const clconv_device_list *list, int kind, size_t *idx)
     return n;
 }
 
-/* The candidates: the selector's matches, else the GPUs, else the first
- * CPU, else every device. */
+/* The candidates: the selector's matches, else (no selector, NULL) the
+ * GPUs, else the first CPU, else every device. An empty selector is
+ * clconv_devices_select's to refuse, as one process refuses it (it once
+ * ran on the default devices). */
 static clconv_status candidates(const clconv_device_list *list,
                                 const char *selector, size_t *idx, size_t *n)
 {
-    if (selector && *selector) {
+    if (selector) {
         if (clconv_devices_select(list, selector, idx, n) != CLCONV_OK)
             return clm_lib_fail(CLCONV_EINVAL, "--device");
         if (*n == 0)
