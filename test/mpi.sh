@@ -500,10 +500,14 @@ def rank0(pids):
     return []
 bad = 0
 # SIGKILL to rank 0 alone (which created the temporary): mpirun then
-# stops the others with SIGTERM, and they remove it.
-for sig, who in ((signal.SIGINT, ranks), (signal.SIGTERM, ranks),
-                 (signal.SIGHUP, ranks),
-                 (signal.SIGKILL, lambda: rank0(ranks()))):
+# stops the others with SIGTERM, and they remove it. SIGKILL to mpirun
+# itself (a batch system's hard kill): the ranks, whose launcher is gone,
+# take SIGTERM (they were ended with _exit and left the temporary).
+for sig, who, name in ((signal.SIGINT, ranks, "every rank"),
+                       (signal.SIGTERM, ranks, "every rank"),
+                       (signal.SIGHUP, ranks, "every rank"),
+                       (signal.SIGKILL, lambda: rank0(ranks()), "rank 0"),
+                       (signal.SIGKILL, lambda: [p.pid], "mpirun")):
     with open(f"{d}/out.npy", "w") as f:
         f.write("old")
     p = subprocess.Popen(run + ["-n", "3", cli, "apply", f"{d}/in.npy",
@@ -519,13 +523,15 @@ for sig, who in ((signal.SIGINT, ranks), (signal.SIGTERM, ranks),
         except ProcessLookupError:
             pass
     p.wait()
-    time.sleep(0.5)  # the other ranks' ends
+    t1 = time.time()  # the other ranks' ends (mpirun's may come first)
+    while ranks() and time.time() - t1 < 20:
+        time.sleep(0.05)
+    time.sleep(0.2)
     left = [n for n in os.listdir(d) if n.startswith(".clconv-")]
     size = os.path.getsize(f"{d}/out.npy")
     ok = not left and (size == 3 or (p.returncode == 0 and
                                       size == len(head) + 4 * 256 ** 3))
-    print(("ok  " if ok else "FAIL") + f" {sig.name} to " +
-          ("every rank" if who is ranks else "rank 0") + " during "
+    print(("ok  " if ok else "FAIL") + f" {sig.name} to {name} during "
           f"the write: exit {p.returncode}, left {left}, OUT {size} bytes")
     bad += not ok
     for n in left:

@@ -1,10 +1,37 @@
 /* clconv-mpi's entry point: `apply` and `bench --mpi` run over MPI ranks
  * (MPI_Init here: under mpirun, or alone as one rank); every other
  * command is clconv's own, without MPI. */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "cli_mpi.h"
+
+/* A rank whose launcher dies (mpirun killed by SIGKILL: a batch system's
+ * hard kill, `timeout -s KILL`) is ended by MPI's runtime with _exit,
+ * which leaves OUT's temporary file behind: SIGTERM instead, whose
+ * handler removes it (clconv_temp_watch), as when mpirun stops the
+ * ranks itself. */
+static void term_with_launcher(void)
+{
+#ifdef __linux__
+    /* only under a launcher, which waits for its ranks: the signal comes
+     * when the thread that started us ends, and another parent's may end
+     * before its process does */
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
+        !getenv("PMI_RANK"))
+        return;
+    const pid_t parent = getppid();
+    if (parent > 1 && prctl(PR_SET_PDEATHSIG, SIGTERM) == 0 &&
+        getppid() != parent) /* it died before the call */
+        raise(SIGTERM);
+#endif
+}
 
 static int has_flag(int argc, char **argv, const char *flag)
 {
@@ -31,6 +58,7 @@ int main(int argc, char **argv)
     }
     /* Failed MPI calls return their code: clconv names them. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    term_with_launcher();
     int code = apply ? cli_apply_mpi_main(argc - 1, argv + 1)
                      : cli_bench_mpi_main(argc - 1, argv + 1);
     MPI_Finalize();
