@@ -767,6 +767,62 @@ static void destroying_a_session_waits_for_no_application_work(void **state)
     free(got);
 }
 
+/* An enqueue behind an event that fails (the application's upload or
+ * user event) fails itself; the plan stays usable: its blocking calls
+ * and its next enqueue run (each waited for the failed work for ever
+ * after: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST from every blocking
+ * call, and on PoCL the next enqueue never ran). A wait list holding an
+ * event that has already failed is refused, nothing enqueued. */
+static void a_failed_wait_event_leaves_the_plan_usable(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = problem(f, 2);
+    const size_t n = clconv_problem_elements(&p), bytes = n * sizeof(float);
+    float *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+    float mask[9];
+    assert_non_null(in && want && got);
+    expected(f, &p, in, mask, want);
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_OK);
+    cl_mem min = nan_buffer(f, bytes), mout = nan_buffer(f, bytes);
+    clconv_buffer bi = {.mem = min}, bo = {.mem = mout};
+    put(f, min, &bi, &p, in);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(f->ctx, &err), done = NULL;
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 1, &gate, &done),
+                     CLCONV_OK);
+    assert_int_equal(clSetUserEventStatus(gate, -1), CL_SUCCESS);
+    clWaitForEvents(1, &done); /* its status is the device's to say */
+    clReleaseEvent(done);
+    if (clconv_plan_set_input(plan, in) != CLCONV_OK)
+        fail_msg("set_input after a failed enqueue: %s", clconv_last_error());
+    assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+    assert_int_equal(clconv_plan_get_output(plan, got), CLCONV_OK);
+    assert_memory_equal(got, want, bytes);
+    /* The failed one's output is still NaN: this enqueue's is its own. */
+    assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 0, NULL, &done),
+                     CLCONV_OK);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    memset(got, 0, bytes);
+    get(f, mout, &bo, &p, got);
+    assert_memory_equal(got, want, bytes);
+    /* An event that failed before the call. */
+    cl_mem fresh = nan_buffer(f, bytes);
+    clconv_buffer bf = {.mem = fresh};
+    refused(f, plan, &bi, &bf, 1, &gate, "has failed");
+    clReleaseMemObject(fresh);
+    clReleaseEvent(gate);
+    clconv_plan_destroy(plan);
+    clReleaseMemObject(min);
+    clReleaseMemObject(mout);
+    free(in);
+    free(want);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -781,6 +837,7 @@ int main(void)
         cmocka_unit_test(regions_of_sub_buffers_match),
         cmocka_unit_test(a_plan_enqueued_back_to_back_on_an_out_of_order_queue),
         cmocka_unit_test(destroying_a_session_waits_for_no_application_work),
+        cmocka_unit_test(a_failed_wait_event_leaves_the_plan_usable),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -113,6 +113,15 @@ static clconv_status check_events(cl_uint nwait, const cl_event *wait,
         if (ec != context)
             return clc_fail(CLCONV_EINVAL,
                             "wait-list event %u belongs to another context", i);
+        /* Work after a failed event never runs as asked (PoCL never runs
+         * it at all, and its event never completes). */
+        cl_int exec = CL_COMPLETE;
+        CLC_CHECK(clGetEventInfo(wait[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                 sizeof exec, &exec, NULL));
+        if (exec < 0)
+            return clc_fail(CLCONV_EINVAL,
+                            "wait-list event %u has failed (execution status "
+                            "%d): nothing is enqueued after it", i, (int)exec);
     }
     return CLCONV_OK;
 }

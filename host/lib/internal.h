@@ -736,9 +736,10 @@ clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out);
  * and mask are shared by every enqueue, so each waits for the one before.
  * clc_plan_after: the wait list of nwait events (wait) with the plan's
  * last event added, in *all (freed by the caller; NULL where nothing is
- * added, and then the caller's list stands). clc_plan_last: ev (retained)
+ * added, and then the caller's list stands; a last event that has ended,
+ * completed or failed, is dropped). clc_plan_last: ev (retained)
  * is now the plan's last; NULL when the work before is known done. */
-clconv_status clc_plan_after(const clconv_plan *pl, cl_uint *nwait,
+clconv_status clc_plan_after(clconv_plan *pl, cl_uint *nwait,
                              const cl_event **wait, cl_event **all);
 void clc_plan_last(clconv_plan *pl, cl_event ev);
 /* stream.c: in, or where [in, in + in_bytes) overlaps [out, out +

@@ -204,10 +204,24 @@ clconv_status clconv_plan_create_with_mask(clconv_session *s,
     return clc_plan_create(s, p, mask, 0, out);
 }
 
-clconv_status clc_plan_after(const clconv_plan *pl, cl_uint *nwait,
+/* Has the plan's last work ended: complete, or failed (an event of its
+ * wait list failed, so its commands never ran)? Then nothing waits for it
+ * again: a command waiting for a failed event fails, or on PoCL never
+ * runs, so one failed wait list broke every later call of the plan. */
+static int last_ended(const clconv_plan *pl)
+{
+    cl_int exec = CL_QUEUED;
+    return clGetEventInfo(pl->last, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                          sizeof exec, &exec, NULL) == CL_SUCCESS &&
+           exec <= CL_COMPLETE;
+}
+
+clconv_status clc_plan_after(clconv_plan *pl, cl_uint *nwait,
                              const cl_event **wait, cl_event **all)
 {
     *all = NULL;
+    if (pl->last && last_ended(pl))
+        clc_plan_last(pl, NULL);
     if (!pl->last)
         return CLCONV_OK;
     *all = malloc((*nwait + 1) * sizeof **all);
@@ -233,7 +247,10 @@ clconv_status clc_plan_drain(clconv_plan *pl)
 {
     if (!pl->last)
         return CLCONV_OK;
-    CLC_CHECK(clWaitForEvents(1, &pl->last));
+    /* Work that failed has ended too: its event told the caller. */
+    const cl_int err = clWaitForEvents(1, &pl->last);
+    if (err != CL_SUCCESS && !last_ended(pl))
+        return clc_cl_fail("clWaitForEvents", err, __FILE__, __LINE__);
     clc_plan_last(pl, NULL);
     return CLCONV_OK;
 }
