@@ -264,13 +264,18 @@ static void f16_converted_on_the_host_gives_the_device_paths_bits(void **state)
     free(b);
 }
 
+/* u8 to u8 in slabs of 15 rows; u8 to f32 under a limit the input fits
+ * and its float32 output, four times larger, does not (it ran in one
+ * piece: a buffer past the session's limit, and EUNSUPPORTED where the
+ * output passed the device's own maximum allocation). */
 static void typed_calls_in_slabs_equal_one_launch(void **state)
 {
     support_devices *f = *state;
     SUPPORT_SKIP_WITHOUT_DEVICES(f);
     const size_t nx = 53, ny = 97, n = nx * ny;
-    uint8_t *in = malloc(n), *one = malloc(n), *slabs = malloc(n);
+    uint8_t *in = malloc(n);
     float mask[9], *x = malloc(n * sizeof *x);
+    float *one = malloc(n * sizeof *one), *slabs = malloc(n * sizeof *slabs);
     assert_true(in && one && slabs && x);
     clconv_fill_random(x, n, 11);
     for (size_t i = 0; i < n; ++i)
@@ -278,25 +283,36 @@ static void typed_calls_in_slabs_equal_one_launch(void **state)
     clconv_fill_random(mask, 9, 12);
     for (int k = 0; k < 9; ++k)
         mask[k] = 0.1f + 0.05f * mask[k];
-    for (size_t d = 0; d < f->n; ++d) {
-        clconv_problem p = support_problem(2, nx, ny, 1, 3, 0, CLCONV_NAIVE);
-        p.in_dtype = p.out_dtype = CLCONV_ELEM_U8;
-        clconv_call_info info;
-        assert_int_equal(clconv_convolve_typed(f->sessions[d], &p, in, mask,
-                                               one, &info),
-                         CLCONV_OK);
-        setenv("CLCONV_MAX_ALLOC_BYTES", "800", 1); /* 15 rows a slab */
-        clconv_session *small = NULL;
-        assert_int_equal(clconv_session_create(support_device(f, d), &small),
-                         CLCONV_OK);
-        unsetenv("CLCONV_MAX_ALLOC_BYTES");
-        assert_int_equal(clconv_convolve_typed(small, &p, in, mask, slabs,
-                                               &info),
-                         CLCONV_OK);
-        assert_true(info.slabs > 1);
-        assert_memory_equal(one, slabs, n);
-        clconv_session_destroy(small);
-    }
+    static const clconv_elem outs[] = {CLCONV_ELEM_U8, CLCONV_ELEM_F32};
+    static const char *limits[] = {"800", "8000"};
+    for (size_t d = 0; d < f->n; ++d)
+        for (int k = 0; k < 2; ++k) {
+            clconv_problem p =
+                support_problem(2, nx, ny, 1, 3, 0, CLCONV_NAIVE);
+            p.in_dtype = CLCONV_ELEM_U8;
+            p.out_dtype = outs[k];
+            const size_t bytes = n * clconv_elem_size(p.out_dtype);
+            clconv_call_info info;
+            assert_int_equal(clconv_convolve_typed(f->sessions[d], &p, in,
+                                                   mask, one, &info),
+                             CLCONV_OK);
+            setenv("CLCONV_MAX_ALLOC_BYTES", limits[k], 1);
+            clconv_session *small = NULL;
+            assert_int_equal(
+                clconv_session_create(support_device(f, d), &small),
+                CLCONV_OK);
+            unsetenv("CLCONV_MAX_ALLOC_BYTES");
+            assert_int_equal(clconv_convolve_typed(small, &p, in, mask, slabs,
+                                                   &info),
+                             CLCONV_OK);
+            if (info.slabs < 2)
+                fail_msg("u8 to %s under a limit of %s bytes (output %zu "
+                         "bytes) ran in %zu piece(s)",
+                         clconv_elem_name(p.out_dtype), limits[k], bytes,
+                         info.slabs);
+            assert_memory_equal(one, slabs, bytes);
+            clconv_session_destroy(small);
+        }
     free(in);
     free(one);
     free(slabs);

@@ -316,8 +316,11 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
         return st;
     const size_t elements = clconv_problem_elements(&j.p);
     const uint64_t bytes = (uint64_t)elements * j.isz;
-    const int fits = bytes <= s->alloc_limit &&
-                     2 * bytes <= s->dev.global_mem_bytes / 10 * 8 &&
+    /* The output in its own type: a uint8 input's float32 output is four
+     * times its size (slab_rows counts the larger too). */
+    const uint64_t obytes = (uint64_t)elements * j.osz;
+    const int fits = bytes <= s->alloc_limit && obytes <= s->alloc_limit &&
+                     bytes + obytes <= s->dev.global_mem_bytes / 10 * 8 &&
                      elements <= (size_t)INT_MAX;
     size_t want = overlap_slabs(s, bytes);
     /* Overlap is an optimisation: one launch instead where the slabs
