@@ -23,7 +23,10 @@ extern "C" {
 /* A session on the application's context and device. queue may be NULL
  * (clconv makes its own in-order profiling queue on them); otherwise it
  * must belong to context and device, and clconv enqueues all its work
- * there. Timing (clconv_plan_execute's ms, clconv_plan_time) needs a
+ * there (on an out-of-order queue the FFT's steps run on an in-order queue
+ * of the session's after the wait list, and end with a marker on queue:
+ * clFinish, markers and barriers enqueued on queue after cover them, a
+ * barrier before does not order them). Timing (clconv_plan_execute's ms, clconv_plan_time) needs a
  * queue created with CL_QUEUE_PROFILING_ENABLE; enqueueing does not.
  * CLCONV_EINVAL when the device is not in the context or the queue is
  * another context's or device's. */

@@ -823,6 +823,68 @@ static void a_failed_wait_event_leaves_the_plan_usable(void **state)
     free(got);
 }
 
+/* The FFT enqueued without an event on an application's out-of-order
+ * queue: its steps run on an in-order queue of the session's, and a
+ * marker on the application's queue ends them, so a marker the
+ * application enqueues after waits for the FFT (and for its gate), and
+ * clFinish of its queue returns with the result written. The FFT's
+ * commands were all on the other queue: the application's marker
+ * completed at once and clFinish returned before any output was
+ * written (every output NaN on a 1024x1024 problem). */
+static void the_fft_on_an_out_of_order_queue_ends_on_it(void **state)
+{
+    fixture *f = *state;
+    need_out_of_order(f);
+    cl_command_queue q;
+    clconv_session *s = out_of_order_session(f, &q);
+    clconv_problem p = {.dims = 2, .size = {96, 64, 1}, .mask_width = 5,
+                        .border = CLCONV_BORDER_REFLECT,
+                        .method = CLCONV_METHOD_FFT};
+    const size_t n = clconv_problem_elements(&p), bytes = n * sizeof(float);
+    float *in = malloc(bytes), *got = malloc(bytes), mask[25];
+    assert_non_null(in && got);
+    clconv_fill_random(in, n, 31);
+    clconv_fill_random(mask, 25, 32);
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(s, &p, mask, &plan),
+                     CLCONV_OK);
+    cl_mem min = nan_buffer(f, bytes), mout = nan_buffer(f, bytes);
+    clconv_buffer bi = {.mem = min}, bo = {.mem = mout};
+    put(f, min, &bi, &p, in);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(f->ctx, &err), mark = NULL;
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clconv_plan_enqueue(plan, &bi, &bo, 1, &gate, NULL),
+                     CLCONV_OK);
+    /* With no wait list a marker waits for all that q holds. */
+    assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &mark),
+                     CL_SUCCESS);
+    assert_int_equal(clFlush(q), CL_SUCCESS);
+    cl_int status = CL_QUEUED;
+    for (const double t0 = clconv_now_s();
+         status != CL_COMPLETE && clconv_now_s() - t0 < 0.5;)
+        assert_int_equal(clGetEventInfo(mark,
+                                        CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                        sizeof status, &status, NULL),
+                         CL_SUCCESS);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    if (status == CL_COMPLETE)
+        fail_msg("a marker on the application's queue did not wait for the "
+                 "FFT enqueued before it (still waiting for its gate)");
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    get(f, mout, &bo, &p, got);
+    within_bound(&p, in, mask, got, "after clFinish", 0);
+    clReleaseEvent(mark);
+    clReleaseEvent(gate);
+    clconv_plan_destroy(plan);
+    clconv_session_destroy(s);
+    clReleaseCommandQueue(q);
+    clReleaseMemObject(min);
+    clReleaseMemObject(mout);
+    free(in);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -838,6 +900,7 @@ int main(void)
         cmocka_unit_test(a_plan_enqueued_back_to_back_on_an_out_of_order_queue),
         cmocka_unit_test(destroying_a_session_waits_for_no_application_work),
         cmocka_unit_test(a_failed_wait_event_leaves_the_plan_usable),
+        cmocka_unit_test(the_fft_on_an_out_of_order_queue_ends_on_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

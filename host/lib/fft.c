@@ -418,8 +418,24 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
             q, f->mul, 1, NULL, &gmul, NULL, 0, NULL, NULL));
     if (st == CLCONV_OK)
         st = clc_vkfft_run(f->vk, f->data, 1);
+    /* On an application's out-of-order queue the steps ran on the
+     * session's in-order one: a marker on the application's queue ends
+     * them, so its clFinish, barriers and markers cover the FFT as they
+     * cover the other paths (it finished after clFinish returned). */
+    const int apart = q != f->s->queue;
+    cl_event crop = NULL;
     if (st == CLCONV_OK)
-        st = enqueued(clEnqueueNDRangeKernel(
-            q, f->crop, 3, NULL, f->p.size, NULL, 0, NULL, last));
+        st = enqueued(clEnqueueNDRangeKernel(q, f->crop, 3, NULL, f->p.size,
+                                             NULL, 0, NULL,
+                                             apart ? &crop : last));
+    if (st == CLCONV_OK && apart) {
+        const cl_int err =
+            clEnqueueMarkerWithWaitList(f->s->queue, 1, &crop, last);
+        if (err != CL_SUCCESS)
+            st = clc_cl_fail("clEnqueueMarkerWithWaitList", err, __FILE__,
+                             __LINE__);
+    }
+    if (crop)
+        clReleaseEvent(crop);
     return st;
 }
