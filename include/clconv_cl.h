@@ -27,7 +27,8 @@ extern "C" {
  * of the session's after the wait list, and end with a marker on queue:
  * clFinish, markers and barriers enqueued on queue after cover them, a
  * barrier before does not order them). Timing (clconv_plan_execute's ms, clconv_plan_time) needs a
- * queue created with CL_QUEUE_PROFILING_ENABLE; enqueueing does not.
+ * queue created with CL_QUEUE_PROFILING_ENABLE (else CLCONV_EINVAL
+ * saying so, nothing run); enqueueing does not.
  * CLCONV_EINVAL when the device is not in the context or the queue is
  * another context's or device's. */
 clconv_status clconv_session_create_from_cl(cl_context context,

@@ -885,6 +885,30 @@ static void the_fft_on_an_out_of_order_queue_ends_on_it(void **state)
     free(got);
 }
 
+/* Timing on the application's queue made without profiling (the
+ * fixture's): CLCONV_EINVAL naming CL_QUEUE_PROFILING_ENABLE before
+ * anything runs (it ran the kernel, then said
+ * "clGetEventProfilingInfo failed: CL_PROFILING_INFO_NOT_AVAILABLE", and
+ * clconv_plan_time ran its warm-ups first); untimed launches run. */
+static void timing_without_profiling_says_why(void **state)
+{
+    fixture *f = *state;
+    clconv_problem p = problem(f, 1);
+    float mask[3] = {1, 2, 1};
+    clconv_plan *plan = NULL;
+    assert_int_equal(clconv_plan_create_with_mask(f->s, &p, mask, &plan),
+                     CLCONV_OK);
+    double ms = -1;
+    clconv_timing t;
+    assert_int_equal(clconv_plan_execute(plan, &ms), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "CL_QUEUE_PROFILING_ENABLE"));
+    assert_true(ms == -1);
+    assert_int_equal(clconv_plan_time(plan, 1, 2, &t), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "CL_QUEUE_PROFILING_ENABLE"));
+    assert_int_equal(clconv_plan_execute(plan, NULL), CLCONV_OK);
+    clconv_plan_destroy(plan);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -901,6 +925,7 @@ int main(void)
         cmocka_unit_test(destroying_a_session_waits_for_no_application_work),
         cmocka_unit_test(a_failed_wait_event_leaves_the_plan_usable),
         cmocka_unit_test(the_fft_on_an_out_of_order_queue_ends_on_it),
+        cmocka_unit_test(timing_without_profiling_says_why),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

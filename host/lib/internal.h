@@ -749,6 +749,9 @@ const void *clc_unaliased(const void *in, size_t in_bytes, const void *out,
 /* Wait on the host for the plan's enqueued work (before a blocking call
  * replaces what it reads or writes). */
 clconv_status clc_plan_drain(clconv_plan *pl);
+/* CLCONV_OK where the plan's session can time its work (its queue
+ * profiles), else CLCONV_EINVAL saying so. */
+clconv_status clc_plan_timeable(const clconv_plan *pl);
 
 /* The mask as the kernels read it: flipped on every axis for a
  * convolution (p->flip), else copied; m elements. */

@@ -412,11 +412,26 @@ clconv_status clc_plan_buffers(clconv_plan *pl, cl_mem *in, cl_mem *out)
     return CLCONV_OK;
 }
 
+clconv_status clc_plan_timeable(const clconv_plan *pl)
+{
+    cl_command_queue_properties props = 0;
+    CLC_CHECK(clGetCommandQueueInfo(pl->s->queue, CL_QUEUE_PROPERTIES,
+                                    sizeof props, &props, NULL));
+    if (!(props & CL_QUEUE_PROFILING_ENABLE))
+        return clc_fail(CLCONV_EINVAL,
+                        "timing needs a queue created with "
+                        "CL_QUEUE_PROFILING_ENABLE: the one this session was "
+                        "given has none (nothing run)");
+    return CLCONV_OK;
+}
+
 clconv_status clconv_plan_execute(clconv_plan *pl, double *ms)
 {
     if (!pl)
         return clc_fail(CLCONV_EINVAL, "no plan given (NULL)");
-    clconv_status st = clc_plan_drain(pl);
+    clconv_status st = ms ? clc_plan_timeable(pl) : CLCONV_OK;
+    if (st == CLCONV_OK)
+        st = clc_plan_drain(pl);
     if (st != CLCONV_OK)
         return st;
     cl_event ev = NULL, first = NULL;

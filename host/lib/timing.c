@@ -39,6 +39,9 @@ clconv_status clconv_plan_time(clconv_plan *plan, int warmup, int reps,
         return clc_fail(CLCONV_EINVAL, "no plan or timing given (NULL)");
     if (reps < 1)
         return clc_fail(CLCONV_EINVAL, "reps must be >= 1 (got %d)", reps);
+    const clconv_status timeable = clc_plan_timeable(plan);
+    if (timeable != CLCONV_OK)
+        return timeable;
     double *ms = malloc((size_t)reps * sizeof *ms);
     if (!ms)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
