@@ -6,12 +6,14 @@
 # along z sharing planes) in reflect and wrap; a wrap filter split over
 # the GPU and PoCL's CPU, verified; test_stream (sampled) and test_split
 # on the GPU; issue 17's targets at the defaults.
-# Usage on the device machine: OUT=... bash scripts/gpu-s35.sh
+# STEP=final: the split, test_enqueue and test_dtype on the GPU, and
+# test_stream (sampled), only.
+# Usage on the device machine: OUT=... [STEP=final] bash scripts/gpu-s35.sh
 . scripts/gpu-env.sh
 gpu_call_begin
-gpu_build build/test_stream build/test_split
+gpu_build build/test_stream build/test_split build/test_enqueue build/test_dtype
 export XDG_CACHE_HOME=/tmp/xc CLCONV_KERNEL_DIR=$PWD/cl
-mapped() {
+arrays() {
     python3 -c "
 import numpy as np
 rng = np.random.default_rng(7)
@@ -21,6 +23,9 @@ np.save('/tmp/a3.npy', rng.random((200, 256, 256), dtype=np.float32) - 0.5)
 np.save('/tmp/k1.npy', rng.random(55, dtype=np.float32))
 np.save('/tmp/k2.npy', rng.random((9, 8), dtype=np.float32))
 np.save('/tmp/k3.npy', rng.random((5, 5, 5), dtype=np.float32))"
+}
+mapped() {
+    arrays
     local c d m x n=0 bad=0
     for c in "1 reflect --origin=-3 100000" "1 wrap --convolve 300000" \
              "2 mirror --origin=2 700000" "2 constant --cval=1.5 500000" \
@@ -54,10 +59,30 @@ PY
         echo "  $(cat "$R/sum.txt")"
         n=$((n + 1))
     done
-    timeout 200 build/clconv apply /tmp/a3.npy /tmp/split.npy --mask /tmp/k3.npy --mode wrap \
-        --origin=1 --device gpu,cpu --verify 2>&1 | tail -2
+    split
     echo "mapped: $n cases, $bad failed"
 }
+split() {
+    timeout 200 build/clconv apply /tmp/a3.npy /tmp/split.npy --mask /tmp/k3.npy --mode wrap \
+        --origin=1 --device gpu,cpu --verify 2>&1 | tail -2
+}
+if [ "${STEP:-check}" = final ]; then
+    # the tree with the helpers' commits: the split, the C API's tests on
+    # the GPU, test_stream; no targets
+    arrays
+    split 2>&1 | tee "$R/split.log"
+    el "split done"
+    for t in test_enqueue test_dtype; do
+        CLCONV_DEVICE=gpu timeout 150 build/$t >"$R/$t-gpu.log" 2>&1
+        el "$t on the GPU: exit $?"
+        grep -E "PASSED|FAILED|ERROR" "$R/$t-gpu.log" | head -8
+    done
+    CLCONV_DEVICE=gpu CLCONV_MATRIX_SAMPLE=pairwise timeout 200 \
+        build/test_stream >"$R/test_stream-gpu.log" 2>&1
+    el "test_stream on the GPU: exit $?"
+    grep -E "PASSED|FAILED|ERROR" "$R/test_stream-gpu.log" | head -8
+    exit 0
+fi
 mapped 2>&1 | tee "$R/mapped.log"
 el "mapped done"
 CLCONV_DEVICE=gpu CLCONV_MATRIX_SAMPLE=pairwise timeout ${TS:-200} \
