@@ -754,17 +754,23 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
     ndarray
         The result.
     """
+    # SciPy's checks in SciPy's order: the axis, size < 1, the output, the
+    # origin against the size as given (0.5 is "incorrect filter size",
+    # 1.5 with origin -2 "invalid origin"), the mode, and only then its C
+    # code's integers (TypeError for a size of 2.5 or an origin of 1.5).
     input = _check_input(input)
     axis = operator.index(axis)  # SciPy: TypeError for 1.0
-    origin = operator.index(origin)  # one origin, an integer (TypeError)
     if not -input.ndim <= axis < input.ndim:
         raise AxisError(axis, input.ndim)
-    size = operator.index(size)  # SciPy: TypeError for 2.5
     if size < 1:
         raise RuntimeError("incorrect filter size")
-    if not 0 <= size // 2 + origin < size:  # also at size 1, as SciPy
-        raise ValueError("invalid origin")
+    output = _get_output(output, input, lazy=True,
+                         complex_output=input.dtype.kind == "c")
+    if size // 2 + origin < 0 or size // 2 + origin >= size:
+        raise ValueError("invalid origin")  # also at size 1, as SciPy
     mode = _check_mode(mode)  # one mode (uniform_filter takes a sequence)
+    size = operator.index(size)  # SciPy: TypeError for 2.5
+    origin = operator.index(origin)  # one origin, an integer (TypeError)
     return uniform_filter(input, [size if a == axis % input.ndim else 1
                                   for a in range(input.ndim)],
                           output, mode, cval, origin, device=device)
@@ -816,12 +822,15 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
     output = _get_output(output, input, lazy=True)
     axes = _normalize_axes(axes, input.ndim)
     sizes = _normalize_sequence(size, len(axes))
-    origins = [operator.index(o)  # SciPy: TypeError for 1.5
-               for o in _normalize_sequence(origin, len(axes))]
+    origins = _normalize_sequence(origin, len(axes))
     modes = _normalize_sequence(mode, len(axes))
     passes = []
     for a, size_a, o, m in zip(axes, sizes, origins, modes):
         n = _uniform_taps(size_a, o)
         if n > 1:
-            passes.append((a, np.full(n, 1.0 / n), _check_mode(m), o, True))
+            # SciPy checks an axis's origin only where it filters that
+            # axis, its range before its type (5.5: "invalid origin"; 1.5:
+            # TypeError; any origin along an axis of size 1)
+            m = _check_mode(m)
+            passes.append((a, np.full(n, 1.0 / n), m, operator.index(o), True))
     return _separable(input, output, passes, cval, device)

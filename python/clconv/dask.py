@@ -28,6 +28,7 @@ by all its tasks.
 from __future__ import annotations
 
 import numbers
+import operator
 import os
 import zlib
 from typing import Callable, Optional, Sequence
@@ -310,11 +311,17 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
     dask.array.Array
         The result.
     """
-    def reach(size_a, o):
+    def reach(size_a, o, m):
         n = _filters._uniform_taps(size_a, o)  # SciPy's checks, its taps
-        return None if n <= 1 else (n // 2 + o, n - 1 - (n // 2 + o))
+        if n <= 1:
+            return None
+        # then, as SciPy, the mode and the origin's type (TypeError for
+        # 1.5 where its range allows it)
+        _filters._check_mode(m)
+        o = operator.index(o)
+        return (n // 2 + o, n - 1 - (n // 2 + o))
 
-    def one_pass(b, axis, n, o, dtype):
+    def one_pass(b, axis, n, o, m, dtype):
         # uniform_filter1d's pass as a correlation: a chunk cannot follow
         # SciPy's running sum of the whole line past a NaN or an infinity
         # (_filters._running_sum), and this keeps the result the same for
@@ -324,4 +331,5 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
                                     output=dtype, mode="constant", origin=o,
                                     device=_device_for(device))
 
-    return _separable(x, axes, mode, cval, (size, origin), reach, one_pass)
+    return _separable(x, axes, mode, cval, (size, origin, mode), reach,
+                      one_pass)

@@ -171,6 +171,27 @@ def test_dask_uniform_filter_fractional_sizes_as_scipy():
                                    ndimage.uniform_filter(x, size), rtol=1e-6)
 
 
+def test_dask_uniform_filter_checks_origins_as_scipy():
+    # SciPy checks an origin's range, then the mode, then its type, and
+    # only along the axes it filters: a float origin along a size-1 axis
+    # runs, 1.5 along a filtered one is a TypeError (it was an IndexError
+    # of dask's), 5.5 "invalid origin"
+    x = np.arange(30.0).reshape(5, 6)
+    dx = da.from_array(x, chunks=2)
+    for kw in [dict(size=3, origin=1.5), dict(size=3, origin=5.5),
+               dict(size=3, origin=1.5, mode="foo")]:
+        with pytest.raises(Exception) as want:
+            ndimage.uniform_filter(x, **kw)
+        with pytest.raises(Exception) as got:
+            cd.uniform_filter(dx, **kw)
+        assert type(got.value) is type(want.value), (kw, got.value)
+        if not isinstance(want.value, TypeError):
+            assert str(got.value) == str(want.value)
+    got = cd.uniform_filter(dx, [1, 3], origin=[1.5, 0]).compute()
+    want = ndimage.uniform_filter(x, [1, 3], origin=[1.5, 0])
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_dask_correlate_refuses_a_sequence_of_modes_as_scipy():
     x = np.arange(30.0).reshape(5, 6)
     dx = da.from_array(x, chunks=2)

@@ -49,6 +49,17 @@ CASES = {
     # size 1 returned the input: SciPy checks the origin at every size
     "uniform_filter1d size 1, origin -1": lambda m: m.uniform_filter1d(A, 1, origin=-1),
     "uniform_filter1d sequence of modes": lambda m: m.uniform_filter1d(A, 3, mode=["wrap", "wrap"]),
+    # SciPy checks size < 1, the output, the origin and the mode before
+    # its C code wants integers: these raised TypeError (a float size or
+    # origin) or "invalid origin" (before the output's shape)
+    "uniform_filter1d size 0.5": lambda m: m.uniform_filter1d(A, 0.5),
+    "uniform_filter1d size 1.5, origin -2": lambda m: m.uniform_filter1d(A, 1.5, origin=-2),
+    "uniform_filter1d origin 5.5": lambda m: m.uniform_filter1d(A, 3, origin=5.5),
+    "uniform_filter1d size 2.5, unknown mode": lambda m: m.uniform_filter1d(A, 2.5, mode="foo"),
+    "uniform_filter1d bad origin, output of another shape": lambda m: m.uniform_filter1d(
+        A, 3, origin=5, output=np.zeros((2, 2))),
+    "uniform_filter origin 5.5": lambda m: m.uniform_filter(A, 3, origin=5.5),
+    "uniform_filter origin 5.5 on the second axis": lambda m: m.uniform_filter(A, 3, origin=[0, 5.5]),
     # size 1.5 is a 1-wide pass in SciPy, whose origin is checked (it was
     # taken as no pass at all)
     "uniform_filter size 1.5, origin 1": lambda m: m.uniform_filter(A, 1.5, origin=1),
@@ -112,6 +123,16 @@ def test_non_integer_axes_and_origins_raise_scipys_type(case):
 def test_bad_arguments_raise_what_scipy_raises(case):
     scipy_err, ours = _raised(CASES[case])
     assert str(ours) == str(scipy_err)
+
+
+def test_uniform_filter_takes_any_origin_along_an_axis_it_leaves_alone():
+    # SciPy checks an origin only along an axis it filters (size > 1):
+    # a float origin there raised TypeError
+    for size, origin in [([1, 3], [1.5, 0]), ([3, 1], [0, 0.5]),
+                         ([3, 0.5], [-1, 7.25])]:
+        expected = ndimage.uniform_filter(A, size, origin=origin)
+        got = clconv.uniform_filter(A, size, origin=origin)
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-5)
 
 
 def test_nan_cval_fills_the_border_with_nan_as_scipy():
