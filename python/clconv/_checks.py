@@ -150,16 +150,21 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
     return output
 
 
-def _mask_args(ndim, weights, origin, axes, convolution):
+def _mask_args(ndim, weights, origin, axes, convolution, types=True):
     """SciPy's checks of a mask over `axes` of an ndim array: the float64
-    weights (flipped for a convolution), the axes and their origins."""
+    weights (flipped for a convolution), the axes and their origins
+    (types=False: their types not checked yet, as SciPy's C code checks
+    them after the output, the mode and cval: _origin_types)."""
     axes = _normalize_axes(axes, ndim)
-    origins = [_check_origin(o)
-               for o in _normalize_sequence(origin, len(axes))]
+    origins = _normalize_sequence(origin, len(axes))
     weights = np.asarray(weights, dtype=np.float64)
     wshape = [n for n in weights.shape if n > 0]
     if len(wshape) != len(axes) or weights.ndim != len(axes):
         raise RuntimeError("filter weights array has incorrect shape.")
+    # As SciPy: a convolution's origins mirrored, then every origin's
+    # range checked as given, then (its C code) their integer types. So
+    # 1.0 beside a 2-wide mask is "Invalid origin", not TypeError, and
+    # convolve's True is -1.
     if convolution:
         weights = weights[(slice(None, None, -1),) * weights.ndim]
         origins = [-o - (0 if n & 1 else 1) for o, n in zip(origins, weights.shape)]
@@ -168,7 +173,13 @@ def _mask_args(ndim, weights, origin, axes, convolution):
             raise ValueError("Invalid origin; origin must satisfy "
                              "-(weights.shape[k] // 2) <= origin[k] <= "
                              "(weights.shape[k]-1) // 2")
-    return weights, axes, origins
+    return weights, axes, _origin_types(origins) if types else origins
+
+
+def _origin_types(origins) -> list:
+    """The origins as SciPy's C code takes them: integers (TypeError for
+    1.5, 1.0 and True)."""
+    return [_check_origin(o) for o in origins]
 
 
 def _check_single_mode(mode) -> str:

@@ -53,7 +53,7 @@ from . import _fast, _native, _pyopencl
 from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
                       _check_mode, _check_single_mode, _get_output,
                       _invalid_origin, _mask_args, _normalize_axes,
-                      _normalize_sequence, _scipy_taps)
+                      _normalize_sequence, _origin_types, _scipy_taps)
 from ._session import DeviceArg, resolve
 
 MAX_MASK_AXES = 3
@@ -341,11 +341,12 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
         return y
     if _pyopencl.is_cl_array(input):
         w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
-                                      convolution)
+                                      convolution, types=False)
         w = _scipy_taps(w)
         mode = _check_single_mode(mode)
-        mask, origins = _sorted_mask(w, axes, origins)
-        return _pyopencl.correlate(input, mask, output, mode, _check_cval(cval),
+        cval = _check_cval(cval)
+        mask, origins = _sorted_mask(w, axes, _origin_types(origins))
+        return _pyopencl.correlate(input, mask, output, mode, cval,
                                    sorted(axes), origins)
     input = _check_input(input)
     weights = np.asarray(weights)
@@ -360,10 +361,11 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
                 i, w, o, mode, cval, origin, axes, device, convolution),
             input, weights, output, cval)
     weights, axes, origins = _mask_args(input.ndim, weights, origin, axes,
-                                        convolution)
+                                        convolution, types=False)
     output = _get_output(output, input, lazy=True)
     mode = _check_single_mode(mode)
     cval = _check_cval(cval)
+    origins = _origin_types(origins)  # SciPy's order of checks
     weights = _scipy_taps(weights)
     session = resolve(device)
     if not np.isfinite(cval) and PAD_MODES[mode] == "constant":
@@ -518,12 +520,12 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
     if not -input.ndim <= axis < input.ndim:
         raise AxisError(axis, input.ndim)
     axis %= input.ndim
-    origin = operator.index(origin)  # SciPy: TypeError for 1.0
-    if _invalid_origin(origin, len(weights)):
+    if _invalid_origin(origin, len(weights)):  # the range first, as SciPy
         raise ValueError("Invalid origin; origin must satisfy "
                          "-(len(weights) // 2) <= origin <= "
                          "(len(weights)-1) // 2")
     mode = _check_mode(mode)
+    origin = operator.index(origin)  # SciPy: TypeError for 1.0
     cval = _check_cval(cval)
     y = run_real(resolve(device), input, weights, [axis], [mode], cval, [origin])
     return _store(output, y, input)

@@ -182,22 +182,30 @@ def _device_for(device: DeviceArg) -> DeviceArg:
 
 
 def _mask_reach(ndim, weights, axes, origin, convolution):
-    """(left, right) per axis of the input for a mask spanning `axes`."""
+    """A function giving (left, right) per axis of the input for a mask
+    spanning `axes`: SciPy's checks of the mask's shape and the origins'
+    range now, of their integer types when it is called (SciPy's C code
+    checks them after the mode and cval)."""
     wshape = np.shape(weights)
     axes = _filters._normalize_axes(axes, ndim)
     origins = _filters._normalize_sequence(origin, len(axes))
-    reach = [(0, 0)] * ndim
     if len(wshape) != len(axes):
         raise RuntimeError("filter weights array has incorrect shape.")
-    for a, n, o in zip(axes, wshape, origins):
-        if convolution:
-            o = -o - (0 if n & 1 else 1)
+    if convolution:
+        origins = [-o - (0 if n & 1 else 1) for n, o in zip(wshape, origins)]
+    for n, o in zip(wshape, origins):
         if _filters._invalid_origin(o, n):
             raise ValueError("Invalid origin; origin must satisfy "
                              "-(weights.shape[k] // 2) <= origin[k] <= "
                              "(weights.shape[k]-1) // 2")
-        c = n // 2 + o
-        reach[a] = (c, n - 1 - c)
+
+    def reach():
+        out = [(0, 0)] * ndim
+        for a, n, o in zip(axes, wshape, _filters._origin_types(origins)):
+            c = n // 2 + o
+            out[a] = (c, n - 1 - c)
+        return out
+
     return reach
 
 
@@ -206,10 +214,12 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
     import dask.array as da
     x = da.asarray(x)
     weights = np.asarray(weights)
+    reach = _mask_reach(x.ndim, weights, axes, origin, convolution)
     _filters._check_single_mode(mode)
     real_cval = (_filters._check_cval(cval)
                  if weights.dtype.kind != "c" and not np.iscomplexobj(cval)
                  else 0.0)
+    reach = reach()
     if (not np.isfinite(real_cval)
             and _filters.PAD_MODES[mode] == "constant"):
         # As clconv.correlate takes a NaN or Inf cval (SciPy skips zero
@@ -222,7 +232,6 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
             x, da.zeros(x.shape, dtype=np.float32, chunks=x.chunks),
             _filters._scipy_taps(w), real_cval)
         return y.astype(x.dtype)
-    reach = _mask_reach(x.ndim, weights, axes, origin, convolution)
     func = _filters.convolve if convolution else _filters.correlate
     kind = "c" if x.dtype.kind == "c" or weights.dtype.kind == "c" else None
     dtype = np.promote_types(x.dtype, np.complex64) if kind else x.dtype

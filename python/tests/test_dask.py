@@ -192,6 +192,28 @@ def test_dask_uniform_filter_checks_origins_as_scipy():
     np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+def test_dask_correlate_checks_origins_as_scipy():
+    # SciPy: the range of an origin first (1.5 is "Invalid origin"), the
+    # mode, then its type (0.5: TypeError, was dask's IndexError); a
+    # convolution's True is -1
+    x = np.arange(30.0).reshape(5, 6)
+    dx = da.from_array(x, chunks=2)
+    w = np.ones((3, 3))
+    for f, kw in [("correlate", dict(origin=1.5)),
+                  ("convolve", dict(origin=(0.5, 0))),
+                  ("correlate", dict(origin=0.5, mode="foo")),
+                  ("convolve", dict(origin=2.0, mode="foo"))]:
+        with pytest.raises(Exception) as want:
+            getattr(ndimage, f)(x, w, **kw)
+        with pytest.raises(Exception) as got:
+            getattr(cd, f)(dx, w, **kw)
+        assert type(got.value) is type(want.value), (f, kw, got.value)
+        if not isinstance(want.value, TypeError):
+            assert str(got.value) == str(want.value)
+    np.testing.assert_allclose(cd.convolve(dx, w, origin=True).compute(),
+                               ndimage.convolve(x, w, origin=True), rtol=1e-6)
+
+
 def test_dask_correlate_refuses_a_sequence_of_modes_as_scipy():
     x = np.arange(30.0).reshape(5, 6)
     dx = da.from_array(x, chunks=2)

@@ -59,6 +59,16 @@ CASES = {
     "uniform_filter1d bad origin, output of another shape": lambda m: m.uniform_filter1d(
         A, 3, origin=5, output=np.zeros((2, 2))),
     "uniform_filter origin 5.5": lambda m: m.uniform_filter(A, 3, origin=5.5),
+    # SciPy checks an origin's range before its C code wants an integer,
+    # and the mode and cval before that: these raised TypeError
+    "correlate origin 1.0 beside a 2-wide mask": lambda m: m.correlate(A, np.ones((2, 2)), origin=1.0),
+    "correlate origin 1.5": lambda m: m.correlate(A, W, origin=(0, 1.5)),
+    "convolve origin -1.5": lambda m: m.convolve(A, W, origin=-1.5),
+    "correlate float origin, unknown mode": lambda m: m.correlate(A, W, origin=0.5, mode="foo"),
+    "correlate float origin, string cval": lambda m: m.correlate(A, W, origin=0.5, cval="x"),
+    "correlate1d origin 1.5": lambda m: m.correlate1d(A, [1, 2, 3], origin=1.5),
+    "convolve1d origin -2.0": lambda m: m.convolve1d(A, [1, 2, 3], origin=-2.0),
+    "correlate1d float origin, unknown mode": lambda m: m.correlate1d(A, [1, 2, 3], origin=0.5, mode="foo"),
     "uniform_filter origin 5.5 on the second axis": lambda m: m.uniform_filter(A, 3, origin=[0, 5.5]),
     # size 1.5 is a 1-wide pass in SciPy, whose origin is checked (it was
     # taken as no pass at all)
@@ -133,6 +143,15 @@ def test_uniform_filter_takes_any_origin_along_an_axis_it_leaves_alone():
         expected = ndimage.uniform_filter(A, size, origin=origin)
         got = clconv.uniform_filter(A, size, origin=origin)
         np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-5)
+
+
+def test_convolve_takes_a_bool_origin_as_scipy():
+    # SciPy's convolve mirrors the origin (-True is -1) before its C code
+    # wants integers, so True runs there (it raised TypeError)
+    for w, origin in [(W, True), (W, [True, False]), (np.ones((3, 2)), (False, 0))]:
+        expected = ndimage.convolve(A, w, origin=origin)
+        np.testing.assert_allclose(clconv.convolve(A, w, origin=origin),
+                                   expected, rtol=1e-6, atol=1e-5)
 
 
 def test_nan_cval_fills_the_border_with_nan_as_scipy():
