@@ -1,5 +1,7 @@
 """Bad arguments: SciPy's exception types and messages where SciPy raises,
 the library's one-line message otherwise; never a crash."""
+import warnings
+
 import numpy as np
 import pytest
 from conftest import ndimage
@@ -61,6 +63,12 @@ CASES = {
     "uniform_filter origin 5.5": lambda m: m.uniform_filter(A, 3, origin=5.5),
     # SciPy checks an origin's range before its C code wants an integer,
     # and the mode and cval before that: these raised TypeError
+    # gaussian_filter makes its output in the dtype asked for, complex
+    # input or not, and its first pass refuses a real one (it was
+    # promoted to complex)
+    "gaussian complex input, float64 output": lambda m: m.gaussian_filter(A + 1j, 1.0, output=np.float64),
+    "gaussian complex input, int16 output, a bad radius": lambda m: m.gaussian_filter(
+        A + 1j, (0, 1.0), output=np.int16, radius=-1),
     "correlate origin 1.0 beside a 2-wide mask": lambda m: m.correlate(A, np.ones((2, 2)), origin=1.0),
     "correlate origin 1.5": lambda m: m.correlate(A, W, origin=(0, 1.5)),
     "convolve origin -1.5": lambda m: m.convolve(A, W, origin=-1.5),
@@ -152,6 +160,19 @@ def test_convolve_takes_a_bool_origin_as_scipy():
         expected = ndimage.convolve(A, w, origin=origin)
         np.testing.assert_allclose(clconv.convolve(A, w, origin=origin),
                                    expected, rtol=1e-6, atol=1e-5)
+
+
+def test_gaussian_filter_of_complex_input_without_a_pass_casts_as_scipy():
+    # No sigma above 1e-15: SciPy copies the input into the output in the
+    # dtype asked for (NumPy's cast: the real part); it was complex
+    x = (A * (1 + 2j)).astype(np.complex64)
+    for out in [np.float32, bool, np.zeros(A.shape)]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy's ComplexWarning
+            expected = ndimage.gaussian_filter(x, 0, output=out)
+            got = clconv.gaussian_filter(x, 0, output=out)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
 
 
 def test_nan_cval_fills_the_border_with_nan_as_scipy():
