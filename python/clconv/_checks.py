@@ -150,6 +150,15 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
     return output
 
 
+def _check_real_output(output) -> None:
+    """SciPy's C filters write no complex array: a real input filtered
+    with real weights into a complex output is refused there, after every
+    argument check (a complex input or complex weights go through their
+    real and imaginary parts, each into a real view)."""
+    if output is not None and output.dtype.kind == "c":
+        raise RuntimeError("array type not supported")
+
+
 def _mask_args(ndim, weights, origin, axes, convolution, types=True):
     """SciPy's checks of a mask over `axes` of an ndim array: the float64
     weights (flipped for a convolution), the axes and their origins

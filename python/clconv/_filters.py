@@ -51,7 +51,8 @@ import numpy as np
 
 from . import _fast, _native, _pyopencl
 from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
-                      _check_mode, _check_single_mode, _get_output,
+                      _check_mode, _check_real_output, _check_single_mode,
+                      _get_output,
                       _invalid_origin, _mask_args, _normalize_axes,
                       _normalize_sequence, _origin_types, _scipy_taps)
 from ._session import DeviceArg, resolve
@@ -366,6 +367,8 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
     mode = _check_single_mode(mode)
     cval = _check_cval(cval)
     origins = _origin_types(origins)  # SciPy's order of checks
+    if input.size:  # SciPy's n-D filter looks at the types per element
+        _check_real_output(output)
     weights = _scipy_taps(weights)
     session = resolve(device)
     if not np.isfinite(cval) and PAD_MODES[mode] == "constant":
@@ -527,6 +530,7 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
     mode = _check_mode(mode)
     origin = operator.index(origin)  # SciPy: TypeError for 1.0
     cval = _check_cval(cval)
+    _check_real_output(output)
     y = run_real(resolve(device), input, weights, [axis], [mode], cval, [origin])
     return _store(output, y, input)
 
@@ -755,6 +759,8 @@ def gaussian_filter(input: ArrayLike, sigma, order=0, output=None,
         if s > 1e-15:
             passes.append((a, _gaussian_weights(s, o, truncate, r),
                            _check_mode(m), 0, False))
+            if len(passes) == 1:  # SciPy's first pass refuses it
+                _check_real_output(output)
     return _separable(input, output, passes, cval, device)
 
 
@@ -847,4 +853,6 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
             # TypeError; any origin along an axis of size 1)
             m = _check_mode(m)
             passes.append((a, np.full(n, 1.0 / n), m, operator.index(o), True))
+            if len(passes) == 1:  # SciPy's first pass refuses it
+                _check_real_output(output)
     return _separable(input, output, passes, cval, device)

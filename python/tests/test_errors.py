@@ -69,6 +69,11 @@ CASES = {
     "gaussian complex input, float64 output": lambda m: m.gaussian_filter(A + 1j, 1.0, output=np.float64),
     "gaussian complex input, int16 output, a bad radius": lambda m: m.gaussian_filter(
         A + 1j, (0, 1.0), output=np.int16, radius=-1),
+    # SciPy's C filters write no complex array: a real input and real
+    # weights into a complex output (it was written)
+    "complex output dtype, real input and weights": lambda m: m.correlate(A, W, output=np.complex128),
+    "complex output array, real input and weights": lambda m: m.convolve(
+        A.astype(np.int16), W, output=np.zeros(A.shape, np.complex64)),
     "correlate origin 1.0 beside a 2-wide mask": lambda m: m.correlate(A, np.ones((2, 2)), origin=1.0),
     "correlate origin 1.5": lambda m: m.correlate(A, W, origin=(0, 1.5)),
     "convolve origin -1.5": lambda m: m.convolve(A, W, origin=-1.5),
@@ -105,6 +110,14 @@ TYPE_ONLY = {
     "correlate1d float origin": lambda m: m.correlate1d(A, [1, 2, 3], origin=1.0),
     "convolve1d float origin": lambda m: m.convolve1d(A, [1, 2, 3], origin=0.7),
     "uniform_filter1d float size": lambda m: m.uniform_filter1d(A, 2.5),
+    # A complex output of a real filter: SciPy 1.10's 1-D filters name
+    # the dtype in the message (it was written)
+    "correlate1d complex output": lambda m: m.correlate1d(A, [1, 2], output=np.complex64),
+    "gaussian_filter1d complex output": lambda m: m.gaussian_filter1d(A, 1.0, output=np.complex128),
+    "gaussian_filter complex output": lambda m: m.gaussian_filter(
+        A, (0, 1.0), output=np.zeros(A.shape, np.complex64)),
+    "uniform_filter complex output": lambda m: m.uniform_filter(A, (1, 3), output=np.complex64),
+    "uniform_filter1d complex output": lambda m: m.uniform_filter1d(A, 3, output="complex64"),
     # SciPy's 1-D filters name the dtype in the message.
     "gaussian object output array": lambda m: m.gaussian_filter(
         A, 1.0, output=np.zeros(A.shape, object)),
@@ -171,6 +184,18 @@ def test_gaussian_filter_of_complex_input_without_a_pass_casts_as_scipy():
             warnings.simplefilter("ignore")  # NumPy's ComplexWarning
             expected = ndimage.gaussian_filter(x, 0, output=out)
             got = clconv.gaussian_filter(x, 0, output=out)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_filters_without_a_pass_copy_into_a_complex_output_as_scipy():
+    # SciPy refuses a complex output only where a pass runs, and its n-D
+    # correlate only where there is an element (empty arrays run)
+    empty = np.zeros((0, 4))
+    for name, x, arg in [("gaussian_filter", A, 0), ("uniform_filter", A, 1),
+                         ("correlate", empty, W), ("convolve", empty, W)]:
+        expected = getattr(ndimage, name)(x, arg, output=np.complex64)
+        got = getattr(clconv, name)(x, arg, output=np.complex64)
         assert got.dtype == expected.dtype
         np.testing.assert_array_equal(got, expected)
 
