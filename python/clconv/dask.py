@@ -189,7 +189,8 @@ def _mask_reach(ndim, weights, axes, origin, convolution):
     wshape = np.shape(weights)
     axes = _filters._normalize_axes(axes, ndim)
     origins = _filters._normalize_sequence(origin, len(axes))
-    if len(wshape) != len(axes):
+    # as SciPy, a 0-wide axis of the mask does not count
+    if len([n for n in wshape if n > 0]) != len(axes):
         raise RuntimeError("filter weights array has incorrect shape.")
     if convolution:
         origins = [-o - (0 if n & 1 else 1) for n, o in zip(wshape, origins)]

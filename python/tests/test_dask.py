@@ -214,6 +214,18 @@ def test_dask_correlate_checks_origins_as_scipy():
                                ndimage.convolve(x, w, origin=True), rtol=1e-6)
 
 
+def test_dask_correlate_refuses_a_zero_width_mask_as_scipy():
+    # SciPy counts the mask's axes wider than 0: "incorrect shape" (it was
+    # "Invalid origin")
+    x = np.arange(30.0).reshape(5, 6)
+    for f in ("correlate", "convolve"):
+        with pytest.raises(RuntimeError) as want:
+            getattr(ndimage, f)(x, np.ones((0, 3)))
+        with pytest.raises(RuntimeError) as got:
+            getattr(cd, f)(da.from_array(x, chunks=2), np.ones((0, 3)))
+        assert str(got.value) == str(want.value)
+
+
 def test_dask_correlate_refuses_a_sequence_of_modes_as_scipy():
     x = np.arange(30.0).reshape(5, 6)
     dx = da.from_array(x, chunks=2)
