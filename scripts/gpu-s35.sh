@@ -6,7 +6,8 @@
 # along z sharing planes) in reflect and wrap; a wrap filter split over
 # the GPU and PoCL's CPU, verified; test_stream (sampled) and test_split
 # on the GPU; issue 17's targets at the defaults.
-# STEP=final: the split, test_enqueue and test_dtype on the GPU, and
+# STEP=word: u8 and u16 2D rows with the narrow vectors moved as words
+# against .cl-base/cl (bench/PERF.md item 75). STEP=final: the split, test_enqueue and test_dtype on the GPU, and
 # test_stream (sampled), only.
 # Usage on the device machine: OUT=... [STEP=final] bash scripts/gpu-s35.sh
 . scripts/gpu-env.sh
@@ -66,6 +67,21 @@ split() {
     timeout 200 build/clconv apply /tmp/a3.npy /tmp/split.npy --mask /tmp/k3.npy --mode wrap \
         --origin=1 --device gpu,cpu --verify 2>&1 | tail -2
 }
+if [ "${STEP:-check}" = word ]; then
+    # narrow vectors moved as words (CLC_WORD_IO), base (.cl-base/cl: the
+    # element vectors) against new, ABBA rounds; bench rows at the defaults
+    for r in 1 2 3 4; do
+        for k in $([ $((r % 2)) = 1 ] && echo base new || echo new base); do
+            e=X=1; [ $k = base ] && e=CLCONV_KERNEL_DIR=$PWD/.cl-base/cl
+            for p in "8192x8192 3 u8" "8192x8192 5 u8" "8192x8192 3 u16"; do
+                set -- $p
+                LT=60 gpu_row word-$3-w$2-$k-r$r gpu $e --dims 2 --size $1 \
+                    --mask $2 --dtype $3 --strategy coarse
+            done
+        done
+    done 2>&1 | tee "$R/word.log"
+    exit 0
+fi
 if [ "${STEP:-check}" = final ]; then
     # the tree with the helpers' commits: the split, the C API's tests on
     # the GPU, test_stream; no targets
