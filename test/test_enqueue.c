@@ -835,6 +835,12 @@ static void the_fft_on_an_out_of_order_queue_ends_on_it(void **state)
 {
     fixture *f = *state;
     need_out_of_order(f);
+    /* The FFT flushes its own queue (the marker waits on it), and
+     * Oclgrind runs a queue's commands inside clFlush: there the gate,
+     * opened after the enqueue, would be waited for for ever. */
+    if (strstr(f->dev->name, "Oclgrind"))
+        SUPPORT_SKIP("%s runs commands inside clFlush: a gate opened after "
+                     "the enqueue never opens", f->dev->name);
     cl_command_queue q;
     clconv_session *s = out_of_order_session(f, &q);
     clconv_problem p = {.dims = 2, .size = {96, 64, 1}, .mask_width = 5,
@@ -927,5 +933,10 @@ int main(void)
         cmocka_unit_test(the_fft_on_an_out_of_order_queue_ends_on_it),
         cmocka_unit_test(timing_without_profiling_says_why),
     };
+    /* $CLCONV_ENQUEUE_FILTER: only the tests whose name matches (cmocka's
+     * wildcards) */
+    const char *filter = getenv("CLCONV_ENQUEUE_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
     return cmocka_run_group_tests(tests, setup, teardown);
 }

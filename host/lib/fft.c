@@ -428,6 +428,15 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
         st = enqueued(clEnqueueNDRangeKernel(q, f->crop, 3, NULL, f->p.size,
                                              NULL, 0, NULL,
                                              apart ? &crop : last));
+    /* A command of another queue may wait on crop only once crop's
+     * queue is flushed (OpenCL 1.2 section 5.13: an implementation need
+     * not submit it before, and the application's clFinish would wait
+     * for ever). */
+    if (st == CLCONV_OK && apart) {
+        cl_int err = clFlush(q);
+        if (err != CL_SUCCESS)
+            st = clc_cl_fail("clFlush", err, __FILE__, __LINE__);
+    }
     if (st == CLCONV_OK && apart) {
         const cl_int err =
             clEnqueueMarkerWithWaitList(f->s->queue, 1, &crop, last);
