@@ -318,7 +318,7 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
     }
     /* Several devices share only what the mapped path takes: said, not
      * dropped in silence. */
-    if (devs->n > 1 && o->device && strchr(o->device, ',')) {
+    if (devs->n > 1 && apply_several_devices(o)) {
         const clconv_device_info *first = cli_device(devs, 0);
         fprintf(stderr,
                 "clconv: note: --device %s: this input runs on one device, "

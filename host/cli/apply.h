@@ -111,6 +111,9 @@ int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
  * devices, or $CLCONV_APPLY_CHUNK_BYTES set)? 1 yes, 0 no, -1 (error
  * printed: a truncated file). */
 int apply_large_wanted(const apply_options *o);
+/* Does --device name several terms (`A,B`): the devices that share one
+ * array on the mapped path? */
+int apply_several_devices(const apply_options *o);
 /* apply on it that way: the exit code (error printed). */
 int apply_large_main(const apply_options *o);
 

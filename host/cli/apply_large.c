@@ -103,6 +103,11 @@ static int map_input(const char *path, big_input *b)
     return 1;
 }
 
+int apply_several_devices(const apply_options *o)
+{
+    return o->device && strchr(o->device, ',') != NULL;
+}
+
 int apply_large_wanted(const apply_options *o)
 {
     big_input b;
@@ -124,8 +129,7 @@ int apply_large_wanted(const apply_options *o)
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     const double have = pages > 0 && page > 0 ? (double)pages * (double)page
                                               : 0.0;
-    const int several = o->device && strchr(o->device, ',') != NULL;
-    return getenv("CLCONV_APPLY_CHUNK_BYTES") || several ||
+    return getenv("CLCONV_APPLY_CHUNK_BYTES") || apply_several_devices(o) ||
            (have > 0 && need > have / 2);
 }
 
@@ -232,13 +236,15 @@ static const float *chunk_input(const big_input *b, const big_run *r,
 
 /* Output rows [r0, r1) of the whole problem: the chunk's input rows with
  * their halo as a problem of their own, its rows [r0 - a, r1 - a)
- * computed (on one device, or split over several) and checked. */
+ * computed (on one device, or split over several) and checked; *firstp:
+ * r0 - a, where r0's output row lies in r->out. */
 static clconv_status chunk(const apply_options *o, const big_input *b,
-                           big_run *r, size_t r0, size_t r1)
+                           big_run *r, size_t r0, size_t r1, size_t *firstp)
 {
     long long a, e;
     chunk_rows(r, r0, r1, &a, &e);
     const size_t first = (size_t)((long long)r0 - a); /* first computed */
+    *firstp = first;
     const int axis = b->p.dims - 1;
     const float *in = chunk_input(b, r, a, e);
     clconv_problem q[16];
@@ -306,27 +312,23 @@ static clconv_status run_chunks(const apply_options *o, big_input *b,
     step = step ? step : 1;
     const size_t cap = (step + r->lo + r->hi) * r->row;
     r->out = malloc(cap * sizeof *r->out);
-    r->stage = r->ps[0].border == CLCONV_BORDER_CONSTANT
-                   ? NULL : malloc(cap * sizeof *r->stage);
+    const int gathers = r->ps[0].border != CLCONV_BORDER_CONSTANT;
+    r->stage = gathers ? malloc(cap * sizeof *r->stage) : NULL;
     if (o->verify) {
         r->ref = malloc(cap * sizeof *r->ref);
         r->mag = malloc(cap * sizeof *r->mag);
     }
     if (!r->out || (o->verify && (!r->ref || !r->mag)) ||
-        (r->ps[0].border != CLCONV_BORDER_CONSTANT && !r->stage))
+        (gathers && !r->stage))
         return st == CLCONV_OK ? CLCONV_ENOMEM : st;
     const long page = sysconf(_SC_PAGE_SIZE);
     for (size_t r0 = 0; st == CLCONV_OK && r0 < r->rows; r0 += step) {
         const size_t r1 = r0 + step < r->rows ? r0 + step : r->rows;
-        st = chunk(o, b, r, r0, r1);
-        if (st == CLCONV_OK) {
-            long long a, e;
-            chunk_rows(r, r0, r1, &a, &e);
-            st = clconv_output_write(out,
-                                     r->out + (size_t)((long long)r0 - a) *
-                                                  r->row,
+        size_t first = 0;
+        st = chunk(o, b, r, r0, r1, &first);
+        if (st == CLCONV_OK)
+            st = clconv_output_write(out, r->out + first * r->row,
                                      (r1 - r0) * row_bytes);
-        }
         /* Input rows no later chunk reads leave the resident set. */
         const size_t keep = r1 > r->lo ? r1 - r->lo : 0;
         const size_t done = (size_t)((const unsigned char *)(b->data +

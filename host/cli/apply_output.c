@@ -72,13 +72,13 @@ static int output_format(const char *out, const clconv_image *img,
  * /dev/stdout is. */
 static int is_input(const char *out, const char *in)
 {
-    struct stat a, b;
+    struct stat so;
     if (strcmp(in, "-") == 0)
         return 0;
     if (strcmp(out, "-") != 0)
         return strcmp(out, in) == 0 || clconv_file_same(out, in);
-    return stat(in, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
-           S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    return fstat(STDOUT_FILENO, &so) == 0 && S_ISREG(so.st_mode) &&
+           cli_is_stdout(in);
 }
 
 /* Paths that must not clash and must name the right kind of file. */

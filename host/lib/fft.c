@@ -434,15 +434,13 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
      * for ever). */
     if (st == CLCONV_OK && apart) {
         cl_int err = clFlush(q);
+        const char *call = "clFlush";
+        if (err == CL_SUCCESS) {
+            err = clEnqueueMarkerWithWaitList(f->s->queue, 1, &crop, last);
+            call = "clEnqueueMarkerWithWaitList";
+        }
         if (err != CL_SUCCESS)
-            st = clc_cl_fail("clFlush", err, __FILE__, __LINE__);
-    }
-    if (st == CLCONV_OK && apart) {
-        const cl_int err =
-            clEnqueueMarkerWithWaitList(f->s->queue, 1, &crop, last);
-        if (err != CL_SUCCESS)
-            st = clc_cl_fail("clEnqueueMarkerWithWaitList", err, __FILE__,
-                             __LINE__);
+            st = clc_cl_fail(call, err, __FILE__, __LINE__);
     }
     if (crop)
         clReleaseEvent(crop);
