@@ -507,7 +507,10 @@ typedef struct clconv_part {
 /* clconv_convolve_rows on a part of a larger problem: p is the part's
  * problem (its slowest axis the rows the caller holds, halos included;
  * they end where p ends, per p's border mode), in and out the part's
- * arrays, [begin, end) rows of the part. The rows are computed as one
+ * arrays, of p->in_dtype's and p->out_dtype's elements (float32 unless
+ * the problem says otherwise; f16 on a device without it is converted on
+ * the host, as clconv_convolve_typed does), [begin, end) rows of the
+ * part. The rows are computed as one
  * launch over the whole problem computes them: the method and the
  * kernel's settings chosen for the whole (its size, not the part's) and
  * its work-groups' places along the axis, so parts computed this way
@@ -517,8 +520,8 @@ typedef struct clconv_part {
  * with several work-items along z, GPUs' default at masks 3-5 wide).
  * part NULL: p is the whole problem. */
 clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
-                                   const clconv_part *part, const float *in,
-                                   const float *mask, float *out,
+                                   const clconv_part *part, const void *in,
+                                   const float *mask, void *out,
                                    size_t begin, size_t end,
                                    clconv_call_info *info);
 
@@ -528,12 +531,14 @@ clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
  * in slabs with their halos) in its own thread. problems[i] is the
  * problem as device i runs it: the same dims, size and mask on every
  * device, the strategy and knobs of each (clconv_pick_default per device).
- * Each part equals what that device computes for those rows alone. A
- * failure on any device is that device's name and error. */
+ * Each part equals what that device computes for those rows alone. in
+ * and out hold elements of the problems' in_dtype and out_dtype (float32
+ * unless they say otherwise; the same on every device). A failure on any
+ * device is that device's name and error. */
 clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
                                     const clconv_problem *problems,
-                                    const double *weights, const float *in,
-                                    const float *mask, float *out,
+                                    const double *weights, const void *in,
+                                    const float *mask, void *out,
                                     clconv_call_info *info);
 /* clconv_convolve_split on a part of a larger problem (clconv_part,
  * clconv_convolve_part): every row of the part, each device's as the
@@ -544,14 +549,14 @@ clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
                                          const clconv_problem *problems,
                                          const clconv_part *part,
                                          const double *weights,
-                                         const float *in, const float *mask,
-                                         float *out, clconv_call_info *info);
+                                         const void *in, const float *mask,
+                                         void *out, clconv_call_info *info);
 /* Relative speeds of n sessions on their problems, from timed calls on a
- * sample of the rows of in (the fastest of three, after an untimed one
- * that builds): weights[i] = 1 / seconds. */
+ * sample of the rows of in (the problems' in_dtype; the fastest of three,
+ * after an untimed one that builds): weights[i] = 1 / seconds. */
 clconv_status clconv_measure_weights(clconv_session *const *sessions,
                                      size_t n, const clconv_problem *problems,
-                                     const float *in, const float *mask,
+                                     const void *in, const float *mask,
                                      double *weights);
 
 /* ---- reference, verification, timing ------------------------------------ */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `clconv apply` the mapped, chunked way (a float32 .npy too large to hold
+# `clconv apply` the mapped, chunked way (a .npy too large to hold
 # twice; forced here with CLCONV_APPLY_CHUNK_BYTES) and over several
 # devices (--device A,B): the output equals the in-memory path's bit for
 # bit, --verify checks each chunk, the summary says slabs and devices, a
@@ -38,6 +38,10 @@ np.save(f"{d}/wide.npy", wide)
 np.save(f"{d}/k1.npy", rng.random(7, dtype=np.float32))
 np.save(f"{d}/k2.npy", rng.random((5, 4), dtype=np.float32))
 np.save(f"{d}/k3.npy", rng.random((4, 3, 5), dtype=np.float32))
+np.save(f"{d}/n8.npy", rng.integers(0, 256, (53, 41), dtype=np.uint8))
+np.save(f"{d}/n16.npy", rng.integers(0, 65536, (19, 13, 11), dtype=np.uint16))
+np.save(f"{d}/s16.npy", rng.integers(-32768, 32768, 3001, dtype=np.int16))
+np.save(f"{d}/h16.npy", (rng.standard_normal((37, 29)) * 300).astype(np.float16))
 PYEOF
 for case in "a1 gaussian:9 400" "a2 box:5 600" "a3 gaussian:5 2000" "a3 laplacian 1" "thin box:7 100"; do
     set -- $case
@@ -129,6 +133,26 @@ sys.exit(0 if got.shape == ref.shape and np.abs(got - ref).max() <= bound else 1
 PYEOF
 done
 
+# The narrow types stay narrow in the chunks (they were read whole):
+# uint8, uint16, int16 and float16 (PoCL has no cl_khr_fp16: converted on
+# the host, chunk by chunk), their own type out (rounded and saturated)
+# or float32, bit for bit the in-memory result.
+for case in "n8 k2 reflect 300 same" "n8 k2 constant 500 f32" \
+            "n16 k3 wrap 700 same" "n16 k3 mirror 1100 f32" \
+            "s16 k1 nearest 900 same" "s16 k1 constant 2000 f32" \
+            "h16 k2 wrap 200 same" "h16 k2 reflect 600 f32"; do
+    set -- $case
+    fn=$1-$2-$3-$5
+    check "$fn in memory" 0 "$CLI" apply "$tmp/$1.npy" "$tmp/$fn-mem.npy" \
+        --mask "$tmp/$2.npy" --mode $3 --out-dtype $5 --device 0:0
+    check "$fn mapped in chunks of $4 bytes, verified" 0 env CLCONV_APPLY_CHUNK_BYTES=$4 \
+        "$CLI" apply "$tmp/$1.npy" "$tmp/$fn-big.npy" --mask "$tmp/$2.npy" --mode $3 \
+        --out-dtype $5 --device 0:0 --verify
+    grep -q "memory-mapped.*verified" "$tmp/out" \
+        || { echo "FAIL $fn: not mapped and verified: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+    same "$fn: chunked equals in memory" "$tmp/$fn-mem.npy" "$tmp/$fn-big.npy"
+done
+
 # More elements than one launch indexes (2^31 - 1): a uint8 volume of
 # 1025x1024x2048 through the host-to-host path in slabs, the identity
 # mask giving the input back byte for byte. Needs 5 GB of disk and of
@@ -197,6 +221,18 @@ if POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread |
         "$CLI" apply "$tmp/a70.npy" "$tmp/a70-reflect-mem.npy" $gzopts --mode reflect
     same "a70 planes shared, reflect: chunks split equal one device in memory" \
         "$tmp/a70-reflect-mem.npy" "$tmp/a70-reflect-split.npy"
+    # Narrow types over two devices: uint8 in its own type, and float16,
+    # which a split converts on the host where a device lacks it.
+    for case in "n8 k2 reflect 300 same" "h16 k2 wrap 200 same"; do
+        set -- $case
+        fn=$1-$2-$3-$5
+        check "$fn split over two devices" 0 env POCL_DEVICES="pthread pthread" \
+            CLCONV_APPLY_CHUNK_BYTES=$4 "$CLI" apply "$tmp/$1.npy" "$tmp/$fn-split.npy" \
+            --mask "$tmp/$2.npy" --mode $3 --out-dtype $5 --device 0:0,0:1 --verify
+        grep -q "on 2 device(s).*verified" "$tmp/out" \
+            || { echo "FAIL $fn split: summary: $(cat "$tmp/out")"; fails=$((fails + 1)); }
+        same "$fn: split equals one device in memory" "$tmp/$fn-mem.npy" "$tmp/$fn-split.npy"
+    done
     # An input only the in-memory path takes (--axes here) runs on the
     # first device: a note says so (it was silent).
     check "--axes with two devices runs on the first" 0 env POCL_DEVICES="pthread pthread" \

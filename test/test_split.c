@@ -2,8 +2,9 @@
  * device $CLCONV_DEVICE selects (at least two; PoCL gives two with
  * POCL_DEVICES="pthread pthread", as test/multi_device.sh runs it), splits
  * in any proportion, measured weights included, give bit for bit the
- * result of the first device alone when the devices run the same variant;
- * shapes that differ, weights that sum to nothing and a session given
+ * result of the first device alone when the devices run the same variant,
+ * in every element type (and a typed part, clconv_convolve_part); shapes
+ * that differ, weights that sum to nothing and a session given
  * twice are refused. Skipped with one device. */
 #include <float.h>
 #include <math.h>
@@ -184,6 +185,85 @@ static void planes_shared_split_equals_one_device(void **state)
     memcpy(f->s, kept, sizeof kept);
 }
 
+/* Elements of type t from random floats: the integer types' range
+ * spanned, f16 through the library's own rounding. */
+static void *typed_input(clconv_elem t, size_t n)
+{
+    float *f = malloc(n * sizeof *f);
+    void *x = malloc(n * clconv_elem_size(t));
+    assert_non_null(f && x);
+    clconv_fill_random(f, n, 7);
+    const float span = t == CLCONV_ELEM_U8    ? 300.0f
+                       : t == CLCONV_ELEM_F16 ? 40.0f
+                                              : 70000.0f;
+    for (size_t i = 0; i < n; ++i)
+        f[i] *= span;
+    clconv_elems_from_float(t, f, n, x);
+    free(f);
+    return x;
+}
+
+/* The narrow types over several devices (a split took float32 only), and
+ * a part of a typed problem (clconv_convolve_part): bit for bit one
+ * device's whole call, each type out as itself (rounded and saturated)
+ * or as float32; f16 through float32 on a device without cl_khr_fp16. */
+static void typed_split_and_parts_equal_one_device(void **state)
+{
+    fixture *f = *state;
+    need_two(f);
+    const clconv_elem types[] = {CLCONV_ELEM_U8, CLCONV_ELEM_U16,
+                                 CLCONV_ELEM_I16, CLCONV_ELEM_F16};
+    const double skew[MAXDEV] = {3, 1, 1, 1, 1, 1, 1, 1};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k) {
+        for (int same = 0; same < 2; ++same) {
+            clconv_problem p = {.dims = 2, .size = {93, 61, 1},
+                                .mask_width = 5, .in_dtype = types[k],
+                                .out_dtype = same ? types[k]
+                                                  : CLCONV_ELEM_F32,
+                                .border = k % 2 ? CLCONV_BORDER_WRAP
+                                                : CLCONV_BORDER_REFLECT};
+            clconv_problem each[MAXDEV];
+            problems_of(f, p, each);
+            const size_t n = clconv_problem_elements(&p), osz =
+                clconv_elem_size(p.out_dtype);
+            void *in = typed_input(p.in_dtype, n);
+            float mask[25];
+            clconv_fill_random(mask, 25, 8);
+            unsigned char *want = malloc(n * osz), *got = malloc(n * osz);
+            assert_non_null(want && got);
+            assert_int_equal(clconv_convolve_typed(f->s[0], &each[0], in, mask,
+                                                   want, NULL),
+                             CLCONV_OK);
+            memset(got, 0xa5, n * osz);
+            if (clconv_convolve_split(f->s, f->n, each, skew, in, mask, got,
+                                      NULL) != CLCONV_OK)
+                fail_msg("%s to %s split: %s", clconv_elem_name(p.in_dtype),
+                         clconv_elem_name(p.out_dtype), clconv_last_error());
+            assert_memory_equal(got, want, n * osz);
+            /* Rows 20-45 of the whole, from a part holding rows 10-55. */
+            const size_t row = p.size[0];
+            const size_t isz = clconv_elem_size(p.in_dtype);
+            clconv_problem part_p = each[0];
+            part_p.size[1] = 45;
+            const clconv_part part = {10, p.size[1]};
+            memset(got, 0xa5, n * osz);
+            if (clconv_convolve_part(f->s[0], &part_p, &part,
+                                     (const unsigned char *)in + 10 * row * isz,
+                                     mask, got, 10, 35, NULL) != CLCONV_OK)
+                fail_msg("%s to %s part: %s", clconv_elem_name(p.in_dtype),
+                         clconv_elem_name(p.out_dtype), clconv_last_error());
+            assert_memory_equal(got + 10 * row * osz, want + 20 * row * osz,
+                                25 * row * osz);
+            printf("split: %s to %s over %zu devices and a part: one "
+                   "device's bits\n", clconv_elem_name(p.in_dtype),
+                   clconv_elem_name(p.out_dtype), f->n);
+            free(in);
+            free(want);
+            free(got);
+        }
+    }
+}
+
 static void bad_splits_are_refused(void **state)
 {
     fixture *f = *state;
@@ -214,6 +294,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(any_proportion_equals_one_device),
         cmocka_unit_test(planes_shared_split_equals_one_device),
+        cmocka_unit_test(typed_split_and_parts_equal_one_device),
         cmocka_unit_test(bad_splits_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -322,8 +322,8 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
         const clconv_device_info *first = cli_device(devs, 0);
         fprintf(stderr,
                 "clconv: note: --device %s: this input runs on one device, "
-                "%u:%u %s (several devices share a little-endian float32 "
-                ".npy filtered over its own axes, without --float)\n",
+                "%u:%u %s (several devices share a little-endian .npy of "
+                "f4, u1, u2, i2 or f2 filtered over its own axes)\n",
                 o->device, first->platform_index, first->device_index,
                 first->name);
     }

@@ -101,6 +101,10 @@ const void *apply_plane_view(const apply_data *d, int k);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
 /* The .npy array's elements (all its planes). */
 size_t apply_array_elements(const apply_data *d);
+/* The device type a .npy dtype is uploaded as: the narrow types (u1, u2,
+ * i2, f2) as they are, every other dtype as float32 (converted on the
+ * host). */
+clconv_elem apply_elem_of(clconv_dtype t);
 /* OUT's element type for a .npy of file_dtype (--out-dtype same: the
  * file's where it has a device type, else said and -1; f32 otherwise). */
 int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,

@@ -7,9 +7,7 @@
 
 #include "apply.h"
 
-/* The device type a .npy dtype is uploaded as: the narrow types as they
- * are, every other dtype converted to float32 on the host. */
-static clconv_elem elem_of(clconv_dtype t)
+clconv_elem apply_elem_of(clconv_dtype t)
 {
     switch (t) {
     case CLCONV_DTYPE_U8: return CLCONV_ELEM_U8;
@@ -34,7 +32,7 @@ static int load_npy(const char *name, const unsigned char *buf, size_t len,
         return -1;
     }
     d->file_dtype = info->dtype;
-    d->elem = elem_of(info->dtype);
+    d->elem = apply_elem_of(info->dtype);
     if (d->elem != CLCONV_ELEM_F32) { /* uploaded as it is */
         d->raw = raw;
         return 0;
@@ -81,7 +79,7 @@ int apply_choose_types(const apply_options *o, apply_data *d)
 int apply_out_elem(const apply_options *o, clconv_dtype file_dtype,
                    clconv_elem *out)
 {
-    const clconv_elem e = elem_of(file_dtype);
+    const clconv_elem e = apply_elem_of(file_dtype);
     *out = o->out_dtype == APPLY_OUT_SAME ? e : CLCONV_ELEM_F32;
     if (o->out_dtype == APPLY_OUT_SAME && e == CLCONV_ELEM_F32 &&
         file_dtype != CLCONV_DTYPE_F32) {

@@ -1,5 +1,7 @@
 /* `clconv apply` on a .npy it should not hold whole, or over several
- * devices: the float32 input is memory-mapped, convolved in chunks of rows
+ * devices: the input (float32, or a narrow type the device takes as it
+ * is: uint8, uint16, int16, float16) is memory-mapped, convolved in
+ * chunks of rows
  * of its slowest axis (each with the mask's halo; a chunk's device work is
  * streamed in slabs by the library) and written chunk by chunk through the
  * output module (atomic, as every apply output). Input pages already used
@@ -21,7 +23,9 @@
 typedef struct big_input {
     unsigned char *map;
     size_t len;
-    const float *data;
+    const unsigned char *data;
+    clconv_dtype dtype; /* the file's */
+    size_t isz;         /* bytes an element */
     int dims;
     size_t shape[3]; /* NumPy order */
     clconv_problem p; /* x fastest */
@@ -47,9 +51,18 @@ static int host_little_endian(void)
     return b == 1;
 }
 
-/* Map IN when it is a little-endian float32 .npy regular file: 1 (mapped),
- * 0 (another kind of input: the in-memory path reads it), -1 (error
- * printed: truncated, unreadable). */
+/* The dtypes the device takes as they are (apply_input.c's elem_of): the
+ * others are converted on the host, by the in-memory path. */
+static int mappable(clconv_dtype t)
+{
+    return t == CLCONV_DTYPE_F32 || t == CLCONV_DTYPE_U8 ||
+           t == CLCONV_DTYPE_U16 || t == CLCONV_DTYPE_I16 ||
+           t == CLCONV_DTYPE_F16;
+}
+
+/* Map IN when it is a little-endian .npy regular file of a type the
+ * device takes: 1 (mapped), 0 (another kind of input: the in-memory path
+ * reads it), -1 (error printed: truncated, unreadable). */
 static int map_input(const char *path, big_input *b)
 {
     memset(b, 0, sizeof *b);
@@ -79,27 +92,32 @@ static int map_input(const char *path, big_input *b)
     if (memcmp(b->map, "\x93NUMPY", 6) != 0 ||
         clconv_npy_header_parse(b->map, b->len, &b->dims, b->shape, &info) !=
             CLCONV_OK ||
-        info.dtype != CLCONV_DTYPE_F32 || info.big_endian ||
-        info.data_offset % sizeof(float) != 0) {
+        !mappable(info.dtype) || info.big_endian ||
+        info.data_offset % clconv_dtype_size(info.dtype) != 0) {
         munmap(b->map, b->len);
         b->map = NULL;
         return 0; /* the in-memory path reads (or refuses) it */
     }
+    b->dtype = info.dtype;
+    b->isz = clconv_dtype_size(info.dtype);
     size_t n = 1;
     for (int d = 0; d < b->dims; ++d)
         n *= b->shape[d];
-    if (b->len - info.data_offset != n * sizeof(float)) {
-        cli_error("%s: .npy: shape needs %zu bytes of f4 data, the file has "
+    if (b->len - info.data_offset != n * b->isz) {
+        cli_error("%s: .npy: shape needs %zu bytes of %s data, the file has "
                   "%zu",
-                  path, n * sizeof(float), b->len - info.data_offset);
+                  path, n * b->isz, clconv_dtype_code(info.dtype),
+                  b->len - info.data_offset);
         munmap(b->map, b->len);
         b->map = NULL;
         return -1;
     }
-    b->data = (const float *)(b->map + info.data_offset);
+    b->data = b->map + info.data_offset;
     b->p.dims = b->dims;
     for (int k = 0; k < 3; ++k)
         b->p.size[k] = k < b->dims ? b->shape[b->dims - 1 - k] : 1;
+    b->p.in_dtype = apply_elem_of(info.dtype);
+    b->p.out_dtype = CLCONV_ELEM_F32; /* --out-dtype: apply_large_main */
     return 1;
 }
 
@@ -122,10 +140,16 @@ int apply_large_wanted(const apply_options *o)
     for (int d = 0; d < b.dims; ++d)
         if (b.shape[d] == 0)
             return 0; /* nothing to compute: the in-memory path writes it */
-    /* In memory, apply holds the input and output as floats (and with
-     * --verify two doubles per element): past half the machine, map. */
-    const double per = o->verify ? 24.0 : 8.0;
-    const double need = per * (double)(b.len / sizeof(float));
+    /* In memory, apply holds the input and the output (and with --verify
+     * two doubles per element and the input as floats): past half the
+     * machine, map. */
+    clconv_elem oe;
+    if (apply_out_elem(o, b.dtype, &oe))
+        return -1;
+    const double per = (double)(b.isz + clconv_elem_size(oe)) +
+                       (o->verify ? 20.0 : 0.0);
+    const double need = per * (double)((b.len - (size_t)(b.data - b.map)) /
+                                       b.isz);
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     const double have = pages > 0 && page > 0 ? (double)pages * (double)page
                                               : 0.0;
@@ -141,9 +165,11 @@ typedef struct big_run {
     double w[16];
     clconv_mask mask;
     size_t slabs, row, rows, lo, hi;
-    float *out;           /* one chunk of output rows, with its halo rows */
-    float *stage;         /* a chunk's input rows past the array's ends */
+    size_t isz, osz;      /* bytes an input and an output element */
+    unsigned char *out;   /* one chunk of output rows, with its halo rows */
+    unsigned char *stage; /* a chunk's input rows past the array's ends */
     double *ref, *mag;    /* --verify: the chunk's reference */
+    float *fin;           /* --verify: a narrow chunk's input as floats */
     clconv_verdict worst;
     int verified_ok;
     int weighed; /* w measured (several devices) */
@@ -161,6 +187,8 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
         /* the mask's widths, the modes, cval, origins, convolution */
         if (apply_filter_problem(o, &r->mask, &r->ps[d]))
             return CLI_EXIT_USAGE;
+        r->ps[d].in_dtype = b->p.in_dtype; /* the file's, not --dtype's */
+        r->ps[d].out_dtype = b->p.out_dtype;
         if (clconv_problem_validate(&r->ps[d]) != CLCONV_OK) {
             cli_error("%s: %s", o->in, clconv_last_error());
             return CLI_EXIT_USAGE;
@@ -220,18 +248,31 @@ static void chunk_rows(const big_run *r, size_t r0, size_t r1, long long *a,
 /* The chunk's input rows [a, e): the mapped rows themselves, or, where
  * they reach past the array's ends, each row the border mode reads
  * there copied into r->stage. */
-static const float *chunk_input(const big_input *b, const big_run *r,
-                                long long a, long long e)
+static const void *chunk_input(const big_input *b, const big_run *r,
+                               long long a, long long e)
 {
+    const size_t row_bytes = r->row * r->isz;
     if (a >= 0 && e <= (long long)r->rows)
-        return b->data + (size_t)a * r->row;
+        return b->data + (size_t)a * row_bytes;
     for (long long g = a; g < e; ++g) {
         const long long src =
             clconv_border_index(g, (long long)r->rows, r->ps[0].border);
-        memcpy(r->stage + (size_t)(g - a) * r->row,
-               b->data + (size_t)src * r->row, r->row * sizeof(float));
+        memcpy(r->stage + (size_t)(g - a) * row_bytes,
+               b->data + (size_t)src * row_bytes, row_bytes);
     }
     return r->stage;
+}
+
+/* The chunk's input as floats for the reference: in itself for float32. */
+static const float *chunk_floats(const big_run *r, const clconv_problem *q,
+                                 const void *in)
+{
+    if (q->in_dtype == CLCONV_ELEM_F32)
+        return in;
+    const clconv_npy_info host =
+        clconv_npy_host_info(clconv_dtype_of_elem(q->in_dtype));
+    clconv_npy_convert(in, clconv_problem_elements(q), &host, r->fin);
+    return r->fin;
 }
 
 /* Output rows [r0, r1) of the whole problem: the chunk's input rows with
@@ -246,7 +287,7 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     const size_t first = (size_t)((long long)r0 - a); /* first computed */
     *firstp = first;
     const int axis = b->p.dims - 1;
-    const float *in = chunk_input(b, r, a, e);
+    const void *in = chunk_input(b, r, a, e);
     clconv_problem q[16];
     for (size_t d = 0; d < r->n; ++d) {
         q[d] = r->ps[d];
@@ -273,7 +314,8 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     r->slabs += info.slabs;
     if (st != CLCONV_OK || !o->verify)
         return st;
-    st = clconv_reference(&q[0], in, r->mask.values, r->ref, r->mag);
+    const float *fin = chunk_floats(r, &q[0], in);
+    st = clconv_reference(&q[0], fin, r->mask.values, r->ref, r->mag);
     if (st != CLCONV_OK)
         return st;
     /* Only the rows this chunk owns were computed. */
@@ -286,10 +328,11 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     for (size_t d = 0; d < r->n; ++d)
         m[d] = q[d].method;
     double scale, floor;
-    cli_verify_bound_of(&q[0], m, r->n, in, r->mask.values, &scale, &floor);
+    cli_verify_bound_of(&q[0], m, r->n, fin, r->mask.values, &scale,
+                        &floor);
     clconv_verdict v;
-    clconv_verify_with(&own, r->out + skip, r->ref + skip, r->mag + skip,
-                       scale, floor, &v);
+    clconv_verify_typed(&own, r->out + skip * r->osz, r->ref + skip,
+                        r->mag + skip, scale, floor, &v);
     if (!v.ok)
         r->verified_ok = 0;
     if (!v.ok || v.max_err > r->worst.max_err)
@@ -303,22 +346,25 @@ static clconv_status run_chunks(const apply_options *o, big_input *b,
 {
     unsigned char head[CLCONV_NPY_HEADER_MAX];
     size_t hlen;
-    clconv_status st = clconv_npy_header(b->dims, b->shape, head, sizeof head,
-                                         &hlen);
+    clconv_status st = clconv_npy_header_typed(
+        b->dims, b->shape, clconv_dtype_of_elem(r->ps[0].out_dtype), head,
+        sizeof head, &hlen);
     if (st == CLCONV_OK)
         st = clconv_output_write(out, head, hlen);
-    const size_t row_bytes = r->row * sizeof(float);
-    size_t step = chunk_bytes() / row_bytes;
+    /* Chunks of chunk_bytes() of input rows. */
+    size_t step = chunk_bytes() / (r->row * r->isz);
     step = step ? step : 1;
     const size_t cap = (step + r->lo + r->hi) * r->row;
-    r->out = malloc(cap * sizeof *r->out);
+    r->out = malloc(cap * r->osz);
     const int gathers = r->ps[0].border != CLCONV_BORDER_CONSTANT;
-    r->stage = gathers ? malloc(cap * sizeof *r->stage) : NULL;
+    const int narrow = r->ps[0].in_dtype != CLCONV_ELEM_F32;
+    r->stage = gathers ? malloc(cap * r->isz) : NULL;
     if (o->verify) {
         r->ref = malloc(cap * sizeof *r->ref);
         r->mag = malloc(cap * sizeof *r->mag);
+        r->fin = narrow ? malloc(cap * sizeof *r->fin) : NULL;
     }
-    if (!r->out || (o->verify && (!r->ref || !r->mag)) ||
+    if (!r->out || (o->verify && (!r->ref || !r->mag || (narrow && !r->fin))) ||
         (gathers && !r->stage))
         return st == CLCONV_OK ? CLCONV_ENOMEM : st;
     const long page = sysconf(_SC_PAGE_SIZE);
@@ -327,13 +373,12 @@ static clconv_status run_chunks(const apply_options *o, big_input *b,
         size_t first = 0;
         st = chunk(o, b, r, r0, r1, &first);
         if (st == CLCONV_OK)
-            st = clconv_output_write(out, r->out + first * r->row,
-                                     (r1 - r0) * row_bytes);
+            st = clconv_output_write(out, r->out + first * r->row * r->osz,
+                                     (r1 - r0) * r->row * r->osz);
         /* Input rows no later chunk reads leave the resident set. */
         const size_t keep = r1 > r->lo ? r1 - r->lo : 0;
-        const size_t done = (size_t)((const unsigned char *)(b->data +
-                                                             keep * r->row) -
-                                     b->map);
+        const size_t done =
+            (size_t)(b->data + keep * r->row * r->isz - b->map);
         const size_t drop = done - done % (size_t)page;
         if (page > 0 && drop > 0)
             madvise(b->map, drop, MADV_DONTNEED);
@@ -384,6 +429,12 @@ int apply_large_main(const apply_options *o)
         return CLI_EXIT_USAGE;
     clconv_output *out = NULL;
     int code = CLI_EXIT_OK;
+    if (apply_out_elem(o, b.dtype, &b.p.out_dtype)) {
+        code = CLI_EXIT_USAGE;
+        goto out;
+    }
+    r.isz = clconv_elem_size(b.p.in_dtype);
+    r.osz = clconv_elem_size(b.p.out_dtype);
     clconv_status st = clconv_mask_load(o->mask, b.dims, &r.mask);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
@@ -424,6 +475,7 @@ out:
     clconv_output_abort(out);
     free(r.out);
     free(r.stage);
+    free(r.fin);
     free(r.ref);
     free(r.mag);
     clconv_mask_free(&r.mask);

@@ -411,15 +411,6 @@ int cli_run_main(int argc, char **argv)
     int code = cli_devices_open(&devs, o.device, 1);
     if (code != CLI_EXIT_OK)
         return code;
-    /* clconv_convolve_split takes float32 data: refused here, one line
-     * and no row (each problem's row said so, exit 2 after the work). */
-    if (o.split && devs.n > 1 && o.filter.dtype != CLCONV_ELEM_F32) {
-        cli_error("run: --split over %zu devices takes float32 data "
-                  "(--dtype %s runs on one device)", devs.n,
-                  clconv_elem_name(o.filter.dtype));
-        cli_devices_close(&devs);
-        return CLI_EXIT_USAGE;
-    }
     fprintf(stderr, "clconv: seed %llu (repeat with --seed %llu)\n",
             (unsigned long long)o.seed, (unsigned long long)o.seed);
     run_rows rows = {NULL, 0, 0};

@@ -32,8 +32,8 @@ static clconv_status call(clconv_session *const *sessions, size_t n,
     if (n == 1)
         return clconv_convolve_typed(sessions[0], &problems[0], in,
                                      data->mask, out, info);
-    return clconv_convolve_split(sessions, n, problems, w, data->in,
-                                 data->mask, out, info);
+    return clconv_convolve_split(sessions, n, problems, w, in, data->mask,
+                                 out, info);
 }
 
 /* warmup + reps timed calls: median, min, max wall ms. */
@@ -81,7 +81,9 @@ int run_host_path(const run_options *o, clconv_session *const *sessions,
     label_devices(devs, n, r->devices, sizeof r->devices);
     clconv_status st = out ? CLCONV_OK : CLCONV_ENOMEM;
     if (st == CLCONV_OK && n > 1)
-        st = clconv_measure_weights(sessions, n, problems, data->in,
+        st = clconv_measure_weights(sessions, n, problems,
+                                    data->in_typed ? data->in_typed
+                                                   : (const void *)data->in,
                                     data->mask, w);
     if (st == CLCONV_OK && n > 1) {
         fprintf(stderr, "clconv: split weights");

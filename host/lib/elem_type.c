@@ -154,33 +154,58 @@ void clconv_elems_from_float(clconv_elem t, const float *src, size_t n,
         clc_elem_set(t, dst, i, src[i]);
 }
 
-/* f16 on a device without it: the whole call in float32, converted on
- * the host on both sides. */
+/* f16 on a device without it: float32 on the device, the input converted
+ * on the host before the call and the output after it. */
+clconv_status clc_f32_view_open(const clconv_problem *p, const void *in,
+                                void *out, clc_f32_view *v)
+{
+    const size_t n = clconv_problem_elements(p);
+    v->q = *p;
+    if (v->q.in_dtype == CLCONV_ELEM_F16)
+        v->q.in_dtype = CLCONV_ELEM_F32;
+    if (v->q.out_dtype == CLCONV_ELEM_F16)
+        v->q.out_dtype = CLCONV_ELEM_F32;
+    v->fin = v->q.in_dtype != p->in_dtype ? malloc(n ? n * sizeof(float) : 1)
+                                          : NULL;
+    v->fout = v->q.out_dtype != p->out_dtype
+                  ? malloc(n ? n * sizeof(float) : 1)
+                  : NULL;
+    if ((v->q.in_dtype != p->in_dtype && !v->fin) ||
+        (v->q.out_dtype != p->out_dtype && !v->fout)) {
+        free(v->fin);
+        free(v->fout);
+        v->fin = v->fout = NULL;
+        return clc_fail(CLCONV_ENOMEM, "out of memory (float32 copies of "
+                        "f16 data, which the device does not have)");
+    }
+    if (v->fin)
+        clc_elem_to_float(p->in_dtype, in, n, v->fin);
+    v->in = v->fin ? (const void *)v->fin : in;
+    v->out = v->fout ? (void *)v->fout : out;
+    return CLCONV_OK;
+}
+
+void clc_f32_view_close(clc_f32_view *v, const clconv_problem *p, void *out,
+                        size_t first, size_t count, clconv_status st)
+{
+    if (st == CLCONV_OK && v->fout)
+        clconv_elems_from_float(p->out_dtype, v->fout + first, count,
+                                (unsigned char *)out +
+                                    first * clconv_elem_size(p->out_dtype));
+    free(v->fin);
+    free(v->fout);
+    v->fin = v->fout = NULL;
+}
+
 clconv_status clc_convolve_via_f32(clconv_session *s, const clconv_problem *p,
                                    const void *in, const float *mask,
                                    void *out, clconv_call_info *info)
 {
-    const size_t n = clconv_problem_elements(p);
-    clconv_problem q = *p;
-    q.in_dtype = q.in_dtype == CLCONV_ELEM_F16 ? CLCONV_ELEM_F32
-                                                : q.in_dtype;
-    q.out_dtype = q.out_dtype == CLCONV_ELEM_F16 ? CLCONV_ELEM_F32
-                                                  : q.out_dtype;
-    float *fin = q.in_dtype != p->in_dtype ? malloc(n * sizeof *fin) : NULL;
-    float *fout = q.out_dtype != p->out_dtype ? malloc(n * sizeof *fout)
-                                              : NULL;
-    clconv_status st = CLCONV_OK;
-    if ((q.in_dtype != p->in_dtype && !fin) ||
-        (q.out_dtype != p->out_dtype && !fout))
-        st = clc_fail(CLCONV_ENOMEM, "out of memory");
-    if (st == CLCONV_OK && fin)
-        clc_elem_to_float(p->in_dtype, in, n, fin);
-    if (st == CLCONV_OK)
-        st = clconv_convolve_typed(s, &q, fin ? fin : in, mask,
-                                   fout ? (void *)fout : out, info);
-    if (st == CLCONV_OK && fout)
-        clconv_elems_from_float(p->out_dtype, fout, n, out);
-    free(fin);
-    free(fout);
+    clc_f32_view v;
+    clconv_status st = clc_f32_view_open(p, in, out, &v);
+    if (st != CLCONV_OK)
+        return st;
+    st = clconv_convolve_typed(s, &v.q, v.in, mask, v.out, info);
+    clc_f32_view_close(&v, p, out, 0, clconv_problem_elements(p), st);
     return st;
 }

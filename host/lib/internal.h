@@ -604,6 +604,21 @@ void clc_elem_set(clconv_elem t, void *data, size_t i, double x);
 void clc_elem_to_float(clconv_elem t, const void *src, size_t n,
                         float *dst);
 /* (and the public clconv_elems_from_float, clconv.h) */
+/* f16 data on a device without it: v->q is p in float32, v->in and v->out
+ * what to pass for in and out (float32 copies where p's are f16; the
+ * input converted on open). Close converts elements [first, first +
+ * count) of the output into out where the call succeeded (st), and frees
+ * the copies. */
+typedef struct clc_f32_view {
+    clconv_problem q;
+    const void *in;
+    void *out;
+    float *fin, *fout;
+} clc_f32_view;
+clconv_status clc_f32_view_open(const clconv_problem *p, const void *in,
+                                void *out, clc_f32_view *v);
+void clc_f32_view_close(clc_f32_view *v, const clconv_problem *p, void *out,
+                        size_t first, size_t count, clconv_status st);
 /* clconv_convolve_typed of f16 data on a device without it: float32 on
  * the device, converted on the host. */
 clconv_status clc_convolve_via_f32(clconv_session *s, const clconv_problem *p,

@@ -25,13 +25,16 @@ static clconv_status check_shapes(clconv_session *const *sessions, size_t n,
         clconv_status st = clconv_problem_validate(&problems[i]);
         if (st != CLCONV_OK)
             return st;
-        if (problems[i].in_dtype != CLCONV_ELEM_F32 ||
-            problems[i].out_dtype != CLCONV_ELEM_F32)
+        if (problems[i].in_dtype != problems[0].in_dtype ||
+            problems[i].out_dtype != problems[0].out_dtype)
             return clc_fail(CLCONV_EINVAL,
-                            "a split takes float32 data (device %zu's "
-                            "problem is %s to %s)",
+                            "the problems of a split differ in element "
+                            "types (device %zu's are %s to %s, device 0's "
+                            "%s to %s)",
                             i, clconv_elem_name(problems[i].in_dtype),
-                            clconv_elem_name(problems[i].out_dtype));
+                            clconv_elem_name(problems[i].out_dtype),
+                            clconv_elem_name(problems[0].in_dtype),
+                            clconv_elem_name(problems[0].out_dtype));
         for (size_t k = 0; k < i; ++k)
             if (sessions[k] == sessions[i])
                 return clc_fail(CLCONV_EINVAL,
@@ -84,7 +87,7 @@ static clconv_status split_rows(size_t rows, size_t n, const double *w,
 
 clconv_status clconv_measure_weights(clconv_session *const *sessions,
                                      size_t n, const clconv_problem *problems,
-                                     const float *in, const float *mask,
+                                     const void *in, const float *mask,
                                      double *weights)
 {
     if (!weights)
@@ -101,7 +104,7 @@ clconv_status clconv_measure_weights(clconv_session *const *sessions,
     if (take > rows)
         take = rows;
     size_t elems = clconv_problem_elements(p) / rows * take;
-    float *out = malloc(elems * sizeof *out);
+    void *out = malloc(elems * clconv_elem_size(p->out_dtype));
     if (!out)
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     for (size_t i = 0; i < n && st == CLCONV_OK; ++i) {
@@ -110,7 +113,8 @@ clconv_status clconv_measure_weights(clconv_session *const *sessions,
         double t = 1e30;
         for (int rep = 0; rep < 4 && st == CLCONV_OK; ++rep) {
             double t0 = clconv_now_s();
-            st = clconv_convolve(sessions[i], &q, in, mask, out);
+            st = clconv_convolve_typed(sessions[i], &q, in, mask, out,
+                                       NULL);
             if (rep > 0 && clconv_now_s() - t0 < t) /* the first one builds */
                 t = clconv_now_s() - t0;
         }
@@ -122,12 +126,38 @@ clconv_status clconv_measure_weights(clconv_session *const *sessions,
 
 clconv_status clconv_convolve_split(clconv_session *const *sessions, size_t n,
                                     const clconv_problem *problems,
-                                    const double *weights, const float *in,
-                                    const float *mask, float *out,
+                                    const double *weights, const void *in,
+                                    const float *mask, void *out,
                                     clconv_call_info *info)
 {
     return clconv_convolve_split_part(sessions, n, problems, NULL, weights,
                                       in, mask, out, info);
+}
+
+/* f16 data where some device lacks it: every device in float32, the data
+ * converted on the host (as clconv_convolve_typed converts them). */
+static clconv_status split_via_f32(clconv_session *const *sessions, size_t n,
+                                   const clconv_problem *problems,
+                                   const clconv_part *part,
+                                   const double *weights, const void *in,
+                                   const float *mask, void *out,
+                                   clconv_call_info *info)
+{
+    clc_f32_view v;
+    clconv_status st = clc_f32_view_open(&problems[0], in, out, &v);
+    if (st != CLCONV_OK)
+        return st;
+    clconv_problem q[CLC_SPLIT_MAX];
+    for (size_t i = 0; i < n; ++i) {
+        q[i] = problems[i];
+        q[i].in_dtype = v.q.in_dtype;
+        q[i].out_dtype = v.q.out_dtype;
+    }
+    st = clconv_convolve_split_part(sessions, n, q, part, weights, v.in, mask,
+                                    v.out, info);
+    clc_f32_view_close(&v, &problems[0], out, 0,
+                       clconv_problem_elements(&problems[0]), st);
+    return st;
 }
 
 clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
@@ -135,8 +165,8 @@ clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
                                          const clconv_problem *problems,
                                          const clconv_part *part,
                                          const double *weights,
-                                         const float *in, const float *mask,
-                                         float *out, clconv_call_info *info)
+                                         const void *in, const float *mask,
+                                         void *out, clconv_call_info *info)
 {
     size_t bounds[CLC_SPLIT_MAX + 1], slabs[CLC_SPLIT_MAX] = {0};
     clconv_status res[CLC_SPLIT_MAX];
@@ -154,10 +184,18 @@ clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
     st = split_rows(problems[0].size[axis], n, weights, bounds);
     if (st != CLCONV_OK)
         return st;
+    const clconv_problem *p = &problems[0];
+    const int f16 = p->in_dtype == CLCONV_ELEM_F16 ||
+                    p->out_dtype == CLCONV_ELEM_F16;
+    for (size_t i = 0; f16 && i < n; ++i)
+        if (!sessions[i]->fp16)
+            return split_via_f32(sessions, n, problems, part, weights, in,
+                                 mask, out, info);
     /* An output over the input: the parts read the input as it was. */
-    const size_t bytes = clconv_problem_elements(&problems[0]) * sizeof *in;
+    const size_t elems = clconv_problem_elements(p);
     void *copy = NULL;
-    in = clc_unaliased(in, bytes, out, bytes, &copy);
+    in = clc_unaliased(in, elems * clconv_elem_size(p->in_dtype), out,
+                       elems * clconv_elem_size(p->out_dtype), &copy);
     if (!in)
         return clc_fail(CLCONV_ENOMEM, "out of memory (a copy of the input, "
                         "which the output overlaps)");

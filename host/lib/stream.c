@@ -376,6 +376,13 @@ clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                                    float *out, size_t begin, size_t end,
                                    clconv_call_info *info)
 {
+    if (p && (p->in_dtype != CLCONV_ELEM_F32 ||
+              p->out_dtype != CLCONV_ELEM_F32))
+        return clc_fail(CLCONV_EINVAL,
+                        "clconv_convolve_rows takes float32 data, the "
+                        "problem's are %s to %s: use clconv_convolve_part",
+                        clconv_elem_name(p->in_dtype),
+                        clconv_elem_name(p->out_dtype));
     return clconv_convolve_part(s, p, NULL, in, mask, out, begin, end, info);
 }
 
@@ -395,8 +402,8 @@ clconv_status clc_part_check(const clconv_problem *p, const clconv_part *part)
 }
 
 clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
-                                   const clconv_part *part, const float *in,
-                                   const float *mask, float *out,
+                                   const clconv_part *part, const void *in,
+                                   const float *mask, void *out,
                                    size_t begin, size_t end,
                                    clconv_call_info *info)
 {
@@ -411,16 +418,26 @@ clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
         return st;
     if (!in || !mask || !out)
         return clc_fail(CLCONV_EINVAL, "no input, mask or output");
-    if (p->in_dtype != CLCONV_ELEM_F32 || p->out_dtype != CLCONV_ELEM_F32)
-        return clc_fail(CLCONV_EINVAL,
-                        "clconv_convolve_rows takes float32 data only");
     /* Other calls' rows would read this call's outputs as their input. */
-    const size_t bytes = clconv_problem_elements(p) * sizeof *in;
-    if (overlap(in, bytes, out, bytes))
+    const size_t n = clconv_problem_elements(p);
+    if (overlap(in, n * clconv_elem_size(p->in_dtype), out,
+                n * clconv_elem_size(p->out_dtype)))
         return clc_fail(CLCONV_EINVAL,
                         "the output overlaps the input: clconv_convolve_rows "
                         "needs them apart (clconv_convolve takes them in "
                         "place)");
+    if (!s->fp16 && (p->in_dtype == CLCONV_ELEM_F16 ||
+                     p->out_dtype == CLCONV_ELEM_F16)) {
+        clc_f32_view v;
+        if ((st = clc_f32_view_open(p, in, out, &v)) != CLCONV_OK)
+            return st;
+        st = clconv_convolve_part(s, &v.q, part, v.in, mask, v.out, begin,
+                                  end, info);
+        const size_t row = n / p->size[p->dims - 1];
+        clc_f32_view_close(&v, p, out, begin * row,
+                           end > begin ? (end - begin) * row : 0, st);
+        return st;
+    }
     return clc_stream_rows(s, p, part, in, mask, out, begin, end, 1,
                            info ? &info->slabs : NULL);
 }
