@@ -43,14 +43,6 @@ static size_t chunk_bytes(void)
     return (size_t)256 << 20;
 }
 
-static int host_little_endian(void)
-{
-    const uint16_t one = 1;
-    unsigned char b;
-    memcpy(&b, &one, 1);
-    return b == 1;
-}
-
 /* The dtypes the device takes as they are (apply_input.c's elem_of): the
  * others are converted on the host, by the in-memory path. */
 static int mappable(clconv_dtype t)
@@ -76,7 +68,7 @@ static int map_input(const char *path, big_input *b)
         return 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        st.st_size < 16 || !host_little_endian()) {
+        st.st_size < 16 || !cli_host_little_endian()) {
         if (fd >= 0)
             close(fd);
         return 0;

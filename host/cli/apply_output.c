@@ -166,22 +166,39 @@ int apply_write_outputs(const apply_options *o, apply_data *d)
             even[i] = rintf(d->image.pixels[i]); /* saturated by encoding */
         enc.pixels = even;
     }
-    if (d->is_image)
+    /* A .npy OUT on a little-endian host: its header, then the elements
+     * written from where they lie (no copy of the whole array). */
+    unsigned char head[CLCONV_NPY_HEADER_MAX];
+    size_t hlen = 0;
+    const void *body = NULL;
+    size_t body_len = 0;
+    const clconv_dtype ot = clconv_dtype_of_elem(d->out_elem);
+    const void *odata = d->out_elem != CLCONV_ELEM_F32
+                            ? (const void *)d->raw
+                            : (const void *)d->array.data;
+    if (d->is_image) {
         st = clconv_image_encode(&enc, &buf[0], &len[0]);
-    else if (d->out_elem != CLCONV_ELEM_F32)
-        st = clconv_npy_encode_typed(d->nd, d->full,
-                                     clconv_dtype_of_elem(d->out_elem), d->raw,
-                                     &buf[0], &len[0]);
-    else
-        st = clconv_npy_encode_typed(d->nd, d->full, CLCONV_DTYPE_F32,
-                                     d->array.data, &buf[0], &len[0]);
+    } else if (cli_host_little_endian()) {
+        st = clconv_npy_header_typed(d->nd, d->full, ot, head, sizeof head,
+                                     &hlen);
+        body = odata;
+        body_len = apply_array_elements(d) * clconv_dtype_size(ot);
+    } else {
+        st = clconv_npy_encode_typed(d->nd, d->full, ot, odata, &buf[0],
+                                     &len[0]);
+    }
     free(even);
     if (st == CLCONV_OK && nout == 2)
         st = clconv_npy_encode(&unclamped, &buf[1], &len[1]);
     for (int k = 0; st == CLCONV_OK && k < nout; ++k)
         st = clconv_output_open(path[k], &out[k]);
+    if (st == CLCONV_OK && hlen)
+        st = clconv_output_write(out[0], head, hlen);
+    if (st == CLCONV_OK && body_len)
+        st = clconv_output_write(out[0], body, body_len);
     for (int k = 0; st == CLCONV_OK && k < nout; ++k)
-        st = clconv_output_write(out[k], buf[k], len[k]);
+        if (buf[k])
+            st = clconv_output_write(out[k], buf[k], len[k]);
     if (st == CLCONV_OK) {
         st = clconv_output_commit_all(out, (size_t)nout);
     } else {

@@ -228,6 +228,8 @@ int cli_parse_output_option(int argc, char **argv, int *i, int file_required,
  * /proc/self/fd/1, a file stdout is redirected to)? Then no text goes to
  * stdout beside it (apply's summary goes to stderr). */
 int cli_is_stdout(const char *path);
+/* Is the host little-endian (a .npy's bytes as they lie in memory)? */
+int cli_host_little_endian(void);
 /* Both on stdout ("-" or a path naming stdout's file), or both naming one
  * file (clconv_output_same: also through links), is a usage error
  * (printed): -1, else 0. */

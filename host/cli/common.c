@@ -1,5 +1,6 @@
 /* The layer every command stands on: devices and sessions, the default
  * problems, the exit-code rules, the clock. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,4 +210,12 @@ void cli_mask_shape(int dims, const int size[3], char *buf, size_t len)
         snprintf(buf, len, "%dx%d", size[1], size[0]);
     else
         snprintf(buf, len, "%dx%dx%d", size[2], size[1], size[0]);
+}
+
+int cli_host_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
 }
