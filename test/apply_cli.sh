@@ -228,6 +228,37 @@ check "a first build prints nothing on stderr" 0 env \
 [ -s "$tmp/err" ] && { fail "a good apply wrote to stderr"; sed 's/^/  | /' "$tmp/err"; }
 rm -rf "$tmp/cold"
 
+# The device's result is read back where it goes in the output array
+# (over the input plane itself when the types agree and nothing reads the
+# input after; a separate buffer under --verify, whose reference does):
+# slices and volumes, narrow and float32, equal with and without --verify
+# and SciPy within float32.
+PY=$(numpy_python) || PY=python3
+"$PY" - "$tmp" <<'PYEOF'
+import sys, numpy as np
+r = np.random.default_rng(4)
+d = sys.argv[1]
+np.save(f"{d}/s8.npy", r.integers(0, 256, (4, 33, 29), dtype=np.uint8))
+np.save(f"{d}/sf.npy", r.random((5, 31, 27), dtype=np.float32))
+PYEOF
+for c in "s8 same --axes=1,2" "s8 f32 --axes=2" "s8 same --dims=3" "sf same --axes=1,2" "sf f32 --dims=3"; do
+    set -- $c
+    check "apply $c" 0 "$CLI" apply "$tmp/$1.npy" "$tmp/$1-a.npy" --mask box:3 $3 --out-dtype $2
+    check "apply $c --verify" 0 "$CLI" apply "$tmp/$1.npy" "$tmp/$1-b.npy" --mask box:3 $3 --out-dtype $2 --verify
+    cmp -s "$tmp/$1-a.npy" "$tmp/$1-b.npy" || fail "apply $c: differs with --verify"
+    "$PY" - "$tmp" $1 $3 <<'PYEOF' || fail "apply $c: differs from SciPy"
+import sys, numpy as np, scipy.ndimage as nd
+d, name, how = sys.argv[1:4]
+x = np.load(f"{d}/{name}.npy")
+got = np.load(f"{d}/{name}-a.npy").astype(np.float64)
+w = np.ones((3, 3, 3) if how == "--dims=3" else (1, 3, 3) if how == "--axes=1,2" else (1, 1, 3))
+ref = nd.correlate(x.astype(np.float64), w / w.sum(), mode="constant")  # box: a mean
+if x.dtype == np.uint8 and got.dtype != np.float64 and np.load(f"{d}/{name}-a.npy").dtype == np.uint8:
+    ref = np.clip(np.rint(ref), 0, 255)
+sys.exit(0 if np.abs(got - ref).max() <= 1e-4 * np.abs(ref).max() + 0.5 else 1)
+PYEOF
+done
+
 if [ "$fails" -ne 0 ]; then
     echo "apply_cli.sh: $fails failure(s)"
     exit 1

@@ -99,6 +99,12 @@ void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
  * NULL. */
 const void *apply_plane_view(const apply_data *d, int k);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
+/* Where plane k's output lies in the output array, when it lies in one
+ * piece there (apply_plane_view's planes), so the device's result can be
+ * read back into it: the array of d->out_elem's type (a narrow array's
+ * float32 output made here); NULL where it does not, or out of memory
+ * (*err -1, error printed). */
+void *apply_plane_out_view(apply_data *d, int k, int *err);
 /* The .npy array's elements (all its planes). */
 size_t apply_array_elements(const apply_data *d);
 /* The device type a .npy dtype is uploaded as: the narrow types (u1, u2,

@@ -359,6 +359,39 @@ const void *apply_plane_view(const apply_data *d, int k)
     return base + plane_base(d, k) * clconv_elem_size(d->elem);
 }
 
+/* A narrow array's float32 output: the array's own floats, made on the
+ * first plane. 0, or -1 out of memory (error printed). */
+static int float_output(apply_data *d)
+{
+    if (d->out_elem != CLCONV_ELEM_F32 || d->array.data)
+        return 0;
+    const size_t count = apply_array_elements(d);
+    if (!(d->array.data = malloc(count * sizeof(float)))) {
+        cli_error("out of memory for %zu floats", count);
+        return -1;
+    }
+    return 0;
+}
+
+/* The array plane k's output goes to. */
+static unsigned char *output_base(const apply_data *d)
+{
+    return d->out_elem == CLCONV_ELEM_F32 ? (unsigned char *)d->array.data
+                                          : (unsigned char *)d->raw;
+}
+
+void *apply_plane_out_view(apply_data *d, int k, int *err)
+{
+    *err = 0;
+    if (d->is_image || !plane_contiguous(d))
+        return NULL;
+    if (float_output(d)) {
+        *err = -1;
+        return NULL;
+    }
+    return output_base(d) + plane_base(d, k) * clconv_elem_size(d->out_elem);
+}
+
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
 {
     if (d->is_image) {
@@ -368,18 +401,12 @@ int apply_plane_put(apply_data *d, int k, const void *src, size_t n)
             sample_put(d, i * ch + c, d->out_elem, src, i);
         return 0;
     }
-    /* A narrow array's float32 output: the array's own floats, made on
-     * the first plane. */
-    if (d->out_elem == CLCONV_ELEM_F32 && !d->array.data) {
-        const size_t count = apply_array_elements(d);
-        if (!(d->array.data = malloc(count * sizeof(float)))) {
-            cli_error("out of memory for %zu floats", count);
-            return -1;
-        }
-    }
-    unsigned char *base = d->out_elem == CLCONV_ELEM_F32
-                              ? (unsigned char *)d->array.data
-                              : (unsigned char *)d->raw;
+    if (float_output(d))
+        return -1;
+    /* read back into place already (apply_plane_out_view) */
+    unsigned char *base = output_base(d);
+    if (src == base + plane_base(d, k) * clconv_elem_size(d->out_elem))
+        return 0;
     plane_copy(d, k, base, (unsigned char *)src,
                clconv_elem_size(d->out_elem), 0);
     return 0;

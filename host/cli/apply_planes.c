@@ -83,7 +83,22 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
             apply_plane_get(d, k, in, n);
             x = in;
         }
-        st = convolve_plane(s, plan, p, m->values, x, out, &ms, &r->slabs);
+        /* The plan's output read back where it goes in the output
+         * array (one copy of the whole less): the input is uploaded
+         * before, so an output over it is safe, but under --verify the
+         * reference reads the input after, so only a separate array. */
+        void *y = out;
+        if (plan && view) {
+            int err;
+            void *o = apply_plane_out_view(d, k, &err);
+            if (err) {
+                st = CLCONV_ENOMEM;
+                goto out;
+            }
+            if (o && (o != x || !verify))
+                y = o;
+        }
+        st = convolve_plane(s, plan, p, m->values, x, y, &ms, &r->slabs);
         if (st != CLCONV_OK)
             break;
         r->ms += ms;
@@ -95,7 +110,7 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
             clconv_verdict v;
             double scale, floor;
             clconv_verify_bound(p, r->method, xf, m->values, &scale, &floor);
-            clconv_verify_typed(p, out, ref, mag, scale, floor, &v);
+            clconv_verify_typed(p, y, ref, mag, scale, floor, &v);
             if (!v.ok)
                 r->verified_ok = 0;
             r->nonfinite += v.nonfinite;
@@ -103,7 +118,7 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
             if (k == 0 || v.max_err > r->worst.max_err)
                 r->worst = v;
         }
-        if (apply_plane_put(d, k, out, n)) {
+        if (apply_plane_put(d, k, y, n)) {
             st = CLCONV_ENOMEM;
             goto out;
         }
