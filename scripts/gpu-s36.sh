@@ -9,8 +9,10 @@
 # one 8192^2 uint8 apply in memory and mapped; test_split on every
 # device (typed splits and parts), test_dtype and test_stream (sampled)
 # on the GPU; issue 17's targets at the defaults.
-# STEP=final: the tests and the split only (the tree with helpers'
-# commits).
+# STEP=final: the tests and the split (the tree with helpers' commits),
+# and bench/PERF.md item 76's wall times of `apply` in memory against
+# 84c5197's CLI (.cl-base/old: `git archive 84c5197 Makefile host include
+# cl scripts`).
 # Usage on the device machine: OUT=... [STEP=final] bash scripts/gpu-s36.sh
 . scripts/gpu-env.sh
 gpu_call_begin
@@ -72,6 +74,30 @@ wall() {
         echo "wall $e: exit $rc $(( ($(date +%s%N) - s) / 1000000 )) ms; $(tail -1 "$R/wall.txt")"
     done
 }
+wall_ab() {
+    # bench/PERF.md item 76: one 8192^2 uint8 apply in memory, file to
+    # file, with the CLI of 84c5197 (.cl-base/old, built here) and this
+    # tree's, interleaved rounds, out uint8 and float32; the mapped path
+    # beside them
+    (cd .cl-base/old && make -j16 SKIP_DEPS=1 build/clconv >"$R/old-build.log" 2>&1) \
+        || { echo "old build failed"; return; }
+    local r b od e
+    for r in 1 2 3 4; do
+        for b in old new mapped; do
+            for od in same f32; do
+                local C=build/clconv K=$PWD/cl e=X=1
+                [ $b = old ] && C=.cl-base/old/build/clconv K=$PWD/.cl-base/old/cl
+                [ $b = mapped ] && e=CLCONV_APPLY_CHUNK_BYTES=268435456
+                local s=$(date +%s%N)
+                env $e CLCONV_KERNEL_DIR=$K $C apply /tmp/u8.npy /tmp/w-$b.npy --mask /tmp/k2.npy \
+                    --out-dtype $od --device gpu >"$R/wall.txt" 2>&1
+                local rc=$?
+                echo "ab r$r $b $od: exit $rc $(( ($(date +%s%N) - s) / 1000000 )) ms"
+            done
+        done
+        cmp -s /tmp/w-old.npy /tmp/w-new.npy && echo "r$r old and new outputs identical"
+    done
+}
 tests() {
     timeout 200 build/test_split >"$R/test_split.log" 2>&1
     el "test_split (every device): exit $?"
@@ -87,6 +113,8 @@ tests() {
 arrays
 el "arrays"
 if [ "${STEP:-check}" = final ]; then
+    wall_ab 2>&1 | tee "$R/wall-ab.log"
+    el "wall a/b done"
     split 2>&1 | tee "$R/split.log"
     tests
     exit 0
