@@ -239,6 +239,16 @@ if POCL_DEVICES="pthread pthread" "$CLI" devices 2>/dev/null | grep -c pthread |
         "$CLI" apply "$tmp/a3.npy" "$tmp/a3-axes.npy" --mask box:3 --axes 1,2 --device 0:0,0:1
     grep -q "note: --device 0:0,0:1: this input runs on one device, 0:0" "$tmp/err" \
         || { echo "FAIL --axes with two devices: no note"; fails=$((fails + 1)); }
+    # A selector of one term, or none, runs on its first match on the
+    # mapped path too, as in memory and as apply --help says (it shared
+    # the array between every device it matched).
+    for sel in "--device cpu" "--device all" ""; do
+        check "mapped, selector '$sel': one device" 0 env -u CLCONV_DEVICE \
+            POCL_DEVICES="pthread pthread" CLCONV_APPLY_CHUNK_BYTES=1300 \
+            "$CLI" apply "$tmp/a3.npy" "$tmp/a3-one-term.npy" --mask gaussian:5 $sel
+        grep -q "slab(s) on 1 device(s): 0:0 " "$tmp/out" \
+            || { echo "FAIL mapped, selector '$sel': $(cat "$tmp/out")"; fails=$((fails + 1)); }
+    done
 else
     echo "SKIP split: PoCL does not expose two pthread devices here"
 fi

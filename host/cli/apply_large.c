@@ -172,6 +172,10 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
     int code = cli_devices_open(&r->devs, o->device, 1);
     if (code != CLI_EXIT_OK)
         return code;
+    /* A selector of one term (none: $CLCONV_DEVICE, else every device)
+     * runs on its first match, as in memory; only A,B shares the array. */
+    if (!apply_several_devices(o))
+        cli_devices_keep_first(&r->devs);
     r->n = r->devs.n < 16 ? r->devs.n : 16;
     for (size_t d = 0; d < r->n; ++d) {
         const clconv_device_info *dev = cli_device(&r->devs, d);

@@ -170,6 +170,9 @@ typedef struct cli_devices {
 int cli_devices_open(cli_devices *d, const char *selector, int with_sessions);
 /* The k-th selected device. */
 const clconv_device_info *cli_device(const cli_devices *d, size_t k);
+/* Keep only the first selected device (its session; the others' closed):
+ * a command that runs on one device where the selector matches several. */
+void cli_devices_keep_first(cli_devices *d);
 void cli_devices_close(cli_devices *d);
 
 /* The default problem of each dims (`clconv run` without --size, `clconv

@@ -58,6 +58,16 @@ const clconv_device_info *cli_device(const cli_devices *d, size_t k)
     return &d->list.devices[d->sel[k]];
 }
 
+void cli_devices_keep_first(cli_devices *d)
+{
+    for (size_t k = 1; d->sessions && k < d->n; ++k) {
+        clconv_session_destroy(d->sessions[k]);
+        d->sessions[k] = NULL;
+    }
+    if (d->n > 1)
+        d->n = 1;
+}
+
 void cli_devices_close(cli_devices *d)
 {
     for (size_t k = 0; d->sessions && k < d->n; ++k)
