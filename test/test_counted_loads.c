@@ -7,7 +7,9 @@
  * and sizes with partial boundary tiles (and a single element), so every
  * kind of boundary tile appears: ghost cells on one or both sides, a
  * mask wider than the tile, tiles cut by the end of N; then anisotropic
- * and even masks with origins at both ends, in every border mode. */
+ * and even masks with origins at both ends, in every border mode; then
+ * every element type (the store of an int16 output once ran the naive
+ * kernels' sum twice, counting its loads twice). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,11 +63,14 @@ static int count_one(counted_test *t, const clconv_problem *p,
     const size_t n = clconv_problem_elements(p);
     const size_t nm = clconv_problem_mask_elements(p);
     float *in = malloc(n * sizeof *in), *mask = malloc(nm * sizeof *mask);
+    void *typed = malloc(n * clconv_elem_size(p->in_dtype));
     assert_non_null(in);
     assert_non_null(mask);
+    assert_non_null(typed);
     clconv_fill_random(in, n, 1);
     clconv_fill_random(mask, nm, 2);
-    st = clconv_plan_set_input(plan, in);
+    clconv_elems_from_float(p->in_dtype, in, n, typed);
+    st = clconv_plan_set_input_typed(plan, typed);
     if (st == CLCONV_OK)
         st = clconv_plan_set_mask(plan, mask);
     if (st == CLCONV_OK)
@@ -75,6 +80,7 @@ static int count_one(counted_test *t, const clconv_problem *p,
         st = clconv_plan_counters(plan, &c);
     counts[0] = c.global_loads;
     counts[1] = c.local_reads;
+    free(typed);
     free(in);
     free(mask);
     clconv_plan_destroy(plan);
@@ -108,11 +114,13 @@ static void check_case(counted_test *t, const clconv_problem *p, tally *y)
         (unsigned long long)got[1] == want.local_reads)
         return;
     if (++y->wrong <= 5)
-        print_error("  %dD %s %s mask %dx%dx%d (width %d) origin %d,%d,%d "
-                    "tile %d size %zux%zux%zu: global loads %lld, model %llu; "
-                    "local reads %lld, model %llu\n",
+        print_error("  %dD %s %s %s->%s mask %dx%dx%d (width %d) origin "
+                    "%d,%d,%d tile %d size %zux%zux%zu: global loads %lld, "
+                    "model %llu; local reads %lld, model %llu\n",
                     p->dims, clconv_strategy_name(p->strategy),
-                    clconv_border_name(p->border), p->mask_size[0],
+                    clconv_border_name(p->border),
+                    clconv_elem_name(p->in_dtype),
+                    clconv_elem_name(p->out_dtype), p->mask_size[0],
                     p->mask_size[1], p->mask_size[2], p->mask_width,
                     p->origin[0], p->origin[1], p->origin[2], p->tile,
                     p->size[0], p->size[1], p->size[2], got[0],
@@ -172,6 +180,27 @@ static void shaped_masks_in_every_mode_count_as_the_model(void **state)
                      y.why);
 }
 
+/* Each narrow type in and out (one size with partial tiles, mask 3): the
+ * loads do not depend on the type. */
+static void every_element_type_counts_as_the_model(void **state)
+{
+    counted_test *t = *state;
+    static const clconv_elem types[] = {CLCONV_ELEM_U8, CLCONV_ELEM_U16,
+                                        CLCONV_ELEM_I16, CLCONV_ELEM_F16};
+    const size_t *sz = t->dc->sizes[t->dc->nsizes - 1];
+    tally y = {0, 0, 0, ""};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k) {
+        clconv_problem p = support_problem(t->dc->dims, sz[0], sz[1], sz[2],
+                                           3, t->dc->tile, t->strategy);
+        p.in_dtype = p.out_dtype = types[k];
+        check_case(t, &p, &y);
+    }
+    assert_int_equal(y.wrong, 0);
+    if (!y.ran)
+        SUPPORT_SKIP("%s: no typed case fits this device: %s", t->name,
+                     y.why);
+}
+
 int main(void)
 {
     support_devices f;
@@ -179,8 +208,21 @@ int main(void)
         fprintf(stderr, "test_counted_loads: %s\n", f.why);
         return 1;
     }
+    /* Each (dims, strategy) case three ways: odd masks, shaped masks in
+     * every mode, every element type. */
+    static const struct {
+        const char *what;
+        void (*func)(void **);
+    } kinds[] = {
+        {"counted_loads_equal_the_model", counted_loads_equal_the_model},
+        {"shaped_masks_count_as_the_model",
+         shaped_masks_in_every_mode_count_as_the_model},
+        {"every_element_type_counts_as_the_model",
+         every_element_type_counts_as_the_model},
+    };
+    const size_t nkinds = sizeof kinds / sizeof kinds[0];
     const size_t ncases = sizeof cases / sizeof cases[0];
-    const size_t ntests = 2 * f.n * ncases * CLCONV_STRATEGY_COUNT;
+    const size_t ntests = nkinds * f.n * ncases * CLCONV_STRATEGY_COUNT;
     counted_test *cts = calloc(ntests, sizeof *cts);
     struct CMUnitTest *tests = calloc(ntests, sizeof *tests);
     if (!cts || !tests)
@@ -192,32 +234,22 @@ int main(void)
             for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
                 if (!clconv_model_has_strategy((clconv_strategy)s))
                     continue;
-                counted_test *ct = &cts[n];
-                ct->session = f.sessions[d];
-                ct->dev = dev;
-                ct->dc = &cases[c];
-                ct->strategy = (clconv_strategy)s;
-                snprintf(ct->name, sizeof ct->name,
-                         "conv%dd_%s_counted_loads_equal_the_model_on_%u:%u_"
-                         "%.60s",
-                         cases[c].dims, clconv_strategy_name(ct->strategy),
-                         dev->platform_index, dev->device_index, dev->name);
-                tests[n].name = ct->name;
-                tests[n].test_func = counted_loads_equal_the_model;
-                tests[n].initial_state = ct;
-                ++n;
-                /* The same case, shaped masks in every mode. */
-                cts[n] = *ct;
-                snprintf(cts[n].name, sizeof cts[n].name,
-                         "conv%dd_%s_shaped_masks_count_as_the_model_on_%u:%u_"
-                         "%.60s",
-                         cases[c].dims, clconv_strategy_name(ct->strategy),
-                         dev->platform_index, dev->device_index, dev->name);
-                tests[n].name = cts[n].name;
-                tests[n].test_func =
-                    shaped_masks_in_every_mode_count_as_the_model;
-                tests[n].initial_state = &cts[n];
-                ++n;
+                for (size_t k = 0; k < nkinds; ++k) {
+                    counted_test *ct = &cts[n];
+                    ct->session = f.sessions[d];
+                    ct->dev = dev;
+                    ct->dc = &cases[c];
+                    ct->strategy = (clconv_strategy)s;
+                    snprintf(ct->name, sizeof ct->name,
+                             "conv%dd_%s_%s_on_%u:%u_%.50s", cases[c].dims,
+                             clconv_strategy_name(ct->strategy),
+                             kinds[k].what, dev->platform_index,
+                             dev->device_index, dev->name);
+                    tests[n].name = ct->name;
+                    tests[n].test_func = kinds[k].func;
+                    tests[n].initial_state = ct;
+                    ++n;
+                }
             }
     }
     int failed = _cmocka_run_group_tests("counted_loads", tests, n, NULL, NULL);
