@@ -101,6 +101,12 @@ for bad in 0 -1 nan 5x 1e9; do
     check "model --methods --bandwidth $bad is a usage error" 2 "$CLI" model --methods --dims 2 --size 64 --bandwidth "$bad" --peak-gflops 100
     grep -q -- '--bandwidth' "$tmp/err" || fail "the --bandwidth $bad error does not name the flag"
 done
+# The instrumented kernels of --dtype count as the model (the input was
+# handed to the float entry point: exit 2 for every type but f32).
+for t in u8 u16 i16 f16; do
+    check "model --device --dtype $t counts the typed kernels" 0 "$CLI" model --dims 2 --mask 3 --size 9x7 --dtype $t --device 0:0
+    [ "$(grep -c '^counted .* equal on 0:0' "$tmp/out")" -eq 4 ] || fail "model --dtype $t: not four counted rows equal to the model"
+done
 
 if [ "$fails" -ne 0 ]; then echo "cli.sh: $fails failure(s)"; exit 1; fi
 echo "cli.sh: all passed"

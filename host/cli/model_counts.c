@@ -10,15 +10,16 @@
 
 /* ---- counted loads: the instrumented kernels next to the model ---------- */
 
-/* Run p's instrumented kernel once on session s and read its counts. */
+/* Run p's instrumented kernel once on session s and read its counts; in
+ * holds elements of p->in_dtype (--dtype). */
 static clconv_status count_one(clconv_session *s, const clconv_problem *p,
-                               const float *in, const float *mask,
+                               const void *in, const float *mask,
                                clconv_load_counts *got)
 {
     clconv_plan *plan = NULL;
     clconv_status st = clconv_plan_create_counting(s, p, mask, &plan);
     if (st == CLCONV_OK)
-        st = clconv_plan_set_input(plan, in);
+        st = clconv_plan_set_input_typed(plan, in);
     if (st == CLCONV_OK)
         st = clconv_plan_execute(plan, NULL);
     if (st == CLCONV_OK)
@@ -43,10 +44,14 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
     }
     const size_t n = clconv_problem_elements(p);
     const size_t nm = clconv_problem_mask_elements(p);
+    /* random floats, as the input's element type (--dtype) */
     float *in = malloc(n * sizeof *in), *mask = malloc(nm * sizeof *mask);
+    void *typed = p->in_dtype == CLCONV_ELEM_F32
+                      ? NULL
+                      : malloc(n * clconv_elem_size(p->in_dtype));
     cli_devices devs;
     int rc = CLI_EXIT_UNSUPPORTED;
-    if (!in || !mask)
+    if (!in || !mask || (p->in_dtype != CLCONV_ELEM_F32 && !typed))
         cli_error("model: out of memory for a problem of %zu elements", n);
     else
         rc = cli_devices_open(&devs, selector, 1);
@@ -54,11 +59,13 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
     if (opened) {
         clconv_fill_random(in, n, 1);
         clconv_fill_random(mask, nm, 2);
+        clconv_elems_from_float(p->in_dtype, in, n, typed);
     }
     for (size_t k = 0; opened && k < devs.n; ++k) {
         const clconv_device_info *d = cli_device(&devs, k);
         clconv_load_counts got = {0, 0};
-        clconv_status st = count_one(devs.sessions[k], p, in, mask, &got);
+        clconv_status st = count_one(devs.sessions[k], p, typed ? typed : in,
+                                     mask, &got);
         if (st != CLCONV_OK) {
             cli_error("%s", clconv_last_error());
             rc = cli_exit_code(st);
@@ -82,6 +89,7 @@ static int count_on_devices(const clconv_problem *p, const char *selector,
     }
     if (opened)
         cli_devices_close(&devs);
+    free(typed);
     free(in);
     free(mask);
     return rc;
