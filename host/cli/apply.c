@@ -13,8 +13,8 @@ void cli_apply_usage(FILE *f)
         "                    [--strategy S|auto] [--tile T] [--verify]\n"
         "                    [--float OUT.npy] [--mode M] [--cval V]\n"
         "                    [--origin O[,O..]] [--convolve]\n"
-        "                    [--channel-axis N | --dims 3]\n"
-        "                    [--out-dtype same|f32]\n"
+        "                    [--axes A[,B..] | --channel-axis N | --dims 3]\n"
+        "                    [--method M] [--out-dtype same|f32]\n"
         "Correlate (scipy.ndimage.correlate; zeros outside by default) a .npy\n"
         "array or a PNG/PGM/PPM image with a mask (over 1 to 3 axes: an\n"
         "array of more takes --axes, the others filtered slice by slice).\n"
@@ -67,6 +67,8 @@ void cli_apply_usage(FILE *f)
         "                  (shape H x W, or H x W x C)\n"
         "OUT and F.npy are replaced atomically, both or neither (a FIFO,\n"
         "device or - for stdout is written through); see doc/apply.md.\n"
+        "Under mpirun (mpirun -n N clconv apply ...) each rank filters a slab\n"
+        "of rows; clconv-mpi apply --help says how (--halo read|exchange).\n"
         "Exit: 0 ok, 1 verification failed, 2 usage error or bad file,\n"
         "      3 unsupported on the device or OpenCL error.\n",
         cli_strategy_list(0));

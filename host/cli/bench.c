@@ -19,7 +19,8 @@ void cli_bench_usage(FILE *f)
         "                    --mask W] [--device SEL] [--strategy S|all]\n"
         "                    [--mask-mode M] [--tiles all|default|gpu]\n"
         "                    [--reps N] [--warmup N] [--mode M] [--cval V]\n"
-        "                    [--origin O[,O..]] [--convolve] [--batch N]\n"
+        "                    [--origin O[,O..]] [--convolve] [--axes A[,B..]]\n"
+        "                    [--batch N] [--mpi]\n"
         "                    [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
         "                    [--end-to-end] [--dtype T] [--out-dtype same|f32]\n"
         "Measure each device's copy bandwidth and FP32 FMA peak, then run\n"
@@ -37,6 +38,7 @@ void cli_bench_usage(FILE *f)
         "                  nearest, reflect, mirror, wrap (a mode column in\n"
         "                  JSON and CSV); --cval V the constant mode's value\n"
         "  --origin O      SciPy's origin, one value or one per axis, x first\n"
+        "  --axes A[,B..]  the axes the mask spans (x first; others 1 wide)\n"
         "  --convolve      convolution (the mask flipped) instead of correlation\n"
         CLI_DTYPE_HELP
         "                  (the floor counts each type's bytes)\n"
@@ -64,6 +66,8 @@ void cli_bench_usage(FILE *f)
         "                  --reps), beside the host<->device transfer floor;\n"
         "                  2D 1920x1080 and 8192x8192, masks 3, 5, 9, each\n"
         "                  device's default variant (or --strategy, --dims..)\n"
+        "  --mpi           under mpirun: strong and weak scaling of 3D problems\n"
+        "                  over the ranks (clconv bench --mpi --help)\n"
         "Exit: 0 ok, 1 a variant failed verification, 2 usage error,\n"
         "      3 OpenCL error (tiles that do not fit are skipped, not errors).\n",
         cli_strategy_list(0));

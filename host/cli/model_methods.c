@@ -36,9 +36,9 @@ void cli_model_methods_usage(FILE *f)
         "                  size follows it (wrap transforms the period)\n"
         "  --max-mask W    the widest mask of the crossover scan (default\n"
         "                  1023 in 1D, 255 in 2D, 63 in 3D)\n"
-        "  --csv           the scan as CSV (width,direct,separable,fft,auto:\n"
-        "                  the prediction of what auto takes for a separable\n"
-        "                  mask), the input of bench/crossover.py\n",
+        "  --csv           the scan as CSV (width,direct_ms,separable_ms,\n"
+        "                  fft_ms,auto_ms; auto_ms: what auto takes for a\n"
+        "                  separable mask), the input of bench/crossover.py\n",
         f);
 }
 

@@ -8,11 +8,13 @@
 void cli_run_usage(FILE *f)
 {
     fprintf(f,
-        "usage: clconv run [--dims D --size X[xY[xZ]] --mask W|WxH[xD] --tile T]\n"
+        "usage: clconv run [--dims D --size X[xY[xZ]] --mask W|WxH[xD]]\n"
+        "                  [--tile T[,T..]] [--axes A[,B..]] [--batch N]\n"
         "                  [--mode M[,M..]] [--cval V] [--origin O[,O..]]\n"
         "                  [--convolve]\n"
-        "                  [--strategy S|all] [--coarsen C] [--group-y G]\n"
-        "                  [--mask-mode M] [--device SEL] [--reps N]\n"
+        "                  [--strategy S|all|auto] [--coarsen C[,C..]]\n"
+        "                  [--group-y G[,G..]] [--mask-mode M[,M..]]\n"
+        "                  [--device SEL] [--reps N]\n"
         "                  [--warmup N] [--seed S] [--json [F]] [--csv [F]]\n"
         "                  [--table] [--split] [--method M]\n"
         "                  [--dtype u8|u16|i16|f16|f32] [--out-dtype same|f32]\n"
@@ -34,7 +36,9 @@ void cli_run_usage(FILE *f)
         CLI_DTYPE_HELP
         "  --axes A[,B..]  the axes the mask spans (x first; others 1 wide)\n"
         "  --batch N       N problems of --size (1D or 2D) in one launch\n"
-        "  --tile T        TILE_WIDTH (default: each strategy's own)\n"
+        "  --tile T        TILE_WIDTH (default: each strategy's own); a comma\n"
+        "                  list, as --coarsen, --group-y and --mask-mode,\n"
+        "                  runs each value (rows of every combination)\n"
         "  --strategy S    %s\n"
         "                  or all (default); auto: the device's tuning from\n"
         "                  clconv tune, else the default heuristic\n"
@@ -45,11 +49,13 @@ void cli_run_usage(FILE *f)
         "                  (1D), rows (2D) or planes (3D) per work-item\n"
         "  --group-y G     coarse: work-group y extent in 2D/3D (default 4)\n"
         "  --mask-mode M   argument, baked or auto (default: baked for coarse\n"
-        "                  and vector, argument for the others)\n"
+        "                  and vector on GPUs, argument otherwise)\n"
         CLI_METHOD_HELP
         "                  (default direct: a row per strategy; otherwise one\n"
         "                  row per device; separable makes the random mask an\n"
-        "                  outer product of random 1D masks)\n"
+        "                  outer product of random 1D masks)\n",
+        cli_strategy_list(0));
+    fputs(
         "  --reps N        timed launches after warm-up (default 10; 0: verify only)\n"
         "  --warmup N      untimed launches first (default 2)\n"
         "  --seed S        random seed (default $CLCONV_SEED, else the clock)\n"
@@ -66,7 +72,7 @@ void cli_run_usage(FILE *f)
         "                  through it in slabs (rows say how many)\n"
         "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
         "      3 unsupported on a device or OpenCL error.\n",
-        cli_strategy_list(0));
+        f);
 }
 
 /* A knob's list, in the range the variant table gives it. */
