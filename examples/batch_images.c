@@ -3,7 +3,7 @@
  * plane thick (mask_size {W, W, 1}), so each image is convolved on its own
  * and the whole batch runs as one launch instead of N.
  *
- *   cc batch_images.c $(pkg-config --cflags --libs clconv) -o batch_images
+ *   cc batch_images.c $(pkg-config --cflags --libs clconv) -lm -o batch_images
  *   ./batch_images [DEVICE]
  */
 #include <math.h>

@@ -1,7 +1,7 @@
 /* The shortest use of clconv: blur a float image that lives in host
  * memory, on the first device found, and check one pixel by hand.
  *
- *   cc blur_host.c $(pkg-config --cflags --libs clconv) -o blur_host
+ *   cc blur_host.c $(pkg-config --cflags --libs clconv) -lm -o blur_host
  *   ./blur_host [DEVICE]      (DEVICE: a selector as in `clconv devices`)
  */
 #include <math.h>

@@ -57,15 +57,22 @@ export PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
 unset CLCONV_KERNEL_DIR
 for ex in "$ROOT"/examples/*.c; do
     name=$(basename "$ex" .c)
+    # Built as its header says (` *   cc NAME.c $(pkg-config --cflags
+    # --libs clconv) [LIBS] -o OUT`): the libraries it names beyond
+    # pkg-config's, for its own calls (OpenCL, libm), and no others (every
+    # example was given -lOpenCL -lm, so a header without -lm passed here
+    # and failed for a user: "DSO missing from command line").
+    line=$(grep '^ \*   cc .*\$(pkg-config --cflags --libs clconv)' "$ex")
+    [ -n "$line" ] || { fail "$name: its header documents no build line"; continue; }
+    own=$(echo "$line" | sed 's/.*--libs clconv) *//; s/ *-o [^ ]*$//')
     for kind in shared static; do
         flag=""; [ $kind = static ] && flag=--static
         libs=$(pkg-config --libs $flag clconv)
         [ $kind = static ] && libs=$(echo "$libs" | sed "s|-lclconv|$lib/libclconv.a|")
         # shellcheck disable=SC2046,SC2086
-        # own_context.c makes OpenCL calls of its own: -lOpenCL.
-        if ! cc -std=c11 $san $(pkg-config --cflags clconv) "$ex" $libs -lOpenCL -lm \
+        if ! cc -std=c11 $san $(pkg-config --cflags clconv) "$ex" $libs $own \
                 -o "$tmp/$name-$kind" 2>"$tmp/cc.err"; then
-            fail "$name ($kind) does not build with pkg-config alone"
+            fail "$name ($kind) does not build as its header says ($line)"
             sed 's/^/  | /' "$tmp/cc.err"; continue
         fi
         # Shared: the library finds the kernels beside itself. Static: the
