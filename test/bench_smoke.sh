@@ -114,6 +114,18 @@ else
     fail "its rows lack direct or fft in mode reflect"; sed 's/^/  | /' "$tmp/out"
 fi
 check "bench --suite large-quick --dims without --mask is a usage error" 2 "$CLI" bench --suite large-quick --dims 2 --size 64
+# --json FILE and --csv FILE, as every command takes them (they were
+# unknown options here: exit 2 after --json, which took no FILE).
+rm -f "$tmp/large.json" "$tmp/large.csv"
+check "bench --suite large-quick --json FILE --csv FILE" 0 "$CLI" bench --suite large-quick --dims 1 --size 500 --mask 31 --method fft --reps 1 --warmup 0 --device 0:0 --json "$tmp/large.json" --csv "$tmp/large.csv"
+if grep -q 'fft .* ms (model' "$tmp/out" &&
+   "$PY" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert len(r) == 1 and r[0]["method"] == "fft" and r[0]["device"].startswith("0:0 "), r' "$tmp/large.json" &&
+   head -1 "$tmp/large.csv" | grep -q '^device,dims,size,mask,mask_kind,mode,method,ran,strategy,status,predicted_ms,median_ms' &&
+   [ "$(wc -l < "$tmp/large.csv")" -eq 2 ]; then
+    ok "its line on stdout, its row in the JSON and CSV files"
+else
+    fail "bench --suite large-quick's files or line"; sed 's/^/  | /' "$tmp/out" "$tmp/large.json" "$tmp/large.csv" 2>&1
+fi
 
 # --kind gaussian makes the custom problem separable; --method keeps one
 # method's rows.

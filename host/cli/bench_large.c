@@ -20,7 +20,8 @@ void cli_bench_large_usage(FILE *f)
     fputs(
         "\n"
         "usage: clconv bench --suite large|large-quick [--device SEL]\n"
-        "                    [--reps N] [--warmup N] [--seed S] [--json]\n"
+        "                    [--reps N] [--warmup N] [--seed S]\n"
+        "                    [--json [FILE]] [--csv [FILE]]\n"
         "                    [--max-ms MS] [--mode M] [--method M]\n"
         "                    [--dims D --size X[xY[xZ]] --mask W\n"
         "                     [--kind random|gaussian]]\n"
@@ -39,7 +40,9 @@ void cli_bench_large_usage(FILE *f)
         "  --dims D --size S --mask W   one problem instead of the suite's,\n"
         "                  its mask random (not separable) or, with --kind\n"
         "                  gaussian, a Gaussian of width W on every axis\n"
-        "  --json          one JSON array on stdout instead of lines\n"
+        "  --json [FILE]   every row as a JSON array: on stdout instead of the\n"
+        "                  lines (no FILE, or -), or written to FILE atomically\n"
+        "  --csv [FILE]    every row as CSV with a header, the same way\n"
         "Exit: 0 all verified, 1 a verification failed, 2 usage error,\n"
         "      3 unsupported or OpenCL error.\n",
         f);
@@ -122,14 +125,18 @@ static int parse(int argc, char **argv, large_options *o)
         } else if ((r = parse_problem(argc, argv, &i, o, &size))) {
             if (r < 0)
                 return -1;
-        } else if (cli_opt_flag(argv, i, "--json")) {
-            o->json = 1;
+        } else if ((r = cli_parse_output_option(argc, argv, &i, 0,
+                                                &o->out))) {
+            if (r < 0)
+                return -1;
         } else {
             cli_error("bench: unknown option '%s' with --suite %s", argv[i],
                       o->suite ? o->suite : "large");
             return -1;
         }
     }
+    if (cli_outputs_check(&o->out))
+        return -1;
     if (o->kind_given && !o->custom.dims) {
         cli_error("bench --suite %s: --kind is for a custom problem "
                   "(--dims, --size, --mask)", o->suite ? o->suite : "large");
@@ -270,9 +277,11 @@ static void run_method(clconv_session *s, const clconv_ceilings *c,
     r->floor_ms = bench_large_floor_ms(&d->p, r->ran, c);
 }
 
-/* Every method of one problem on one session; the exit code so far. */
-static int bench_problem(clconv_session *s, const clconv_ceilings *c,
-                         const large_options *o, large_data *d, int *first)
+/* Every method of one problem on one session of dev (the list's, which
+ * outlives the session: t keeps it); the exit code so far. */
+static int bench_problem(const clconv_device_info *dev, clconv_session *s,
+                         const clconv_ceilings *c, const large_options *o,
+                         large_data *d, large_records *t)
 {
     static const clconv_method methods[] = {
         CLCONV_METHOD_DIRECT, CLCONV_METHOD_SEPARABLE, CLCONV_METHOD_FFT,
@@ -288,8 +297,8 @@ static int bench_problem(clconv_session *s, const clconv_ceilings *c,
         if (r.method == CLCONV_METHOD_SEPARABLE && !sep)
             continue;
         run_method(s, c, o, d, &r);
-        bench_large_print_row(o, clconv_session_device(s), d, &r, *first);
-        *first = 0;
+        if (bench_large_add_row(t, o, dev, d, &r))
+            return CLI_EXIT_UNSUPPORTED;
         if (strcmp(r.status, "FAIL") == 0)
             code = CLI_EXIT_VERIFY;
         else if (strcmp(r.status, "error") == 0 && code == CLI_EXIT_OK)
@@ -299,7 +308,7 @@ static int bench_problem(clconv_session *s, const clconv_ceilings *c,
 }
 
 static int bench_device(const clconv_device_info *dev, const large_options *o,
-                        int *first)
+                        large_records *t)
 {
     clconv_session *s = NULL;
     clconv_ceilings c = {0, 0};
@@ -311,7 +320,7 @@ static int bench_device(const clconv_device_info *dev, const large_options *o,
         clconv_session_destroy(s);
         return cli_exit_code(st);
     }
-    fprintf(o->json ? stderr : stdout, "%s: copy %.1f GB/s, FP32 %.0f "
+    fprintf(cli_outputs_text(&o->out) ? stdout : stderr, "%s: copy %.1f GB/s, FP32 %.0f "
             "GFLOP/s\n", dev->name, c.copy_gbs, c.fp32_gflops);
     const clconv_bench_problem *ps = &o->custom;
     const size_t np = o->custom.dims ? 1 : clconv_bench_suite(o->suite, &ps);
@@ -322,7 +331,7 @@ static int bench_device(const clconv_device_info *dev, const large_options *o,
                        o->custom.dims ? o->kind
                                       : clconv_bench_suite_mask(o->suite, i),
                        o->seed + i, o->border, &d);
-        int c2 = st == CLCONV_OK ? bench_problem(s, &c, o, &d, first)
+        int c2 = st == CLCONV_OK ? bench_problem(dev, s, &c, o, &d, t)
                                  : cli_exit_code(st);
         if (st != CLCONV_OK)
             cli_error("%s", clconv_last_error());
@@ -339,6 +348,10 @@ int cli_bench_large_main(int argc, char **argv)
     large_options o;
     if (parse(argc, argv, &o))
         return CLI_EXIT_USAGE;
+    /* a FILE that cannot be written: said before any work */
+    int code = cli_outputs_writable(&o.out);
+    if (code != CLI_EXIT_OK)
+        return code;
     clconv_device_list list;
     clconv_status st = clconv_devices_discover(&list);
     if (st != CLCONV_OK) {
@@ -346,24 +359,22 @@ int cli_bench_large_main(int argc, char **argv)
         return cli_exit_code(st);
     }
     size_t *sel = calloc(list.count ? list.count : 1, sizeof *sel), nsel = 0;
-    int code = CLI_EXIT_USAGE, first = 1;
+    large_records rows = {NULL, 0, 0};
+    code = CLI_EXIT_USAGE;
     if (!sel || clconv_devices_select(&list, o.device, sel, &nsel) != CLCONV_OK) {
         cli_error("--device: %s", clconv_last_error());
         goto out;
     }
     fprintf(stderr, "clconv: bench suite %s, seed %llu\n", o.suite,
             (unsigned long long)o.seed);
-    if (o.json)
-        printf("[\n");
     code = CLI_EXIT_OK;
-    for (size_t k = 0; k < nsel; ++k) {
-        int c = bench_device(&list.devices[sel[k]], &o, &first);
-        if (c == CLI_EXIT_VERIFY || (c && code == CLI_EXIT_OK))
-            code = c;
-    }
-    if (o.json)
-        printf("\n]\n");
+    for (size_t k = 0; k < nsel; ++k)
+        code = cli_merge_code(code,
+                              bench_device(&list.devices[sel[k]], &o, &rows));
+    if (bench_large_emit(&o, &rows))
+        code = cli_merge_code(code, CLI_EXIT_UNSUPPORTED);
 out:
+    free(rows.rec);
     free(sel);
     clconv_devices_free(&list);
     return code;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "cli.h"
 #include "clconv.h"
 #include "clconv_bench.h"
 
@@ -13,7 +14,8 @@
 
 typedef struct large_options {
     const char *suite, *device;
-    int reps, warmup, json;
+    int reps, warmup;
+    cli_outputs out;             /* --json [FILE], --csv [FILE] */
     uint64_t seed;
     double max_ms;
     clconv_border border;
@@ -42,14 +44,29 @@ typedef struct large_row {
     clconv_timing t;
 } large_row;
 
+/* The rows so far, each with its device, problem and mask kind. */
+typedef struct large_record {
+    const clconv_device_info *dev;
+    clconv_problem p;
+    const char *kind;
+    large_row r;
+} large_record;
+typedef struct large_records {
+    large_record *rec;
+    size_t n, cap;
+} large_records;
+
 /* The floor of the method that ran (bench_large_rows.c). */
 double bench_large_floor_ms(const clconv_problem *p, clconv_method ran,
                             const clconv_ceilings *c);
-/* One row: a line on stdout, or with --json a JSON object on stdout and
- * the line on stderr as progress; first: the array's first object. */
-void bench_large_print_row(const large_options *o,
-                           const clconv_device_info *dev,
-                           const large_data *d, const large_row *r,
-                           int first);
+/* One row: its line on stdout (on stderr, as progress, when JSON or CSV
+ * goes to stdout), kept in t for bench_large_emit. 0, or -1 (out of
+ * memory, printed). */
+int bench_large_add_row(large_records *t, const large_options *o,
+                        const clconv_device_info *dev, const large_data *d,
+                        const large_row *r);
+/* The rows as JSON and CSV where --json and --csv ask. 0, or -1
+ * (printed). */
+int bench_large_emit(const large_options *o, const large_records *t);
 
 #endif

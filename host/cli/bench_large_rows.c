@@ -1,11 +1,11 @@
-/* bench --suite large: a row's floor and its output, a line or a JSON
- * object. */
+/* bench --suite large: a row's floor and its output, a line as it
+ * finishes and the rows through the emitter (JSON, CSV). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_large.h"
 #include "cli.h"
-#include "clconv_io.h"
 
 /* The floor of the method that ran: the slower of its bytes at the copy
  * ceiling and its FMAs at the FMA ceiling. Direct: one read and write, W^d
@@ -58,34 +58,60 @@ static void print_line(FILE *f, const clconv_device_info *dev,
     fflush(f);
 }
 
-void bench_large_print_row(const large_options *o, const clconv_device_info *dev,
-                      const large_data *d, const large_row *r, int first)
+int bench_large_add_row(large_records *t, const large_options *o,
+                        const clconv_device_info *dev, const large_data *d,
+                        const large_row *r)
 {
-    char size[64];
-    cli_format_size(d->p.size, d->p.dims, size, sizeof size);
-    print_line(o->json ? stderr : stdout, dev, d, r);
-    if (!o->json)
-        return;
-    printf("%s  {\"device\": ", first ? "" : ",\n");
-    clconv_json_string(stdout, dev->name);
-    printf(", \"dims\": %d, \"size\": \"%s\", \"mask\": %d, \"mask_kind\": "
-           "\"%s\", \"mode\": \"%s\", \"method\": \"%s\", \"ran\": \"%s\", "
-           "\"strategy\": \"%s\", \"status\": \"%s\", \"predicted_ms\": %.6g",
-           d->p.dims, size, d->p.mask_width, d->kind,
-           clconv_border_name(d->p.border),
-           clconv_method_name(r->method), clconv_method_name(r->ran),
-           clconv_strategy_name(r->p.strategy), r->status, r->predicted_ms);
-    if (r->t.reps > 0)
-        printf(", \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
-               "\"reps\": %d, \"max_err\": %.6g, \"floor_ms\": %.6g",
-               r->t.median_ms, r->t.min_ms, r->t.max_ms, r->t.reps,
-               r->max_err, r->floor_ms);
-    else if (strcmp(r->status, "FAIL") == 0)
-        printf(", \"max_err\": %.6g", r->max_err);
-    if (*r->reason) {
-        printf(", \"reason\": ");
-        clconv_json_string(stdout, r->reason);
+    print_line(cli_outputs_text(&o->out) ? stdout : stderr, dev, d, r);
+    if (t->n == t->cap) {
+        const size_t cap = t->cap ? 2 * t->cap : 16;
+        large_record *grown = realloc(t->rec, cap * sizeof *grown);
+        if (!grown) {
+            cli_error("bench: out of memory for %zu rows", cap);
+            return -1;
+        }
+        t->rec = grown;
+        t->cap = cap;
     }
-    printf("}");
-    fflush(stdout);
+    t->rec[t->n++] = (large_record){dev, d->p, d->kind, *r};
+    return 0;
 }
+
+/* A row's fields, once for JSON and CSV (a field a row lacks: a timing
+ * not taken, a reason where there is none). */
+static void put_fields(cli_rows *t, const void *recs, size_t i)
+{
+    const large_record *e = &((const large_record *)recs)[i];
+    const large_row *r = &e->r;
+    cli_row_begin(t);
+    cli_put_device(t, "device", e->dev);
+    cli_put_int(t, "dims", e->p.dims);
+    cli_put_size(t, "size", &e->p);
+    cli_put_int(t, "mask", e->p.mask_width);
+    cli_put_str(t, "mask_kind", e->kind);
+    cli_put_str(t, "mode", clconv_border_name(e->p.border));
+    cli_put_str(t, "method", clconv_method_name(r->method));
+    cli_put_str(t, "ran", clconv_method_name(r->ran));
+    cli_put_str(t, "strategy", clconv_strategy_name(r->p.strategy));
+    cli_put_str(t, "status", r->status);
+    cli_put_num(t, "predicted_ms", "%.6g", r->predicted_ms);
+    if (r->t.reps > 0) {
+        cli_put_num(t, "median_ms", "%.6f", r->t.median_ms);
+        cli_put_num(t, "min_ms", "%.6f", r->t.min_ms);
+        cli_put_num(t, "max_ms", "%.6f", r->t.max_ms);
+        cli_put_int(t, "reps", r->t.reps);
+    }
+    if (r->t.reps > 0 || strcmp(r->status, "FAIL") == 0)
+        cli_put_num(t, "max_err", "%.6g", r->max_err);
+    if (r->t.reps > 0)
+        cli_put_num(t, "floor_ms", "%.6g", r->floor_ms);
+    if (*r->reason)
+        cli_put_str(t, "reason", r->reason);
+}
+
+int bench_large_emit(const large_options *o, const large_records *t)
+{
+    return cli_emit(&o->out, t->rec, t->n, put_fields);
+}
+
+
