@@ -105,8 +105,12 @@ XDG_CACHE_HOME="$tmp/file" POCL_CACHE_DIR="$tmp/drivercache" check "clconv's own
 # is the command's output, so exit 3 with one line, as coreutils' "write
 # error" (the table, summary or help was lost with exit 0).
 if [ -w /dev/full ]; then
+    # clconv-mpi's commands too (bench --mpi runs it: its help and table
+    # were lost with exit 0).
+    set -- "bench --mpi --help" "bench --mpi --size 8 --mask 3 --reps 1 --warmup 0"
+    [ -x "$(dirname "$CLI")/clconv-mpi" ] || set --
     for c in "devices" "run --dims 1 --size 10 --strategy naive --reps 0 --seed 1" "--help" \
-        "apply $SAMPLE $tmp/full.png --mask 1"; do
+        "apply $SAMPLE $tmp/full.png --mask 1" "$@"; do
         $CLI $c >/dev/full 2>"$tmp/err"
         rc=$?
         grep -v '^clconv: seed ' "$tmp/err" >"$tmp/err2"

@@ -61,9 +61,8 @@ static int dispatch(int argc, char **argv)
     return CLI_EXIT_USAGE;
 }
 
-int cli_main(int argc, char **argv)
+int cli_flush_stdout(int code)
 {
-    int code = dispatch(argc, argv);
     /* What stdio still holds goes out now, and a write that failed at any
      * point (stdout /dev/full, a full disk, closed) is said, as coreutils
      * say it: the text a command printed is its output too (it was exit 0
@@ -78,4 +77,9 @@ int cli_main(int argc, char **argv)
             code = CLI_EXIT_UNSUPPORTED;
     }
     return code;
+}
+
+int cli_main(int argc, char **argv)
+{
+    return cli_flush_stdout(dispatch(argc, argv));
 }

@@ -26,6 +26,10 @@ typedef struct cli_command {
 } cli_command;
 
 int cli_main(int argc, char **argv);
+/* Flush stdout at a command's end: a write that failed at any point is
+ * said on stderr and makes an exit code of CLI_EXIT_OK
+ * CLI_EXIT_UNSUPPORTED; the code, so changed. */
+int cli_flush_stdout(int code);
 /* Under an MPI launcher with several ranks, `apply` and `bench --mpi`
  * exec the clconv-mpi beside this program: returns only if it could not
  * (the exit code, error printed) or need not (-1: run as usual). */

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
         return cli_main(argc, argv);
     if (cli_wants_help(argc - 1, argv + 1)) {
         (apply ? cli_apply_mpi_usage : cli_bench_mpi_usage)(stdout);
-        return CLI_EXIT_OK;
+        return cli_flush_stdout(CLI_EXIT_OK);
     }
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         cli_error("MPI_Init failed");
@@ -62,5 +62,6 @@ int main(int argc, char **argv)
     int code = apply ? cli_apply_mpi_main(argc - 1, argv + 1)
                      : cli_bench_mpi_main(argc - 1, argv + 1);
     MPI_Finalize();
-    return code;
+    /* rank 0's summary or table, as one process's (cli_main) */
+    return cli_flush_stdout(code);
 }
