@@ -221,6 +221,7 @@ static int measure_all(const bench_mpi_options *o, cli_mpi_device *dev,
                 if (code == CLI_EXIT_OK && c->rank && cli_outputs_text(&o->out)) {
                     print_case(c);
                     fflush(stdout);
+                    cli_stdout_note();
                 }
             }
     return code;

@@ -53,6 +53,7 @@ static int dispatch(int argc, char **argv)
             continue;
         if (cli_wants_help(argc - 1, argv + 1)) {
             commands[i].usage(stdout);
+            cli_stdout_note();
             return CLI_EXIT_OK;
         }
         return commands[i].main(argc - 1, argv + 1);
@@ -61,15 +62,27 @@ static int dispatch(int argc, char **argv)
     return CLI_EXIT_USAGE;
 }
 
+/* The errno of the first failed write on stdout that cli_stdout_note saw
+ * (0: none seen). */
+static int stdout_errno;
+
+void cli_stdout_note(void)
+{
+    if (!stdout_errno && ferror(stdout))
+        stdout_errno = errno;
+}
+
 int cli_flush_stdout(int code)
 {
     /* What stdio still holds goes out now, and a write that failed at any
      * point (stdout /dev/full, a full disk, closed) is said, as coreutils
      * say it: the text a command printed is its output too (it was exit 0
-     * with the table, summary or help lost). */
+     * with the table, summary or help lost). A write that failed before
+     * (output beyond stdio's buffer) left nothing to flush, so its reason
+     * is the one noted then. */
     errno = 0;
     const int flushed = fflush(stdout) == 0;
-    const int e = errno;
+    const int e = errno ? errno : stdout_errno;
     if (!flushed || ferror(stdout)) {
         cli_error("write error on standard output%s%s", e ? ": " : "",
                   e ? strerror(e) : "");

@@ -30,6 +30,11 @@ int cli_main(int argc, char **argv);
  * said on stderr and makes an exit code of CLI_EXIT_OK
  * CLI_EXIT_UNSUPPORTED; the code, so changed. */
 int cli_flush_stdout(int code);
+/* Right after writes to stdout (a usage text, a table's line): keep the
+ * errno of the first that failed for cli_flush_stdout's message. glibc
+ * drops a buffer it could not write, and the final flush then succeeds
+ * with no errno: "write error on standard output" lost its reason. */
+void cli_stdout_note(void);
 /* Under an MPI launcher with several ranks, `apply` and `bench --mpi`
  * exec the clconv-mpi beside this program: returns only if it could not
  * (the exit code, error printed) or need not (-1: run as usual). */

@@ -76,6 +76,7 @@ int cli_rows_text(const cli_rows *t, const cli_column *cols, size_t ncols,
     for (size_t c = 0; c < ncols; ++c)
         cells[c] = cols[c].title;
     line(f, cells, width, right, ncols);
+    cli_stdout_note();
     for (size_t r = 0; r < cli_rows_count(t); ++r) {
         for (size_t c = 0; c < ncols; ++c) {
             int num = 0;
@@ -83,6 +84,7 @@ int cli_rows_text(const cli_rows *t, const cli_column *cols, size_t ncols,
             cells[c] = buf + c * 512;
         }
         line(f, cells, width, right, ncols);
+        cli_stdout_note();
     }
     rc = ferror(f) ? -1 : 0;
 out:

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
         return cli_main(argc, argv);
     if (cli_wants_help(argc - 1, argv + 1)) {
         (apply ? cli_apply_mpi_usage : cli_bench_mpi_usage)(stdout);
+        cli_stdout_note();
         return cli_flush_stdout(CLI_EXIT_OK);
     }
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {

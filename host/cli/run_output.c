@@ -69,6 +69,7 @@ void run_print_line(const run_row *r)
         printf("ok   max_err %.2e (not timed)\n", v->max_err);
     }
     fflush(stdout);
+    cli_stdout_note();
 }
 
 /* The fields of row i, in the order of --json's keys. */
