@@ -82,6 +82,10 @@ check "unknown bench suite beginning with large" 2 "unknown suite 'large-x'.*lar
 check "run --method fft with a knob list" 2 "run: --tile, --coarsen and --group-y set the direct kernel's knobs; --method fft runs none" "$CLI" run --dims 2 --size 64x64 --mask 31 --method fft --tile 8,16 --reps 0
 check "run --method separable with --coarsen" 2 "knobs; --method separable runs none" "$CLI" run --dims 2 --size 64x64 --mask 31 --method separable --coarsen 8 --reps 0
 check "tune with a suite of bench's methods" 2 'tune: --suite large-quick is one of bench.s; tune takes quick or full' "$CLI" tune --suite large-quick --budget 0
+# --axes that do not fit the problem: the filter's line alone (tune added
+# "out of memory" and exit 3 for everything but --mask WxH and --origin).
+check "tune --axes out of range" 2 '^clconv: --axes: 5 is out of range for 2D data$' "$CLI" tune --dims 2 --size 8 --axes 5 --budget 0
+check "tune --axes of the suite's 1D problem" 2 '^clconv: --axes: 1 is out of range for 1D data$' "$CLI" tune --suite quick --axes 1 --budget 0
 check "origin list ending in a comma" 2 'origin.*empty entry' $R --dims 2 --size 100 --mask 4x4 --origin 1,
 check "origin list with an empty entry" 2 'origin.*empty entry' $R --dims 3 --size 10 --mask 4 --origin 1,,0
 check "mode list beginning with a comma" 2 'mode.*empty entry' $R --dims 1 --size 100 --mode ,reflect

@@ -120,16 +120,24 @@ static int parse(int argc, char **argv, tune_options *o)
     return 0;
 }
 
-/* The problems to tune (malloc'd), their count in *n: one with --dims
- * (`clconv run`'s default problem of the dims), else the suite's. */
-static clconv_problem *problems_of(const tune_options *o, size_t *n)
+/* The problems to tune (malloc'd) in *out, their count in *n: one with
+ * --dims (`clconv run`'s default problem of the dims), else the suite's.
+ * CLI_EXIT_OK, or the exit code with the error printed: a filter that
+ * does not fit a problem (an origin, --axes, a mask's widths) is a usage
+ * error, not "out of memory". */
+static int problems_of(const tune_options *o, clconv_problem **out,
+                       size_t *n)
 {
     const clconv_bench_problem *bp = NULL;
     size_t nb = o->dims ? 1
                         : clconv_bench_suite(o->suite ? o->suite : "quick", &bp);
     clconv_problem *ps = calloc(nb ? nb : 1, sizeof *ps);
-    if (!ps)
-        return NULL;
+    *out = NULL;
+    *n = 0;
+    if (!ps) {
+        cli_error("out of memory");
+        return CLI_EXIT_UNSUPPORTED;
+    }
     for (size_t k = 0; k < nb; ++k) {
         if (o->dims) {
             cli_default_problem(o->dims, &ps[k]);
@@ -143,12 +151,12 @@ static clconv_problem *problems_of(const tune_options *o, size_t *n)
         ps[k].tile = 1;
         if (cli_filter_apply(&o->filter, 0, &ps[k])) {
             free(ps);
-            *n = 0;
-            return NULL;
+            return CLI_EXIT_USAGE;
         }
     }
+    *out = ps;
     *n = nb;
-    return ps;
+    return CLI_EXIT_OK;
 }
 
 
@@ -271,16 +279,13 @@ int cli_tune_main(int argc, char **argv)
     if (cli_outputs_writable(&o.out) != CLI_EXIT_OK)
         return CLI_EXIT_UNSUPPORTED;
     size_t np = 0;
-    clconv_problem *problems = problems_of(&o, &np);
-    if (!problems && (o.filter.nmask_size || o.filter.norigin))
-        return CLI_EXIT_USAGE; /* the filter's error is printed */
-    if (!problems) {
-        cli_error("out of memory");
-        return CLI_EXIT_UNSUPPORTED;
-    }
+    clconv_problem *problems = NULL;
+    int code = problems_of(&o, &problems, &np);
+    if (code != CLI_EXIT_OK)
+        return code;
     tune_run t = {&o, NULL, NULL, NULL, 0, np, clconv_now_s(), 0, 0};
     cli_devices devs;
-    int code = cli_validate_problems("tune", problems, np)
+    code = cli_validate_problems("tune", problems, np)
                    ? CLI_EXIT_USAGE
                    : cli_devices_open(&devs, o.device, 1);
     if (code != CLI_EXIT_OK) {
