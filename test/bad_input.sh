@@ -155,6 +155,11 @@ fi
 
 # --- strategies and devices ---------------------------------------------------
 check "unknown strategy" 2 'unknown strategy' $R --dims 1 --size 10 --strategy fastest
+# The list names what each command takes (run listed "all" but not
+# auto, which it takes; apply, bench --mpi and the library list no "all").
+check "run's unknown strategy lists all and auto" 2 "unknown strategy 'fastest' \\(naive, .*vector, all or auto\\)$" "$CLI" run --strategy fastest
+check "bench --strategy auto lists what bench takes" 2 "unknown strategy 'auto' \\(naive, .*vector, all\\)$" "$CLI" bench --strategy auto
+check "apply --strategy all lists what apply takes" 2 "unknown strategy 'all' \\(naive, .*vector or auto\\)$" "$CLI" apply "$tmp/none.npy" "$tmp/never.npy" --mask 1 --strategy all
 check "empty strategy" 2 'strategy' $R --dims 1 --size 10 --strategy ""
 check "unknown device" 2 'no device matches' $R --dims 1 --size 10 --device no-such-device-xyz
 check "device index out of range" 2 'no device matches' $R --dims 1 --size 10 --device 99:99

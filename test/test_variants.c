@@ -74,6 +74,9 @@ static void every_strategy_has_a_name_summary_and_kernels_for_dims_1_to_3(
     clconv_strategy out;
     assert_int_equal(clconv_strategy_parse("bogus", &out), CLCONV_EINVAL);
     assert_non_null(strstr(clconv_last_error(), list));
+    /* the names it takes, no more: "all" is the CLI's (it was listed) */
+    assert_int_equal(clconv_strategy_parse("all", &out), CLCONV_EINVAL);
+    assert_null(strstr(clconv_last_error(), ", all)"));
 }
 
 /* Negative knobs are refused for every strategy, past their ranges only

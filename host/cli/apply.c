@@ -107,19 +107,11 @@ int apply_parse(int argc, char **argv, apply_options *o)
                 return -1;
             o->device = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--strategy", &v))) {
-            if (r < 0)
+            /* apply runs one variant: "all" is run's and bench's */
+            int s;
+            if (r < 0 || cli_parse_strategy(v, CLI_TAKES_AUTO, &s))
                 return -1;
-            clconv_strategy s;
-            if (strcmp(v, "auto") == 0) {
-                o->strategy = -1;
-            } else if (strcmp(v, "all") != 0 &&
-                       clconv_strategy_parse(v, &s) == CLCONV_OK) {
-                o->strategy = (int)s;
-            } else { /* apply runs one variant: "all" is run's and tune's */
-                cli_error("--strategy: unknown strategy '%s' (%s, or auto)", v,
-                          cli_strategy_list(0));
-                return -1;
-            }
+            o->strategy = s == CLI_STRATEGY_AUTO ? -1 : s;
         } else if ((r = cli_opt_value(argc, argv, &i, "--method", &v))) {
             if (r < 0 || cli_parse_method(v, &o->method))
                 return -1;

@@ -117,7 +117,7 @@ static int parse_one(int argc, char **argv, int *i, bench_options *o,
         return 0;
     }
     if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
-        return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
+        return r < 0 ? -1 : cli_parse_strategy(v, CLI_TAKES_ALL, &o->strategy);
     if ((r = cli_opt_value(argc, argv, i, "--tiles", &v))) {
         o->kernel_knobs = 1;
         return r < 0 ? -1 : parse_tiles(v, &o->all_tiles);

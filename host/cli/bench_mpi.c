@@ -73,10 +73,8 @@ static int parse_value(int argc, char **argv, int *i, bench_mpi_options *o)
             return -1;
         o->io_dir = v;
     } else if ((r = cli_opt_value(argc, argv, i, "--strategy", &v))) {
-        if (r < 0 || cli_parse_strategy(v, 1, &n))
+        if (r < 0 || cli_parse_strategy(v, CLI_TAKES_AUTO, &n))
             return -1;
-        if (n == CLI_STRATEGY_ALL)
-            return cli_error("--strategy: one strategy or auto"), -1;
         o->strategy = n == CLI_STRATEGY_AUTO ? -1 : n;
     } else if ((r = cli_opt_value(argc, argv, i, "--tile", &v))) {
         long t;

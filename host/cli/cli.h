@@ -122,10 +122,12 @@ int cli_parse_problem_option(int argc, char **argv, int *i, int *dims,
                              const char **size, int *mask);
 /* --mask: a width in 1..1023 (odd or even), or an error line and -1. */
 int cli_parse_mask_width(const char *s, int *out);
-/* --strategy: a strategy name, "all" (CLI_STRATEGY_ALL) or, with
- * allow_auto, "auto" (CLI_STRATEGY_AUTO); an error line and -1 else. */
+/* --strategy: a strategy name, or what the command takes besides (takes:
+ * CLI_TAKES_ALL, CLI_TAKES_AUTO) "all" (CLI_STRATEGY_ALL) and "auto"
+ * (CLI_STRATEGY_AUTO); else one line naming what it takes, and -1. */
 enum { CLI_STRATEGY_ALL = -1, CLI_STRATEGY_AUTO = -2 };
-int cli_parse_strategy(const char *s, int allow_auto, int *out);
+enum { CLI_TAKES_ALL = 1, CLI_TAKES_AUTO = 2 };
+int cli_parse_strategy(const char *s, int takes, int *out);
 /* --method: auto, direct, separable or fft; an error line and -1 else. */
 int cli_parse_method(const char *s, clconv_method *out);
 /* The help lines of --method, for every command that takes it. */

@@ -220,17 +220,20 @@ int cli_parse_mask_width(const char *s, int *out)
     return 0;
 }
 
-int cli_parse_strategy(const char *s, int allow_auto, int *out)
+int cli_parse_strategy(const char *s, int takes, int *out)
 {
     clconv_strategy st;
-    if (strcmp(s, "all") == 0) {
+    if ((takes & CLI_TAKES_ALL) && strcmp(s, "all") == 0) {
         *out = CLI_STRATEGY_ALL;
-    } else if (allow_auto && strcmp(s, "auto") == 0) {
+    } else if ((takes & CLI_TAKES_AUTO) && strcmp(s, "auto") == 0) {
         *out = CLI_STRATEGY_AUTO;
     } else if (clconv_strategy_parse(s, &st) == CLCONV_OK) {
         *out = (int)st;
     } else {
-        cli_error("--strategy: %s", clconv_last_error());
+        cli_error("--strategy: unknown strategy '%s' (%s%s%s)", s,
+                  cli_strategy_list(0),
+                  takes & CLI_TAKES_ALL ? ", all" : "",
+                  takes & CLI_TAKES_AUTO ? " or auto" : "");
         return -1;
     }
     return 0;

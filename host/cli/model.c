@@ -174,7 +174,7 @@ static int parse_one(int argc, char **argv, int *i, model_options *o,
         return 0;
     }
     if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
-        return r < 0 ? -1 : cli_parse_strategy(v, 0, &o->strategy);
+        return r < 0 ? -1 : cli_parse_strategy(v, CLI_TAKES_ALL, &o->strategy);
     if ((r = cli_opt_value(argc, argv, i, "--block", block)))
         return r < 0 ? -1 : 0;
     if ((r = cli_opt_value(argc, argv, i, "--peak-gflops", &v)))

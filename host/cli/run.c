@@ -116,7 +116,8 @@ static int parse_one(int argc, char **argv, int *i, run_options *o,
     if ((r = cli_opt_value(argc, argv, i, "--method", &v)))
         return r < 0 ? -1 : cli_parse_method(v, &o->method);
     if ((r = cli_opt_value(argc, argv, i, "--strategy", &v)))
-        return r < 0 ? -1 : cli_parse_strategy(v, 1, &o->strategy);
+        return r < 0 ? -1 : cli_parse_strategy(v, CLI_TAKES_ALL | CLI_TAKES_AUTO,
+                                                   &o->strategy);
     if ((r = cli_parse_run_option(argc, argv, i, 0, &o->device, &o->reps,
                                   &o->warmup, &o->seed)))
         return r < 0 ? -1 : 0;

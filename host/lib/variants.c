@@ -74,8 +74,7 @@ clconv_status clconv_strategy_parse(const char *name, clconv_strategy *out)
         }
     char list[256];
     clconv_strategy_list(list, sizeof list);
-    return clc_fail(CLCONV_EINVAL, "unknown strategy '%s' (%s, all)", name,
-                    list);
+    return clc_fail(CLCONV_EINVAL, "unknown strategy '%s' (%s)", name, list);
 }
 
 /* The variant's row for dims, or NULL. */
