@@ -101,6 +101,16 @@ for bad in 0 -1 nan 5x 1e9; do
     check "model --methods --bandwidth $bad is a usage error" 2 "$CLI" model --methods --dims 2 --size 64 --bandwidth "$bad" --peak-gflops 100
     grep -q -- '--bandwidth' "$tmp/err" || fail "the --bandwidth $bad error does not name the flag"
 done
+# Measuring overrides are named on stderr, in effect or ignored, by run
+# and by bench, its large-mask suites too (they said nothing).
+for c in "run --dims 2 --size 16 --strategy coarse --reps 0" \
+         "bench --suite large-quick --dims 2 --size 16 --mask 3 --method direct --reps 1 --warmup 0"; do
+    check "${c%% *} names an override in effect" 0 env CLCONV_COARSE_XV=4 "$CLI" $c --device 0:0
+    grep -q '^clconv: measuring overrides in effect: CLCONV_COARSE_XV=4$' "$tmp/err" || fail "${c%% --size*}: CLCONV_COARSE_XV=4 not named"
+    check "${c%% *} names an override ignored" 0 env CLCONV_COARSE_XV=3 "$CLI" $c --device 0:0
+    grep -q '^clconv: measuring overrides ignored (not a value they take; the defaults apply): CLCONV_COARSE_XV=3$' "$tmp/err" || fail "${c%% --size*}: CLCONV_COARSE_XV=3 not named as ignored"
+done
+
 # The instrumented kernels of --dtype count as the model (the input was
 # handed to the float entry point: exit 2 for every type but f32).
 for t in u8 u16 i16 f16; do

@@ -308,7 +308,7 @@ static int bench_problem(const clconv_device_info *dev, clconv_session *s,
 }
 
 static int bench_device(const clconv_device_info *dev, const large_options *o,
-                        large_records *t)
+                        int first, large_records *t)
 {
     clconv_session *s = NULL;
     clconv_ceilings c = {0, 0};
@@ -320,6 +320,8 @@ static int bench_device(const clconv_device_info *dev, const large_options *o,
         clconv_session_destroy(s);
         return cli_exit_code(st);
     }
+    if (first) /* once, as run and bench's other suites say them */
+        cli_note_overrides(s);
     fprintf(cli_outputs_text(&o->out) ? stdout : stderr, "%s: copy %.1f GB/s, FP32 %.0f "
             "GFLOP/s\n", dev->name, c.copy_gbs, c.fp32_gflops);
     const clconv_bench_problem *ps = &o->custom;
@@ -369,8 +371,8 @@ int cli_bench_large_main(int argc, char **argv)
             (unsigned long long)o.seed);
     code = CLI_EXIT_OK;
     for (size_t k = 0; k < nsel; ++k)
-        code = cli_merge_code(code,
-                              bench_device(&list.devices[sel[k]], &o, &rows));
+        code = cli_merge_code(
+            code, bench_device(&list.devices[sel[k]], &o, k == 0, &rows));
     if (bench_large_emit(&o, &rows))
         code = cli_merge_code(code, CLI_EXIT_UNSUPPORTED);
 out:
