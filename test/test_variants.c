@@ -534,16 +534,19 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_SEP_GROUP_A", "16", 1);
     setenv("CLCONV_SEP_FUSE", "0", 1);
     setenv("CLCONV_SEP_FUSE_GEOM", "8,3,255", 1);
+    setenv("CLCONV_FMA_SHAPE", "4,64", 1);
     clconv_session *s = NULL;
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
     unsetenv("CLCONV_COARSE_ROWS");
+    unsetenv("CLCONV_FMA_SHAPE");
     assert_string_equal(clconv_session_overrides(s),
                         "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_PEEL=0 "
                         "CLCONV_VECTOR_PREFETCH=2 "
                         "CLCONV_COARSE_MARCH=2 CLCONV_COARSE_XV=8 "
                         "CLCONV_SEP_COARSEN=16,8 CLCONV_SEP_TILE=64,256 "
                         "CLCONV_SEP_GROUP_A=16 CLCONV_SEP_FUSE=0 "
-                        "CLCONV_SEP_FUSE_GEOM=8,3,255");
+                        "CLCONV_SEP_FUSE_GEOM=8,3,255 "
+                        "CLCONV_FMA_SHAPE=4,64");
     assert_string_equal(clconv_session_overrides_ignored(s), "");
     clconv_session_destroy(s);
     setenv("CLCONV_COARSE_MARCH", "4", 1);
@@ -555,7 +558,9 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
     setenv("CLCONV_SEP_GROUP_A", "3", 1);     /* not a power of two */
     setenv("CLCONV_SEP_FUSE", "2", 1);
     setenv("CLCONV_SEP_FUSE_GEOM", "8,5,256", 1); /* 256 rows not in 5s */
+    setenv("CLCONV_FMA_SHAPE", "65,256", 1);      /* beyond 64 chains */
     assert_int_equal(clconv_session_create(dev, &s), CLCONV_OK);
+    unsetenv("CLCONV_FMA_SHAPE");
     unsetenv("CLCONV_COARSE_MARCH");
     unsetenv("CLCONV_COARSE_XV");
     unsetenv("CLCONV_VECTOR_PEEL");
@@ -569,7 +574,8 @@ static void measuring_overrides_are_read_once_per_session_and_reported(
                         "CLCONV_COARSE_MARCH=4 CLCONV_COARSE_XV=3 "
                         "CLCONV_SEP_COARSEN=0,8 CLCONV_SEP_TILE=96,128 "
                         "CLCONV_SEP_GROUP_A=3 CLCONV_SEP_FUSE=2 "
-                        "CLCONV_SEP_FUSE_GEOM=8,5,256");
+                        "CLCONV_SEP_FUSE_GEOM=8,5,256 "
+                        "CLCONV_FMA_SHAPE=65,256");
     clconv_session_destroy(s);
     setenv("CLCONV_SEP_TILE", "128,2048", 1); /* beyond 1024 */
     setenv("CLCONV_SEP_GROUP_A", "64", 1);    /* beyond 32 */

@@ -20,20 +20,15 @@ enum { CEIL_WARMUP = 2, CEIL_REPS = 10 };
  * bench/PERF.md item 10). */
 enum { FMA_CHAINS = 8, FMA_STEPS = 256 };
 
-/* $CLCONV_FMA_SHAPE="chains,steps" overrides the shape, for measuring
- * other shapes of the ceiling kernel (doc/bench.md); anything else there
- * is ignored. */
-static void fma_shape(int *chains, int *steps)
+/* $CLCONV_FMA_SHAPE="chains,steps" (the session's overrides, read when it
+ * was created) replaces the shape, for measuring other shapes of the
+ * ceiling kernel (bench/PERF.md item 10); anything else there is ignored
+ * (and said: clconv_session_overrides_ignored). */
+static void fma_shape(const clconv_session *s, int *chains, int *steps)
 {
-    const char *env = getenv("CLCONV_FMA_SHAPE");
-    int c = 0, n = 0;
-    *chains = FMA_CHAINS;
-    *steps = FMA_STEPS;
-    if (env && sscanf(env, "%d,%d", &c, &n) == 2 && c >= 1 && c <= 64 &&
-        n >= 1 && n <= 4096) {
-        *chains = c;
-        *steps = n;
-    }
+    const int *shape = s->overrides.fma_shape;
+    *chains = shape[0] ? shape[0] : FMA_CHAINS;
+    *steps = shape[0] ? shape[1] : FMA_STEPS;
 }
 
 /* Copy buffer size per buffer: far beyond any cache, capped by the device's
@@ -186,7 +181,7 @@ static clconv_status measure_fma(clconv_session *s, double *gflops)
     if (vec != 2 && vec != 4 && vec != 8 && vec != 16)
         vec = 1;
     int chains, steps;
-    fma_shape(&chains, &steps);
+    fma_shape(s, &chains, &steps);
     const double flop_per_item = 2.0 * chains * steps * vec;
     snprintf(options, sizeof options,
              "-D FMA_CHAINS=%d -D FMA_STEPS=%d -D FMA_VEC=%u",

@@ -157,6 +157,7 @@ typedef struct clc_overrides {
     int sep_group_a;    /* $CLCONV_SEP_GROUP_A: 1, 2, 4, 8, 16 or 32 */
     int sep_fuse;       /* $CLCONV_SEP_FUSE: 0 unset, 1 (=0) off, 2 (=1) on */
     int sep_fuse_geom[3]; /* $CLCONV_SEP_FUSE_GEOM=XB,ROWS,CHUNK */
+    int fma_shape[2];   /* $CLCONV_FMA_SHAPE=C,S: FMA ceiling's chains, steps */
 } clc_overrides;
 void clc_overrides_read(clc_overrides *o);
 

@@ -118,6 +118,10 @@ void clc_overrides_read(clc_overrides *o)
                    : !strcmp(lanes, "1")  ? 1
                    : !strcmp(lanes, "16") ? 16
                                            : 0;
+    /* the FMA ceiling kernel's chains (1..64) and steps (1..4096) */
+    env_pair("CLCONV_FMA_SHAPE", 4096, 0, o->fma_shape);
+    if (o->fma_shape[0] > 64)
+        o->fma_shape[0] = o->fma_shape[1] = 0;
 }
 
 /* Every measuring override: its variable, its field in clc_overrides,
@@ -145,6 +149,7 @@ static const struct override_var {
     {"CLCONV_SEP_GROUP_A", offsetof(clc_overrides, sep_group_a), 1, 0},
     {"CLCONV_SEP_FUSE", offsetof(clc_overrides, sep_fuse), 1, 1},
     {"CLCONV_SEP_FUSE_GEOM", offsetof(clc_overrides, sep_fuse_geom), 3, 0},
+    {"CLCONV_FMA_SHAPE", offsetof(clc_overrides, fma_shape), 2, 0},
 };
 #define OVERRIDE_VARS (sizeof override_vars / sizeof override_vars[0])
 
