@@ -80,6 +80,9 @@ check "cval in hexadecimal" 2 'cval.*not a number' $R --dims 1 --size 100 --cval
 check "unknown bench suite" 2 "unknown suite 'nope' \\(full, quick, large, large-quick\\)" "$CLI" bench --suite nope
 check "unknown bench suite beginning with large" 2 "unknown suite 'large-x'.*large-quick" "$CLI" bench --suite large-x
 check "run --method fft with a knob list" 2 "run: --tile, --coarsen and --group-y set the direct kernel's knobs; --method fft runs none" "$CLI" run --dims 2 --size 64x64 --mask 31 --method fft --tile 8,16 --reps 0
+# apply the same: the variant and tile were ignored without a word.
+check "apply --method separable with --tile" 2 "apply: --strategy and --tile choose the direct kernel; --method separable runs none" "$CLI" apply "$tmp/none.npy" "$tmp/never.npy" --mask box:3 --method separable --tile 8
+check "apply --method fft with --strategy" 2 "apply: --strategy and --tile choose the direct kernel; --method fft runs none" "$CLI" apply "$tmp/none.npy" "$tmp/never.npy" --mask box:3 --method fft --strategy naive
 check "run --method separable with --coarsen" 2 "knobs; --method separable runs none" "$CLI" run --dims 2 --size 64x64 --mask 31 --method separable --coarsen 8 --reps 0
 check "tune with a suite of bench's methods" 2 'tune: --suite large-quick is one of bench.s; tune takes quick or full' "$CLI" tune --suite large-quick --budget 0
 # --axes that do not fit the problem: the filter's line alone (tune added

@@ -160,6 +160,17 @@ int apply_parse(int argc, char **argv, apply_options *o)
         cli_error("apply: --channel-axis excludes --dims 3 and --axes");
         return -1;
     }
+    /* The separable passes and the FFT choose their own work-groups: a
+     * variant or tile given with them did nothing, without a word (run
+     * refuses them the same way). */
+    if ((o->method == CLCONV_METHOD_SEPARABLE ||
+         o->method == CLCONV_METHOD_FFT) &&
+        (o->strategy >= 0 || o->tile)) {
+        cli_error("apply: --strategy and --tile choose the direct kernel; "
+                  "--method %s runs none",
+                  clconv_method_name(o->method));
+        return -1;
+    }
     return 0;
 }
 
