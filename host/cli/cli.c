@@ -24,7 +24,8 @@ static const size_t ncommands = sizeof commands / sizeof commands[0];
 static void usage(FILE *f)
 {
     fprintf(f, "clconv %s: tiled convolution in OpenCL C on any device\n"
-               "usage: clconv COMMAND [options]   (clconv COMMAND --help)\n",
+               "usage: clconv COMMAND [options]   (clconv COMMAND --help)\n"
+               "       clconv --version\n",
             CLCONV_VERSION_STRING);
     for (size_t i = 0; i < ncommands; ++i)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
