@@ -12,6 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 check "clconv --help exits 0" 0 "$CLI" --help
 check "devices --help exits 0" 0 "$CLI" devices --help
 check "run --help exits 0" 0 "$CLI" run --help
+# clconv help COMMAND is COMMAND --help (it printed clconv's own usage
+# for any COMMAND, exit 0); an unknown one is a usage error.
+check "help run is run --help" 0 "$CLI" help run
+head -1 "$tmp/out" | grep -q '^usage: clconv run ' || fail "help run printed: $(head -1 "$tmp/out")"
+check "help of an unknown command" 2 "$CLI" help nope
+grep -q "unknown command 'nope'" "$tmp/err" || fail "help nope: $(cat "$tmp/err")"
 check "devices lists at least one device" 0 "$CLI" devices
 grep -q '^0:0 ' "$tmp/out" || { echo "FAIL devices: no 0:0 line"; fails=$((fails + 1)); }
 

@@ -24,7 +24,8 @@ static const size_t ncommands = sizeof commands / sizeof commands[0];
 static void usage(FILE *f)
 {
     fprintf(f, "clconv %s: tiled convolution in OpenCL C on any device\n"
-               "usage: clconv COMMAND [options]   (clconv COMMAND --help)\n"
+               "usage: clconv COMMAND [options]   (clconv COMMAND --help,\n"
+               "                                   or clconv help COMMAND)\n"
                "       clconv --version\n",
             CLCONV_VERSION_STRING);
     for (size_t i = 0; i < ncommands; ++i)
@@ -34,14 +35,25 @@ static void usage(FILE *f)
           f);
 }
 
+/* The command named name, or NULL (said on stderr). */
+static const cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < ncommands; ++i)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    cli_error("unknown command '%s' (see clconv --help)", name);
+    return NULL;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    const int help = strcmp(argv[1], "help") == 0;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+        (help && argc == 2)) {
         usage(stdout);
         return CLI_EXIT_OK;
     }
@@ -49,18 +61,22 @@ static int dispatch(int argc, char **argv)
         printf("clconv %s\n", CLCONV_VERSION_STRING);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < ncommands; ++i) {
-        if (strcmp(argv[1], commands[i].name) != 0)
-            continue;
-        if (cli_wants_help(argc - 1, argv + 1)) {
-            commands[i].usage(stdout);
-            cli_stdout_note();
-            return CLI_EXIT_OK;
-        }
-        return commands[i].main(argc - 1, argv + 1);
+    /* clconv help COMMAND: clconv COMMAND --help (it printed clconv's
+     * own usage, whatever COMMAND was) */
+    const cli_command *c = find_command(argv[1 + help]);
+    if (!c)
+        return CLI_EXIT_USAGE;
+    if (help && argc > 3) {
+        cli_error("help: one command (got '%s' after '%s')", argv[3],
+                  argv[2]);
+        return CLI_EXIT_USAGE;
     }
-    cli_error("unknown command '%s' (see clconv --help)", argv[1]);
-    return CLI_EXIT_USAGE;
+    if (help || cli_wants_help(argc - 1, argv + 1)) {
+        c->usage(stdout);
+        cli_stdout_note();
+        return CLI_EXIT_OK;
+    }
+    return c->main(argc - 1, argv + 1);
 }
 
 /* The errno of the first failed write on stdout that cli_stdout_note saw
