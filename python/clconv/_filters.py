@@ -341,11 +341,16 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
     if y is not None:
         return y
     if _pyopencl.is_cl_array(input):
-        w, axes, origins = _mask_args(input.ndim, weights, origin, axes,
-                                      convolution, types=False)
+        weights = np.asarray(weights)
+        complex_weights = weights.dtype.kind == "c"
+        w, axes, origins = _mask_args(
+            input.ndim, weights.real if complex_weights else weights, origin,
+            axes, convolution, types=False)
         w = _scipy_taps(w)
         mode = _check_single_mode(mode)
         cval = _check_cval(cval)
+        if complex_weights:  # SciPy's result is complex: the host's
+            raise _pyopencl.unsupported("the weights are complex")
         mask, origins = _sorted_mask(w, axes, _origin_types(origins))
         return _pyopencl.correlate(input, mask, output, mode, cval,
                                    sorted(axes), origins)
@@ -436,8 +441,8 @@ def correlate(input: ArrayLike, weights: ArrayLike, output=None,
         :class:`Session`; None: ``CLCONV_DEVICE`` or the first GPU, else the
         first device. Ignored for a ``pyopencl.array.Array`` input, which
         runs on its own queue and returns a pyopencl array of its context
-        (float32, C-contiguous, every mode with a finite cval, any mask
-        shape and origin, more than 3 dimensions where the mask spans at
+        (float32, C-contiguous, every mode with a finite cval, any real
+        mask shape and origin, more than 3 dimensions where the mask spans at
         most 3 axes; an output over the input and others raise
         UnsupportedError).
 

@@ -28,12 +28,12 @@ def _session(queue) -> "_native.NativeSession":
         return hit[1]
 
 
-def _unsupported(what: str):
+def unsupported(what: str):
     return _native.UnsupportedError(
         "on pyopencl arrays clconv runs float32 C-contiguous arrays of 1-3 "
         "dimensions, or more where the mask spans at most 3 axes and the "
-        "others fold into a batch and at most 3 axes, with a finite cval; "
-        "%s (pass a NumPy array for the rest)" % what)
+        "others fold into a batch and at most 3 axes, with real weights and "
+        "a finite cval; %s (pass a NumPy array for the rest)" % what)
 
 
 def _fold(shape, axes):
@@ -68,34 +68,34 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
     import pyopencl.array as cla
 
     if input.dtype != np.float32 or not input.flags.c_contiguous:
-        raise _unsupported("this array is %s%s" % (
+        raise unsupported("this array is %s%s" % (
             input.dtype, "" if input.flags.c_contiguous else ", not contiguous"))
     batch, shape = 1, input.shape
     if input.ndim > 3:
         folded = _fold(input.shape, axes)
         if folded is None:
-            raise _unsupported("the mask's axes %s of this array of %d "
+            raise unsupported("the mask's axes %s of this array of %d "
                                "leave more than 3" % (tuple(axes), input.ndim))
         batch, shape, axes = folded
     elif input.ndim < 1:
-        raise _unsupported("this one has 0 dimensions")
+        raise unsupported("this one has 0 dimensions")
     if mode not in ("constant", "grid-constant"):
         cval = 0.0  # read by the constant mode only
     elif not np.isfinite(cval):
-        raise _unsupported("cval=%r" % (cval,))
+        raise unsupported("cval=%r" % (cval,))
     if output is None:
         output = cla.empty_like(input)
     elif (not is_cl_array(output) or output.shape != input.shape
           or output.dtype != np.float32 or not output.flags.c_contiguous
           or output.context != input.context):
-        raise _unsupported("output must be a float32 C-contiguous pyopencl "
+        raise unsupported("output must be a float32 C-contiguous pyopencl "
                            "array of the input's shape and context")
     if input.size == 0:
         return output
     if output.base_data == input.base_data and \
             output.offset < input.offset + input.nbytes and \
             input.offset < output.offset + output.nbytes:
-        raise _unsupported("the output overlaps the input (pass another "
+        raise unsupported("the output overlaps the input (pass another "
                            "array)")
     session = _session(input.queue)
     waits = [e.int_ptr for e in list(input.events) + list(output.events)]

@@ -109,3 +109,16 @@ def test_pyopencl_output_over_the_input_is_unsupported(queue):
     dx = cla.to_device(queue, np.ones((16, 16), np.float32))
     with pytest.raises(clconv.UnsupportedError, match="overlaps"):
         clconv.correlate(dx, np.ones((3, 3)), output=dx)
+
+
+def test_pyopencl_arrays_refuse_complex_weights(queue):
+    # The weights were cast to float64, their imaginary part dropped with
+    # only NumPy's ComplexWarning: a float32 array where SciPy gives the
+    # complex correlation.
+    dx = cla.to_device(queue, np.ones((6, 7), np.float32))
+    for func in ["correlate", "convolve"]:
+        with pytest.raises(clconv.UnsupportedError, match="complex"):
+            getattr(clconv, func)(dx, np.ones((3, 3)) + 1j)
+    # SciPy's argument checks come first, as for real weights
+    with pytest.raises(RuntimeError, match="incorrect shape"):
+        clconv.correlate(dx, np.ones(3) + 1j)
