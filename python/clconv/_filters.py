@@ -58,7 +58,7 @@ from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
 from ._session import DeviceArg, resolve
 
 MAX_MASK_AXES = 3
-MAX_MASK_WIDTH = 1023  # the library's widest mask along one axis
+MAX_MASK_WIDTH = _native.MAX_MASK_WIDTH
 
 ArrayLike = Union[np.ndarray, Sequence, float]
 
@@ -441,8 +441,8 @@ def correlate(input: ArrayLike, weights: ArrayLike, output=None,
         :class:`Session`; None: ``CLCONV_DEVICE`` or the first GPU, else the
         first device. Ignored for a ``pyopencl.array.Array`` input, which
         runs on its own queue and returns a pyopencl array of its context
-        (float32, C-contiguous, every mode with a finite cval, any real
-        mask shape and origin, more than 3 dimensions where the mask spans at
+        (float32, C-contiguous, every mode with a finite cval, a real
+        mask up to 1023 taps along an axis, any origin, more than 3 dimensions where the mask spans at
         most 3 axes; an output over the input and others raise
         UnsupportedError).
 

@@ -74,6 +74,8 @@ _lib.clconvpy_enqueue.argtypes = _problem_args + [
 # are -> the library's clconv_elem (include/clconv.h); float32 is 0.
 ELEMS = {"u1": 1, "u2": 2, "i2": 3, "f2": 4}
 
+MAX_MASK_WIDTH = 1023  # the library's widest mask along one axis (problem.c)
+
 # scipy.ndimage's mode -> the library's clconv_border (include/clconv.h);
 # SciPy's filters treat grid-mirror, grid-wrap and grid-constant as
 # reflect, wrap and constant.

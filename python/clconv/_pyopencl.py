@@ -32,8 +32,9 @@ def unsupported(what: str):
     return _native.UnsupportedError(
         "on pyopencl arrays clconv runs float32 C-contiguous arrays of 1-3 "
         "dimensions, or more where the mask spans at most 3 axes and the "
-        "others fold into a batch and at most 3 axes, with real weights and "
-        "a finite cval; %s (pass a NumPy array for the rest)" % what)
+        "others fold into a batch and at most 3 axes, with real weights (at "
+        "most %d along an axis) and a finite cval; %s (pass a NumPy array "
+        "for the rest)" % (_native.MAX_MASK_WIDTH, what))
 
 
 def _fold(shape, axes):
@@ -67,6 +68,9 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
     same context."""
     import pyopencl.array as cla
 
+    if input.queue is None:  # as pyopencl's own operations
+        raise ValueError("this pyopencl array has no queue, which clconv "
+                         "runs on: pass array.with_queue(queue)")
     if input.dtype != np.float32 or not input.flags.c_contiguous:
         raise unsupported("this array is %s%s" % (
             input.dtype, "" if input.flags.c_contiguous else ", not contiguous"))
@@ -75,7 +79,7 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
         folded = _fold(input.shape, axes)
         if folded is None:
             raise unsupported("the mask's axes %s of this array of %d "
-                               "leave more than 3" % (tuple(axes), input.ndim))
+                              "leave more than 3" % (tuple(axes), input.ndim))
         batch, shape, axes = folded
     elif input.ndim < 1:
         raise unsupported("this one has 0 dimensions")
@@ -89,14 +93,16 @@ def correlate(input, mask: np.ndarray, output, mode: str, cval: float,
           or output.dtype != np.float32 or not output.flags.c_contiguous
           or output.context != input.context):
         raise unsupported("output must be a float32 C-contiguous pyopencl "
-                           "array of the input's shape and context")
+                          "array of the input's shape and context")
     if input.size == 0:
         return output
+    if max(mask.shape, default=1) > _native.MAX_MASK_WIDTH:
+        raise unsupported("this mask is %d wide" % max(mask.shape))
     if output.base_data == input.base_data and \
             output.offset < input.offset + input.nbytes and \
             input.offset < output.offset + output.nbytes:
         raise unsupported("the output overlaps the input (pass another "
-                           "array)")
+                          "array)")
     session = _session(input.queue)
     waits = [e.int_ptr for e in list(input.events) + list(output.events)]
     import pyopencl as cl

@@ -122,3 +122,16 @@ def test_pyopencl_arrays_refuse_complex_weights(queue):
     # SciPy's argument checks come first, as for real weights
     with pytest.raises(RuntimeError, match="incorrect shape"):
         clconv.correlate(dx, np.ones(3) + 1j)
+
+
+def test_pyopencl_masks_past_the_library_and_arrays_without_a_queue(queue):
+    dx = cla.to_device(queue, np.ones((4, 1100), np.float32))
+    # The library's ValueError "mask width must be in 1..1023": SciPy
+    # takes the mask (NumPy arrays run it in pieces on the host), so it
+    # is one the device path does not run.
+    with pytest.raises(clconv.UnsupportedError, match="this mask is 1024 wide"):
+        clconv.correlate(dx, np.ones((1, 1024)))
+    # An array without a queue: AttributeError ('NoneType' object has no
+    # attribute 'context'); pyopencl's own ValueError and advice now.
+    with pytest.raises(ValueError, match="with_queue"):
+        clconv.correlate(dx.with_queue(None), np.ones((3, 3)))
