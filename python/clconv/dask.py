@@ -111,6 +111,15 @@ def _exact_in(cval: float, dtype) -> bool:
     return float(cval).is_integer() and info.min <= cval <= info.max
 
 
+def _result_dtype(dtype, complex_result: bool = False) -> np.dtype:
+    """SciPy's dtype for the result of an input of ``dtype`` (no output
+    given): the dtype's name, so in the host's byte order ('>f4' gives
+    float32), or complex where the input or the weights are."""
+    if complex_result:
+        return np.promote_types(dtype, np.complex64)
+    return np.dtype(np.dtype(dtype).name)
+
+
 def _run(x, reach, modes, cval, block_fn: Callable, dtype):
     """block_fn on every chunk of x extended by reach with modes; it must
     return dtype (it gets float64 chunks where x's integer dtype cannot
@@ -159,7 +168,7 @@ def _separable(x, axes, mode, cval, params, reach_of, pass_fn):
     axes_n = _filters._normalize_axes(axes, x.ndim)
     modes_n = _filters._normalize_sequence(mode, len(axes_n))
     per_axis = [_filters._normalize_sequence(p, len(axes_n)) for p in params]
-    dtype = np.promote_types(x.dtype, np.complex64) if x.dtype.kind == "c" else x.dtype
+    dtype = _result_dtype(x.dtype, x.dtype.kind == "c")
     y = x.astype(dtype)
     for i, a in enumerate(axes_n):
         args = tuple(p[i] for p in per_axis)
@@ -232,10 +241,9 @@ def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
                                                     axes, device, False),
             x, da.zeros(x.shape, dtype=np.float32, chunks=x.chunks),
             _filters._scipy_taps(w), real_cval)
-        return y.astype(x.dtype)
+        return y.astype(_result_dtype(x.dtype))
     func = _filters.convolve if convolution else _filters.correlate
-    kind = "c" if x.dtype.kind == "c" or weights.dtype.kind == "c" else None
-    dtype = np.promote_types(x.dtype, np.complex64) if kind else x.dtype
+    dtype = _result_dtype(x.dtype, "c" in (x.dtype.kind, weights.dtype.kind))
 
     def block(b):
         # The borders are already in the block: constant 0 beyond them is

@@ -251,3 +251,26 @@ def test_dask_uniform_filter_with_nan_is_the_same_for_every_chunking():
     want = ndimage.uniform_filter(np.where(finite, x, 0), 3)
     reached = ndimage.uniform_filter((~finite).astype(float), 3) > 0
     np.testing.assert_allclose(got[0][~reached], want[~reached], atol=1e-5)
+
+
+def test_dask_results_of_byte_swapped_input_are_native_as_scipy():
+    # SciPy's output of a '>f4' or '>u2' input is native float32 or
+    # uint16 (zeros of the dtype's name); clconv.dask gave '>f4' and '>u2'
+    # (its chunks' output dtype was the input's own).
+    rng = np.random.default_rng(12)
+    x = rng.random((9, 11)) * 100
+    w = rng.random((3, 2)) - 0.5
+    for dtype in [">f4", ">u2", ">i2", ">f8", ">c8"]:
+        xs = x.astype(dtype)
+        dx = da.from_array(xs, chunks=(4, 5))
+        cval = np.nan if xs.dtype.kind in "fc" else 2.0  # (the NaN path too)
+        for got, expected in [
+                (cd.correlate(dx, w), ndimage.correlate(xs, w)),
+                (cd.convolve(dx, w, mode="constant", cval=cval),
+                 ndimage.convolve(xs, w, mode="constant", cval=cval)),
+                (cd.gaussian_filter(dx, 1.0), ndimage.gaussian_filter(xs, 1.0)),
+                (cd.uniform_filter(dx, 3), ndimage.uniform_filter(xs, 3))]:
+            assert got.dtype == expected.dtype, dtype
+            y = got.compute()
+            assert y.dtype == expected.dtype, dtype
+            np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1)
