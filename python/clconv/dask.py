@@ -27,6 +27,7 @@ by all its tasks.
 """
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 import os
@@ -120,6 +121,18 @@ def _result_dtype(dtype, complex_result: bool = False) -> np.dtype:
     return np.dtype(np.dtype(dtype).name)
 
 
+def _dask_array(x):
+    """x as a Dask array whose chunk sizes are known (its extension and
+    overlap are cut by them)."""
+    import dask.array as da
+    x = da.asarray(x)
+    if any(math.isnan(n) for n in x.shape):
+        raise ValueError("the chunk sizes of this Dask array are unknown "
+                         "(shape %s): call x.compute_chunk_sizes() first"
+                         % (x.shape,))
+    return x
+
+
 def _run(x, reach, modes, cval, block_fn: Callable, dtype):
     """block_fn on every chunk of x extended by reach with modes; it must
     return dtype (it gets float64 chunks where x's integer dtype cannot
@@ -163,8 +176,7 @@ def _separable(x, axes, mode, cval, params, reach_of, pass_fn):
     gives an axis's (left, right) reach, None where the filter leaves the
     axis alone; pass_fn(block, axis, *per-axis params, dtype) filters a
     block along one axis."""
-    import dask.array as da
-    x = da.asarray(x)
+    x = _dask_array(x)
     axes_n = _filters._normalize_axes(axes, x.ndim)
     modes_n = _filters._normalize_sequence(mode, len(axes_n))
     per_axis = [_filters._normalize_sequence(p, len(axes_n)) for p in params]
@@ -222,7 +234,7 @@ def _mask_reach(ndim, weights, axes, origin, convolution):
 def _correlate_or_convolve(x, weights, mode, cval, origin, axes, device,
                            convolution):
     import dask.array as da
-    x = da.asarray(x)
+    x = _dask_array(x)
     weights = np.asarray(weights)
     reach = _mask_reach(x.ndim, weights, axes, origin, convolution)
     _filters._check_single_mode(mode)

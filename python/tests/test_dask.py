@@ -274,3 +274,22 @@ def test_dask_results_of_byte_swapped_input_are_native_as_scipy():
             y = got.compute()
             assert y.dtype == expected.dtype, dtype
             np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1)
+
+
+def test_dask_arrays_of_unknown_chunk_sizes_are_refused_with_advice():
+    # A boolean-masked selection has chunks of unknown size (nan): each
+    # filter failed deep inside with "arange: cannot compute length" (or
+    # a bare AssertionError of dask's where the mask leaves the axis).
+    a = np.arange(40.0).reshape(10, 4)
+    x = da.from_array(a, chunks=3)
+    y = x[x[:, 0] > 5]
+    for build in [lambda: cd.correlate(y, np.ones((3, 3))),
+                  lambda: cd.convolve(y, np.ones((1, 3))),
+                  lambda: cd.gaussian_filter(y, 1.0),
+                  lambda: cd.uniform_filter(y, 3)]:
+        with pytest.raises(ValueError, match="compute_chunk_sizes"):
+            build()
+    expected = ndimage.uniform_filter(a[a[:, 0] > 5], 3)
+    y.compute_chunk_sizes()
+    np.testing.assert_allclose(cd.uniform_filter(y, 3).compute(), expected,
+                               rtol=1e-6)
