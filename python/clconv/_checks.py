@@ -119,7 +119,9 @@ def _numeric(dtype, message: str) -> np.dtype:
 def _get_output(output, input: np.ndarray, complex_output: bool = False,
                 lazy: bool = False):
     """SciPy's _ni_support._get_output; with lazy, None stays None (the
-    result array itself becomes the output: no zeroed array, no copy)."""
+    result array itself becomes the output: no zeroed array, no copy).
+    What SciPy's C code checks of an output array (writeable, its type)
+    is checked where it checks it: _output_writeable, _check_real_output."""
     shape = input.shape
     if output is None and lazy and not complex_output:
         return None
@@ -130,8 +132,7 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
     if isinstance(output, (type, np.dtype)):
         if complex_output and np.dtype(output).kind != "c":
             output = np.promote_types(output, np.complex64)
-        return np.zeros(shape,
-                        dtype=_numeric(output, "array type not supported"))
+        return np.zeros(shape, dtype=output)
     if isinstance(output, str):
         output = np.dtype(output)
         if complex_output and output.kind != "c":
@@ -144,18 +145,24 @@ def _get_output(output, input: np.ndarray, complex_output: bool = False,
         raise RuntimeError("output shape not correct")
     if complex_output and output.dtype.kind != "c":
         raise RuntimeError("output must have complex dtype")
-    _numeric(output.dtype, "array type not supported")
-    if not output.flags.writeable:
-        raise ValueError("output array is read-only.")
     return output
 
 
+def _output_writeable(output) -> None:
+    """SciPy's C code takes the output array as it parses its arguments:
+    after the Python checks (mask, origins' range, output shape, mode),
+    before cval and the origins' types, ValueError for a read-only one."""
+    if output is not None and not output.flags.writeable:
+        raise ValueError("output array is read-only.")
+
+
 def _check_real_output(output) -> None:
-    """SciPy's C filters write no complex array: a real input filtered
-    with real weights into a complex output is refused there, after every
-    argument check (a complex input or complex weights go through their
-    real and imaginary parts, each into a real view)."""
-    if output is not None and output.dtype.kind == "c":
+    """SciPy's C filters write bool and real numbers only: a complex,
+    object or string output of a real input filtered with real weights is
+    refused there, after every argument check (a complex input or complex
+    weights go through their real and imaginary parts, each into a real
+    view)."""
+    if output is not None and output.dtype.kind not in "biuf":
         raise RuntimeError("array type not supported")
 
 
@@ -195,3 +202,15 @@ def _check_single_mode(mode) -> str:
     if not isinstance(mode, str) and isinstance(mode, (Sequence, np.ndarray)):
         raise RuntimeError("A sequence of modes is not supported")
     return _check_mode(mode)
+
+
+def _pass_arguments(output, cval, origin):
+    """SciPy's C code's checks of a 1-D pass (correlate1d, a Gaussian or
+    box filter's pass), in its order: the output writeable, cval a real
+    number, the origin an integer, then (its filter) the output's type.
+    Returns cval and origin as the pass takes them."""
+    _output_writeable(output)
+    cval = _check_cval(cval)
+    origin = operator.index(origin)  # TypeError for 1.0
+    _check_real_output(output)
+    return cval, origin

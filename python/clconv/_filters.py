@@ -52,9 +52,9 @@ import numpy as np
 from . import _fast, _native, _pyopencl
 from ._checks import (PAD_MODES, AxisError, _check_cval, _check_input,
                       _check_mode, _check_real_output, _check_single_mode,
-                      _get_output,
-                      _invalid_origin, _mask_args, _normalize_axes,
-                      _normalize_sequence, _origin_types, _scipy_taps)
+                      _get_output, _invalid_origin, _mask_args,
+                      _normalize_axes, _normalize_sequence, _origin_types,
+                      _output_writeable, _pass_arguments, _scipy_taps)
 from ._session import DeviceArg, resolve
 
 MAX_MASK_AXES = 3
@@ -313,14 +313,16 @@ def _complex_parts(func, input, weights, output, cval, **kw):
     """SciPy's _complex_via_real_components: a complex correlation as a
     sum of real ones."""
     ci, cw = input.dtype.kind == "c", weights.dtype.kind == "c"
+    # Into the output's real and imaginary views, as SciPy: each call
+    # checks them (read-only) in SciPy's order
     if ci and cw:
-        output.real = func(input.real, weights.real, None, cval=np.real(cval), **kw)
+        func(input.real, weights.real, output.real, cval=np.real(cval), **kw)
         output.real -= func(input.imag, weights.imag, None, cval=np.imag(cval), **kw)
-        output.imag = func(input.real, weights.imag, None, cval=np.real(cval), **kw)
+        func(input.real, weights.imag, output.imag, cval=np.real(cval), **kw)
         output.imag += func(input.imag, weights.real, None, cval=np.imag(cval), **kw)
     elif ci:
-        output.real = func(input.real, weights, None, cval=np.real(cval), **kw)
-        output.imag = func(input.imag, weights, None, cval=np.imag(cval), **kw)
+        func(input.real, weights, output.real, cval=np.real(cval), **kw)
+        func(input.imag, weights, output.imag, cval=np.imag(cval), **kw)
     else:
         if np.iscomplexobj(cval):
             raise ValueError("Cannot provide a complex-valued cval when the "
@@ -370,8 +372,9 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, axes,
                                         convolution, types=False)
     output = _get_output(output, input, lazy=True)
     mode = _check_single_mode(mode)
+    _output_writeable(output)  # SciPy's order of checks
     cval = _check_cval(cval)
-    origins = _origin_types(origins)  # SciPy's order of checks
+    origins = _origin_types(origins)
     if input.size:  # SciPy's n-D filter looks at the types per element
         _check_real_output(output)
     weights = _scipy_taps(weights)
@@ -533,9 +536,7 @@ def correlate1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
                          "-(len(weights) // 2) <= origin <= "
                          "(len(weights)-1) // 2")
     mode = _check_mode(mode)
-    origin = operator.index(origin)  # SciPy: TypeError for 1.0
-    cval = _check_cval(cval)
-    _check_real_output(output)
+    cval, origin = _pass_arguments(output, cval, origin)
     y = run_real(resolve(device), input, weights, [axis], [mode], cval, [origin])
     return _store(output, y, input)
 
@@ -634,8 +635,9 @@ def _complex_input(func, input, output, cval, **kw):
     """A filter of real weights on complex input: its real and imaginary
     parts filtered apart (SciPy does the same)."""
     output = _get_output(output, input, complex_output=True)
-    output.real = func(input.real, cval=np.real(cval), **kw)
-    output.imag = func(input.imag, cval=np.imag(cval), **kw)
+    # into the output's views, as SciPy (each call checks them)
+    func(input.real, output=output.real, cval=np.real(cval), **kw)
+    func(input.imag, output=output.imag, cval=np.imag(cval), **kw)
     return output
 
 
@@ -672,13 +674,13 @@ def _separable(input, output, passes, cval, device):
     other, the intermediate in the output's dtype as SciPy keeps it
     (float32 on the device for float outputs); running: a box filter,
     whose NaN and infinities follow SciPy's running sum."""
-    session = resolve(device)
-    cval = _check_cval(cval)
-    if not passes:
+    if not passes:  # SciPy looks at no other argument then
         if output is None:
             return np.array(input, dtype=np.dtype(input.dtype.name), order="C")
         output[...] = input[...]
         return output
+    session = resolve(device)
+    cval = _check_cval(cval)
     y = input
     dtype = output.dtype if output is not None else np.dtype(input.dtype.name)
     # (a box filter's NaN and infinities: one look at the input, so finite
@@ -764,8 +766,7 @@ def gaussian_filter(input: ArrayLike, sigma, order=0, output=None,
         if s > 1e-15:
             passes.append((a, _gaussian_weights(s, o, truncate, r),
                            _check_mode(m), 0, False))
-            if len(passes) == 1:  # SciPy's first pass refuses it
-                _check_real_output(output)
+            _pass_arguments(output, cval, 0)  # each pass's C code
     return _separable(input, output, passes, cval, device)
 
 
@@ -795,6 +796,8 @@ def uniform_filter1d(input: ArrayLike, size: int, axis: int = -1,
         raise ValueError("invalid origin")  # also at size 1, as SciPy
     mode = _check_mode(mode)  # one mode (uniform_filter takes a sequence)
     size = operator.index(size)  # SciPy: TypeError for 2.5
+    if input.dtype.kind != "c":  # SciPy's C code, a pass of any size
+        _pass_arguments(output, cval, origin)
     origin = operator.index(origin)  # one origin, an integer (TypeError)
     return uniform_filter(input, [size if a == axis % input.ndim else 1
                                   for a in range(input.ndim)],
@@ -857,7 +860,6 @@ def uniform_filter(input: ArrayLike, size=3, output=None, mode="reflect",
             # axis, its range before its type (5.5: "invalid origin"; 1.5:
             # TypeError; any origin along an axis of size 1)
             m = _check_mode(m)
-            passes.append((a, np.full(n, 1.0 / n), m, operator.index(o), True))
-            if len(passes) == 1:  # SciPy's first pass refuses it
-                _check_real_output(output)
+            _, o = _pass_arguments(output, cval, o)  # each pass's C code
+            passes.append((a, np.full(n, 1.0 / n), m, o, True))
     return _separable(input, output, passes, cval, device)

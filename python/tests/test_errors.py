@@ -90,6 +90,31 @@ CASES = {
     "object output dtype": lambda m: m.correlate(A, W, output=object),
     "string output array": lambda m: m.correlate(A, W, output=np.zeros(A.shape, "U5")),
     "object output array": lambda m: m.convolve(A, W, output=np.zeros(A.shape, object)),
+    # SciPy's C code looks at the output array (read-only, its type) after
+    # the Python checks: each raised "output array is read-only." or
+    # "array type not supported" first
+    "read-only output, unknown mode": lambda m: m.correlate(A, W, output=_readonly(), mode="foo"),
+    "read-only output, sequence of modes": lambda m: m.convolve(
+        A, W, output=_readonly(), mode=["wrap", "wrap"]),
+    "read-only output, correlate1d origin out of range": lambda m: m.correlate1d(
+        A, [1, 2, 3], output=_readonly(), origin=2),
+    "read-only output, uniform_filter1d bad origin": lambda m: m.uniform_filter1d(
+        A, 3, output=_readonly(), origin=2),
+    "read-only output, uniform_filter unknown mode": lambda m: m.uniform_filter(
+        A, 3, output=_readonly(), mode="foo"),
+    "read-only output, gaussian_filter1d unknown mode": lambda m: m.gaussian_filter1d(
+        A, 1.0, output=_readonly(), mode="foo"),
+    "read-only real output, gaussian of complex input": lambda m: m.gaussian_filter(
+        A + 1j, 1.0, output=_readonly(np.float64)),
+    "read-only complex output, complex input, unknown mode": lambda m: m.correlate(
+        A + 1j, W, output=_readonly(np.complex128), mode="foo"),
+    "read-only complex output, complex weights, bad origin": lambda m: m.correlate1d(
+        A, [1j, 2, 3], output=_readonly(np.complex128), origin=2),
+    "read-only output, string cval": lambda m: m.correlate(A, W, output=_readonly(), cval="x"),
+    "object output array, unknown mode": lambda m: m.correlate(
+        A, W, output=np.zeros(A.shape, object), mode="foo"),
+    "object output dtype, origin out of range": lambda m: m.uniform_filter(
+        A, 3, output=object, origin=2),
 }
 
 
@@ -118,6 +143,9 @@ TYPE_ONLY = {
         A, (0, 1.0), output=np.zeros(A.shape, np.complex64)),
     "uniform_filter complex output": lambda m: m.uniform_filter(A, (1, 3), output=np.complex64),
     "uniform_filter1d complex output": lambda m: m.uniform_filter1d(A, 3, output="complex64"),
+    # SciPy's C code runs at size 1 too (the input was copied into it)
+    "uniform_filter1d size 1, complex output": lambda m: m.uniform_filter1d(A, 1, output=np.complex64),
+    "uniform_filter1d size 1, object output": lambda m: m.uniform_filter1d(A, 1, output=object),
     # SciPy's 1-D filters name the dtype in the message.
     "gaussian object output array": lambda m: m.gaussian_filter(
         A, 1.0, output=np.zeros(A.shape, object)),
@@ -306,3 +334,13 @@ def test_library_errors_are_python_exceptions_with_its_message():
         clconv.correlate(A, W, device=3)
     assert issubclass(clconv.UnsupportedError, clconv.ClconvError)
     assert issubclass(clconv.OpenCLError, clconv.ClconvError)
+
+
+def test_filters_without_a_pass_look_at_no_cval_as_scipy():
+    # No pass, no C code: SciPy copies the input without reading cval (a
+    # string cval raised TypeError)
+    for got, expected in [
+            (clconv.gaussian_filter(A, 0, cval="x"), ndimage.gaussian_filter(A, 0, cval="x")),
+            (clconv.uniform_filter(A, 1, cval="x"), ndimage.uniform_filter(A, 1, cval="x"))]:
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
