@@ -552,8 +552,7 @@ def convolve1d(input: ArrayLike, weights: ArrayLike, axis: int = -1,
     ndarray
         The result.
     """
-    weights = np.asarray(weights)
-    weights = weights[::-1]
+    weights = np.asarray(weights[::-1])  # as SciPy: TypeError for 2.0
     origin = -origin
     if not len(weights) & 1:
         origin -= 1

@@ -115,6 +115,8 @@ CASES = {
         A, W, output=np.zeros(A.shape, object), mode="foo"),
     "object output dtype, origin out of range": lambda m: m.uniform_filter(
         A, 3, output=object, origin=2),
+    # SciPy reverses the weights as given (it was IndexError of a 0-d array)
+    "convolve1d scalar weights": lambda m: m.convolve1d(A, 2.0),
 }
 
 
