@@ -189,7 +189,14 @@ class NativeSession:
         self.device = _parse_devices(buf.value.decode("utf-8", "replace"))[0]
 
     def close(self) -> None:
-        handle, self._handle = getattr(self, "_handle", None), None
+        """Release the library's session once no call of another thread
+        is inside it (its lock); later calls raise "closed"."""
+        lock = getattr(self, "lock", None)
+        if lock is not None:
+            with lock:
+                handle, self._handle = self._handle, None
+        else:  # __init__ failed before the lock
+            handle, self._handle = getattr(self, "_handle", None), None
         if handle:
             _lib.clconvpy_session_close(handle)
 
@@ -201,11 +208,14 @@ class NativeSession:
             raise ValueError("the clconv session is closed")
         return self._handle
 
-    def _problem(self, shape, mask, axes, origins, batch, border, cval):
-        """clconvpy_correlate_ex's problem arguments (see problem_args),
-        with the session's handle first and cval last."""
-        return (self.handle,) + problem_args(shape, mask.shape, axes, origins,
-                                             batch, border) + (cval,)
+    @staticmethod
+    def _problem(shape, mask, axes, origins, batch, border, cval):
+        """clconvpy_correlate_ex's problem arguments after the session's
+        handle (see problem_args), cval last. (The handle is read under
+        the lock, so a close() of another thread cannot free it under the
+        call.)"""
+        return problem_args(shape, mask.shape, axes, origins, batch,
+                            border) + (cval,)
 
     def correlate_ex(self, data, mask, axes, origins, border: int, cval: float,
                      batched: bool = False, out=None):
@@ -229,7 +239,8 @@ class NativeSession:
             raise TypeError("correlate_ex takes float32 or %s in the host's "
                             "byte order, not %s" % (", ".join(ELEMS), data.dtype))
         with self.lock:
-            check(_lib.clconvpy_correlate_ex(*args, elem, data.ctypes.data,
+            check(_lib.clconvpy_correlate_ex(self.handle, *args, elem,
+                                             data.ctypes.data,
                                              mask.ctypes.data, out.ctypes.data))
         return out
 
@@ -256,7 +267,7 @@ class NativeSession:
         wait = (ctypes.c_void_p * max(1, nwait))(*wait_events)
         done = ctypes.c_void_p()
         with self.lock:
-            check(_lib.clconvpy_enqueue(*args, mask.ctypes.data, in_mem,
-                                        in_offset, out_mem, out_offset, nwait,
-                                        wait, ctypes.byref(done)))
+            check(_lib.clconvpy_enqueue(self.handle, *args, mask.ctypes.data,
+                                        in_mem, in_offset, out_mem, out_offset,
+                                        nwait, wait, ctypes.byref(done)))
         return done.value or 0

@@ -54,7 +54,8 @@ class Session:
         return self._native
 
     def close(self) -> None:
-        """Release the session's OpenCL objects and plans."""
+        """Release the session's OpenCL objects and plans (after a call
+        another thread is making on it; later calls raise ValueError)."""
         self._native.close()
 
     def __enter__(self) -> "Session":

@@ -89,3 +89,25 @@ def test_two_threads_on_two_sessions_both_finish_right():
         t.join()
     for i in range(2):
         np.testing.assert_array_equal(results[i], expected)
+
+
+
+def test_close_waits_for_a_call_in_flight_in_another_thread():
+    # close() took no lock: it freed the library's session under a call
+    # running in another thread, and the interpreter died of SIGSEGV (a
+    # loop of calls in one thread, close() in another: 2 runs of 6). Now
+    # it waits for the call (here: the lock such a call holds), and the
+    # next call raises "closed".
+    s = clconv.Session()
+    clconv.correlate(np.ones(4), [1.0, 1.0], device=s)
+    s.native.lock.acquire()
+    closer = threading.Thread(target=s.close)
+    closer.start()
+    closer.join(0.5)
+    waited = closer.is_alive()
+    s.native.lock.release()
+    closer.join(30)
+    assert waited, "close() did not wait for the call in flight"
+    assert not closer.is_alive()
+    with pytest.raises(ValueError, match="closed"):
+        clconv.correlate(np.ones(4), [1.0, 1.0], device=s)
