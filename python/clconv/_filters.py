@@ -634,6 +634,8 @@ def _complex_input(func, input, output, cval, **kw):
     """A filter of real weights on complex input: its real and imaginary
     parts filtered apart (SciPy does the same)."""
     output = _get_output(output, input, complex_output=True)
+    if output.dtype.kind != "c":  # output=object: SciPy's 1-D pass's check
+        raise RuntimeError("output must have complex dtype")
     # into the output's views, as SciPy (each call checks them)
     func(input.real, output=output.real, cval=np.real(cval), **kw)
     func(input.imag, output=output.imag, cval=np.imag(cval), **kw)
