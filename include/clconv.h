@@ -295,8 +295,9 @@ typedef struct clconv_problem {
  * factors[Wx + Wy + z] * factors[Wx + y] * factors[x] within
  * CLCONV_SEPARABLE_TOL * FLT_EPSILON relative per element (a rank-1 test pivoting
  * on the largest element). Returns 1 if separable, 0 if not (factors may
- * then hold anything; 0 also for p or mask NULL); a 1D mask always is.
- * factors may be NULL. */
+ * then hold anything; 0 also for p or mask NULL, and for a p the library
+ * does not take: dims outside 1..3, a width outside 1..1023 along an
+ * axis); a 1D mask always is. factors may be NULL. */
 #define CLCONV_SEPARABLE_TOL 16
 int clconv_mask_separable(const clconv_problem *p, const float *mask,
                           float *factors);
@@ -654,7 +655,9 @@ clconv_method clconv_method_choose(const clconv_session *s,
 clconv_method clconv_plan_method(const clconv_plan *plan);
 
 /* A mask of p that is an outer product of dims random 1D masks (values in
- * [-1, 1] from seed), rounded to float. */
+ * [-1, 1] from seed), rounded to float; nothing written for a p whose
+ * dims or mask widths the library does not take (as
+ * clconv_mask_separable). */
 void clconv_fill_separable(const clconv_problem *p, float *mask,
                            uint64_t seed);
 /* Deterministic uniform values in [-1, 1] from a seed (splitmix64). Both

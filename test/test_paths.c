@@ -973,6 +973,35 @@ static void separable_method_refuses_a_mask_that_is_not(void **state)
     assert_int_equal(clconv_mask_separable(&p, mask, NULL), 1);
 }
 
+/* The mask helpers take a problem that no plan has validated yet: a width
+ * beyond the library's 1023 taps along an axis, or dims outside 1..3, is
+ * no mask of the library's (not separable, nothing filled), never factors
+ * written past their 3 * 1023 floats (a 2000x2000 rank-1 mask wrote
+ * 4000). */
+static void mask_helpers_refuse_widths_the_library_does_not_take(void **state)
+{
+    (void)state;
+    clconv_problem p = shape(2, 16, 16, 1, 1, CLCONV_METHOD_SEPARABLE);
+    p.mask_size[0] = p.mask_size[1] = 2000;
+    float *mask = calloc(2000 * 2000, sizeof *mask);
+    assert_non_null(mask);
+    for (size_t i = 0; i < 2000 * 2000; ++i)
+        mask[i] = 1.0f; /* rank 1 */
+    assert_int_equal(clconv_mask_separable(&p, mask, NULL), 0);
+    clconv_fill_separable(&p, mask, 3);
+    assert_true(mask[0] == 1.0f && mask[2000 * 2000 - 1] == 1.0f);
+    p.mask_size[0] = p.mask_size[1] = 3;
+    for (int dims = 0; dims <= 4; dims += 4) {
+        p.dims = dims;
+        assert_int_equal(clconv_mask_separable(&p, mask, NULL), 0);
+        clconv_fill_separable(&p, mask, 3);
+        assert_true(mask[0] == 1.0f);
+    }
+    p.dims = 2;
+    assert_int_equal(clconv_mask_separable(&p, mask, NULL), 1);
+    free(mask);
+}
+
 static void cost_model_picks_what_a_user_would(void **state)
 {
     (void)state;
@@ -1150,6 +1179,7 @@ int main(void)
         cmocka_unit_test(
             fft_that_does_not_fit_is_unsupported_and_auto_goes_elsewhere),
         cmocka_unit_test(separable_method_refuses_a_mask_that_is_not),
+        cmocka_unit_test(mask_helpers_refuse_widths_the_library_does_not_take),
         cmocka_unit_test(cost_model_picks_what_a_user_would),
         cmocka_unit_test(direct_1d_coarse_marches_in_every_mode),
         cmocka_unit_test(direct_vector_march_peeled_in_every_mode),

@@ -294,6 +294,11 @@ clconv_status clc_kernel_limits_check(clconv_session *s, cl_kernel k,
 /* ---- problem.c, reference.c: filter semantics ---- */
 /* 1 if the mask has the same width along every axis of the data. */
 int clc_mask_is_cubic(const clconv_problem *p);
+/* 1 if p has 1 to 3 dims and its mask 1 to CLC_MASK_MAX_WIDTH taps along
+ * each: a mask whose 1D factors fit CLC_MASK_MAX_WIDTH floats per axis
+ * (clconv_mask_separable, clconv_fill_separable take problems no plan
+ * has validated). */
+int clc_mask_axes_fit(const clconv_problem *p);
 /* The element that index i of an axis of n elements reads under border
  * mode b (i itself inside; -1 for the constant mode's ghost value). */
 long clc_border_index(long i, long n, clconv_border b);

@@ -13,11 +13,11 @@
 int clconv_mask_separable(const clconv_problem *p, const float *mask,
                           float *factors)
 {
-    if (!p || !mask)
+    if (!mask || !clc_mask_axes_fit(p))
         return 0;
     const int d = p->dims;
     const size_t m = clconv_problem_mask_elements(p);
-    float local_f[3 * 1023];
+    float local_f[3 * CLC_MASK_MAX_WIDTH];
     float *f = factors ? factors : local_f;
     size_t stride[3], w[3], off[3];
     for (int a = 0; a < 3; ++a) {

@@ -65,6 +65,18 @@ int clc_mask_is_cubic(const clconv_problem *p)
     return 1;
 }
 
+int clc_mask_axes_fit(const clconv_problem *p)
+{
+    if (!p || p->dims < 1 || p->dims > 3)
+        return 0;
+    for (int d = 0; d < p->dims; ++d) {
+        const int w = clconv_problem_mask_axis(p, d);
+        if (w < 1 || w > CLC_MASK_MAX_WIDTH)
+            return 0;
+    }
+    return 1;
+}
+
 static const char *const border_names[CLCONV_BORDER_COUNT] = {
     "constant", "nearest", "reflect", "mirror", "wrap"};
 

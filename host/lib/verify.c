@@ -207,9 +207,9 @@ void clconv_fill_random(float *x, size_t n, uint64_t seed)
 void clconv_fill_separable(const clconv_problem *p, float *mask,
                            uint64_t seed)
 {
-    if (!p || !mask)
+    if (!mask || !clc_mask_axes_fit(p))
         return;
-    float f[3][1023];
+    float f[3][CLC_MASK_MAX_WIDTH];
     const size_t w[3] = {(size_t)clconv_problem_mask_axis(p, 0),
                          (size_t)clconv_problem_mask_axis(p, 1),
                          (size_t)clconv_problem_mask_axis(p, 2)};
