@@ -162,6 +162,8 @@ grep -q "'descr': '<f4', 'fortran_order': False, 'shape': (0, 5)" "$tmp/empty_ou
     || fail "empty .npy: summary '$(cat "$tmp/out")'"
 check_error "an empty .npy with a 1D mask is refused" "$tmp/never" "$CLI" apply "$tmp/empty0.npy" "$tmp/never" --mask 1,2,1
 check_error "an empty .npy with an unknown device is refused" "$tmp/never" "$CLI" apply "$tmp/empty0.npy" "$tmp/never" --mask box:3 --device no-such-device
+check_error "an empty .npy with --method separable and a laplacian is refused" "$tmp/never_sep.npy" "$CLI" apply "$tmp/empty0.npy" "$tmp/never_sep.npy" --mask laplacian --method separable
+grep -q "mask laplacian (3^2) is not an outer product" "$tmp/err" || fail "empty .npy: the separable refusal does not say why: $(cat "$tmp/err")"
 printf 'P5\n0 3\n255\n' >"$tmp/empty.pgm"
 check_error "a PGM of width 0 is refused" "$tmp/never" "$CLI" apply "$tmp/empty.pgm" "$tmp/never" --mask box:3
 

@@ -268,6 +268,18 @@ int apply_filter_problem(const apply_options *o, const clconv_mask *mask,
     if (cli_filter_apply(&o->filter, 1, p))
         return -1;
     p->method = o->method;
+    /* Refused before any work, on every path (an empty array, the
+     * mapped chunks, MPI's ranks), in the user's terms. */
+    if (p->method == CLCONV_METHOD_SEPARABLE &&
+        !clconv_mask_separable(p, mask->values, NULL)) {
+        char shape[48];
+        cli_mask_shape(mask->dims, mask->size, shape, sizeof shape);
+        cli_error("--method separable: mask %s (%s) is not an outer product "
+                  "of 1D masks (rank-1 test, tolerance %d * FLT_EPSILON per "
+                  "element)",
+                  o->mask, shape, CLCONV_SEPARABLE_TOL);
+        return -1;
+    }
     return 0;
 }
 

@@ -69,7 +69,8 @@ int apply_check_paths(const apply_options *o, const apply_data *d);
  * neither: an exit code, the error printed. */
 int apply_write_outputs(const apply_options *o, apply_data *d);
 /* p (its dims and size set) with the mask's widths and the filter and
- * method options: 0, or -1 (error printed). */
+ * method options: 0, or -1 (error printed; also --method separable with
+ * a mask that is not). */
 int apply_filter_problem(const apply_options *o, const clconv_mask *mask,
                          clconv_problem *p);
 /* Parse apply's arguments (argv[0] is "apply"). 0, or -1 (error

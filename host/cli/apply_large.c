@@ -211,15 +211,6 @@ static int open_devices(const apply_options *o, big_input *b, big_run *r)
             cli_error("%s: %s", dev->name, clconv_last_error());
             return cli_exit_code(st);
         }
-        /* Refused here, before OUT is opened (a FIFO's reader got an
-         * empty stream), as the in-memory path refuses it. */
-        if (r->ps[d].method == CLCONV_METHOD_SEPARABLE &&
-            !clconv_mask_separable(&r->ps[d], r->mask.values, NULL)) {
-            cli_error("method separable: the mask is not an outer product "
-                      "of 1D masks (rank-1 test, tolerance %d * FLT_EPSILON "
-                      "per element)", CLCONV_SEPARABLE_TOL);
-            return CLI_EXIT_USAGE;
-        }
         r->w[d] = 1.0;
     }
     return CLI_EXIT_OK;
