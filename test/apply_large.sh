@@ -32,6 +32,8 @@ nan = rng.random((600, 600), dtype=np.float32)
 nan[300, 300] = np.nan
 np.save(f"{d}/nan.npy", nan)
 np.save(f"{d}/m63.npy", rng.random((63, 63), dtype=np.float32))
+np.save(f"{d}/s100k.npy", rng.random(100000, dtype=np.float32))
+np.save(f"{d}/m1001.npy", rng.random(1001, dtype=np.float32) - 0.5)
 wide = rng.random((21, 6), dtype=np.float32)
 wide[0, 0] = 1e4  # a wide range: the FFT's error is relative to it
 np.save(f"{d}/wide.npy", wide)
@@ -90,6 +92,15 @@ check "nan.npy 63x63 in memory" 0 "$CLI" apply "$tmp/nan.npy" "$tmp/nan-mem.npy"
 check "nan.npy 63x63 mapped in chunks" 0 env CLCONV_APPLY_CHUNK_BYTES=500000 \
     "$CLI" apply "$tmp/nan.npy" "$tmp/nan-big.npy" --mask "$tmp/m63.npy" --device 0:0
 same "nan.npy 63x63: chunked equals in memory (no FFT on NaN)" "$tmp/nan-mem.npy" "$tmp/nan-big.npy"
+# An FFT that auto chose and the device refuses (PoCL: VkFFT's 1D
+# transforms of 101250 points take work-groups too wide for a CPU) falls
+# back to the direct path, in memory and mapped, as clconv_convolve does:
+# both were exit 3, 'VkFFT's transforms ... gave wrong values'.
+check "1D 100000 mask 1001 on auto, in memory" 0 \
+    "$CLI" apply "$tmp/s100k.npy" "$tmp/s100k-mem.npy" --mask "$tmp/m1001.npy" --device 0:0 --verify
+check "1D 100000 mask 1001 on auto, mapped" 0 env CLCONV_APPLY_CHUNK_BYTES=100000000 \
+    "$CLI" apply "$tmp/s100k.npy" "$tmp/s100k-big.npy" --mask "$tmp/m1001.npy" --device 0:0 --verify
+same "1D 100000 mask 1001: mapped equals in memory" "$tmp/s100k-mem.npy" "$tmp/s100k-big.npy"
 # --verify on this path takes the bound of the method that ran (the
 # direct method's failed the FFT's result, exit 1, where in memory passes).
 for method in fft separable; do

@@ -192,8 +192,16 @@ static void choose_variant(const clconv_device_info *dev,
     }
 }
 
+int apply_fft_falls_back(const apply_options *o, const clconv_problem *p,
+                         clconv_status st)
+{
+    return st == CLCONV_EUNSUPPORTED && o->method == CLCONV_METHOD_AUTO &&
+           p->method == CLCONV_METHOD_FFT;
+}
+
 /* Plan on the session with the variant choose_variant gives (auto: then
- * naive if that does not fit). */
+ * naive if that does not fit; an FFT auto chose that the device refuses:
+ * the direct path). */
 static clconv_status make_plan(clconv_session *s, const apply_options *o,
                                const float *mask, clconv_problem *p,
                                clconv_plan **plan)
@@ -203,6 +211,10 @@ static clconv_status make_plan(clconv_session *s, const apply_options *o,
     if (st != CLCONV_OK)
         return st;
     st = clconv_plan_create_with_mask(s, p, mask, plan);
+    if (apply_fft_falls_back(o, p, st)) {
+        p->method = CLCONV_METHOD_DIRECT;
+        st = clconv_plan_create_with_mask(s, p, mask, plan);
+    }
     if (st == CLCONV_EUNSUPPORTED && o->strategy < 0 &&
         p->strategy != CLCONV_NAIVE) {
         p->strategy = CLCONV_NAIVE;

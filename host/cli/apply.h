@@ -73,6 +73,13 @@ int apply_write_outputs(const apply_options *o, apply_data *d);
  * a mask that is not). */
 int apply_filter_problem(const apply_options *o, const clconv_mask *mask,
                          clconv_problem *p);
+/* Whether st, a failure of the FFT that --method auto chose for p (the
+ * method resolved before the plan: clconv_method_choose_for_input),
+ * falls back to the direct path, as a plan made on auto and
+ * clconv_convolve do: VkFFT's transforms refused on this device
+ * (CLCONV_EUNSUPPORTED, host/lib/fft.c). */
+int apply_fft_falls_back(const apply_options *o, const clconv_problem *p,
+                         clconv_status st);
 /* Parse apply's arguments (argv[0] is "apply"). 0, or -1 (error
  * printed). */
 int apply_parse(int argc, char **argv, apply_options *o);

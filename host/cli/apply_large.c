@@ -298,8 +298,10 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
                    : clconv_convolve_split_part(r->devs.sessions, r->n, q,
                                                 &part, r->w, in,
                                                 r->mask.values, r->out, &info);
+    if (st != CLCONV_OK)
+        return st;
     r->slabs += info.slabs;
-    if (st != CLCONV_OK || !o->verify)
+    if (!o->verify)
         return st;
     const float *fin = chunk_floats(r, &q[0], in);
     st = clconv_reference(&q[0], fin, r->mask.values, r->ref, r->mag);
@@ -359,6 +361,16 @@ static clconv_status run_chunks(const apply_options *o, big_input *b,
         const size_t r1 = r0 + step < r->rows ? r0 + step : r->rows;
         size_t first = 0;
         st = chunk(o, b, r, r0, r1, &first);
+        /* An FFT auto chose that the device refuses: the direct path for
+         * this chunk and the rest. */
+        int fell_back = 0;
+        for (size_t d = 0; d < r->n; ++d)
+            if (apply_fft_falls_back(o, &r->ps[d], st)) {
+                r->ps[d].method = CLCONV_METHOD_DIRECT;
+                fell_back = 1;
+            }
+        if (fell_back)
+            st = chunk(o, b, r, r0, r1, &first);
         if (st == CLCONV_OK)
             st = clconv_output_write(out, r->out + first * r->row * r->osz,
                                      (r1 - r0) * r->row * r->osz);
