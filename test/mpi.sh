@@ -314,10 +314,20 @@ vals[40 * 96 + 50], vals[90 * 96 + 7] = float("nan"), float("inf")
 npy(sys.argv[1] + "/nan2.npy", (96, 96), vals)
 npy(sys.argv[1] + "/m31.npy", (31, 31),
     [random.uniform(-1, 1) for _ in range(31 * 31)])
+npy(sys.argv[1] + "/s100k.npy", (100000,),
+    [random.uniform(0, 1) for _ in range(100000)])
+npy(sys.argv[1] + "/m1001.npy", (1001,),
+    [random.uniform(-0.5, 0.5) for _ in range(1001)])
 EOF3
 same 2d-nan-auto nan2.npy "$tmp/m31.npy" 3 read
 fault "NaN in IN, --method fft" "NaN or Inf" \
     -n 3 "$MPI_CLI" apply "$tmp/nan2.npy" "$tmp/o.npy" --mask "$tmp/m31.npy" --method fft
+
+# An FFT auto chose that the device refuses (PoCL: VkFFT's 1D transforms
+# of 101250 points take work-groups too wide for a CPU): every rank takes
+# the direct path, one process's bytes (one rank was exit 3).
+same 1d-fft-refused s100k.npy "$tmp/m1001.npy" 1 read
+same 1d-fft-refused s100k.npy "$tmp/m1001.npy" 1 exchange
 
 # usage NAME WANT-IN-MESSAGE apply-arguments...: exit 2 with one message
 # (not one per rank) and no OUT.

@@ -278,6 +278,12 @@ static int run(job *j)
     if (code != CLI_EXIT_OK)
         return code;
     clconv_status st = compute(j);
+    /* An FFT auto chose that a rank's device refuses: every rank runs the
+     * direct path (agreed), as one process does. */
+    if (anywhere(j->comm, apply_fft_falls_back(&j->o, &j->p, st))) {
+        j->p.method = CLCONV_METHOD_DIRECT;
+        st = compute(j);
+    }
     if (j->exchange && st == CLCONV_EIO) { /* peers may wait for us */
         cli_error("%s", clconv_mpi_last_error());
         clconv_mpi_npy_discard(&j->out); /* MPI_Abort removes nothing */
