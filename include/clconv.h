@@ -393,6 +393,16 @@ const clconv_device_info *clconv_session_device(const clconv_session *s);
  * $CLCONV_MAX_ALLOC_BYTES when that is smaller (read when the session is
  * made; tests use it to force slabs on small data). */
 uint64_t clconv_session_max_alloc(const clconv_session *s);
+/* Whether a host-to-host call of p on s (clconv_convolve_typed) runs in
+ * slabs because one launch cannot hold it: its input or its output, each
+ * in its own type, beyond the session's allocation limit, the two beyond
+ * 80% of the device's memory, more elements than one launch indexes
+ * (INT_MAX), or with method fft its padded array (or spectrum) beyond the
+ * allocation limit. A plan of such a problem is refused or exceeds the
+ * limit: commands plan only what fits and call the host-to-host path for
+ * the rest. 0 for s or p NULL. */
+int clconv_session_needs_slabs(const clconv_session *s,
+                               const clconv_problem *p);
 /* The measuring overrides ($CLCONV_COARSE_ROWS, $CLCONV_VECTOR_BLOCKS)
  * read when the session was created and used by its plans, as
  * "CLCONV_COARSE_ROWS=2 CLCONV_VECTOR_BLOCKS=1"; "" when none is set. */

@@ -92,6 +92,29 @@ for s in "--strategy coarse" "--strategy naive" "--strategy vector" ""; do
         || fail "slabs ${s:-auto}: '$(cat "$tmp/out")', one launch '$one'"
     cmp -s "$tmp/vol1.npy" "$tmp/vol2.npy" || fail "slabs ${s:-auto}: the output differs from one launch"
 done
+# What needs slabs counts the output in its own type and the FFT's padded
+# array, not the input alone: 64 planes of uint8 (16 KiB) whose float32
+# output (64 KiB) passes the limit ran as one launch, its output buffer
+# beyond the limit (on a device whose own maximum it passed: exit 3, "a
+# buffer of N bytes exceeds the device's maximum allocation"); --method
+# fft of the same planes to uint8 (padded array 98 KiB), and of the 128
+# planes (slabs of 94 planes by the data alone, their padded arrays 98
+# KiB), was exit 3, "the FFT's padded array of N bytes does not fit the
+# device". Each now runs in slabs: one launch's bytes, or within the
+# FFT's bound.
+npy_u1 "$tmp/vol64.npy" "(64, 16, 16)" ''
+tail -c 16384 "$tmp/vol.npy" >>"$tmp/vol64.npy"
+check "one launch: u8 to f32" 0 "$CLI" apply "$tmp/vol64.npy" "$tmp/v64a.npy" --mask box:3 --method direct
+check "in slabs: u8 to f32" 0 env CLCONV_MAX_ALLOC_BYTES=24576 "$CLI" apply "$tmp/vol64.npy" "$tmp/v64b.npy" --mask box:3 --method direct
+grep -q "in [0-9]* slab(s)" "$tmp/out" && cmp -s "$tmp/v64a.npy" "$tmp/v64b.npy" \
+    && ok "a float32 output beyond the limit runs in slabs, one launch's bytes" \
+    || fail "u8 to f32 beyond the limit: '$(cat "$tmp/out")'"
+for v in vol64 vol; do
+    check "fft in slabs: $v" 0 env CLCONV_MAX_ALLOC_BYTES=24576 "$CLI" apply "$tmp/$v.npy" "$tmp/${v}_fft.npy" --mask box:3 --method fft --out-dtype same --verify
+    grep -q "method fft .* in [0-9]* slab(s), verified" "$tmp/out" \
+        && ok "an FFT beyond the limit runs in slabs that fit ($v)" \
+        || fail "fft $v: '$(cat "$tmp/out")'"
+done
 
 # --- images ---------------------------------------------------------------
 printf 'P5\n3 3\n255\n\012\012\012\012\012\012\012\012\012' >"$tmp/flat.pgm"

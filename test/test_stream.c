@@ -702,6 +702,106 @@ static void a_limit_below_one_row_and_halo_is_unsupported(void **state)
     unsetenv("CLCONV_PINNED_CHUNK_BYTES");
 }
 
+/* p with method fft on s (a limited session): it runs in two or more
+ * slabs, every output within the FFT's bound of the double reference. */
+static void fft_in_slabs_within_bound(clconv_session *s, clconv_problem p)
+{
+    const size_t n = clconv_problem_elements(&p);
+    const size_t m = clconv_problem_mask_elements(&p);
+    float *in = malloc(n * 4), *mask = malloc(m * 4), *got = malloc(n * 4);
+    double *want = malloc(n * sizeof *want), *sum = malloc(n * sizeof *sum);
+    assert_non_null(in && mask && got && want && sum);
+    clconv_fill_random(in, n, 41 + p.dims);
+    clconv_fill_random(mask, m, 43);
+    assert_int_equal(clconv_reference(&p, in, mask, want, sum), CLCONV_OK);
+    clconv_call_info info;
+    if (clconv_convolve_ex(s, &p, in, mask, got, &info) != CLCONV_OK)
+        fail_msg("%dD fft %s: %s", p.dims, clconv_border_name(p.border),
+                 clconv_last_error());
+    if (info.slabs < 2)
+        fail_msg("%dD fft %s ran in %zu slab(s)", p.dims,
+                 clconv_border_name(p.border), info.slabs);
+    double scale, floor;
+    clconv_verify_bound(&p, CLCONV_METHOD_FFT, in, mask, &scale, &floor);
+    clconv_verdict v;
+    clconv_verify_with(&p, got, want, sum, scale, floor, &v);
+    if (!v.ok)
+        fail_msg("%dD fft %s in %zu slabs: element %zu is %.9g for %.9g",
+                 p.dims, clconv_border_name(p.border), info.slabs,
+                 v.worst_index, v.worst_got, v.worst_expected);
+    free(in), free(mask), free(got), free(want), free(sum);
+}
+
+/* Method fft where the data fit the allocation limit but the padded
+ * array does not, or where the slabs the data alone would cut have
+ * padded arrays beyond it: host arrays in and out run it in slabs whose
+ * padded arrays fit (it was unsupported: "the FFT's padded array of N
+ * bytes does not fit the device", though smaller slabs fit), in every
+ * mode; a slab of one row whose padded array is beyond the limit is
+ * unsupported, saying so. */
+static void an_fft_in_slabs_fits_the_allocation_limit(void **state)
+{
+    fixture *f = *state;
+    /* 1D 4090: 16360 bytes of data, a padded array of 4116 reals (16472
+     * bytes), a limit of 16384; 2D 200 x 100: slabs of 16 rows by the
+     * data (16000 bytes), their padded arrays 24 rows of 212 floats
+     * (20352 bytes). */
+    const struct { int dims; size_t x, y, limit; } cases[] = {
+        {1, 4090, 1, 16384}, {2, 200, 100, 16000}};
+    for (binding = 0; binding < BIND_COUNT; ++binding)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+            for (int b = 0; b < CLCONV_BORDER_COUNT; ++b) {
+                clconv_problem p = {.dims = cases[c].dims,
+                                    .size = {cases[c].x, cases[c].y, 1},
+                                    .mask_width = 5,
+                                    .method = CLCONV_METHOD_FFT,
+                                    .border = (clconv_border)b};
+                clconv_session *s = limited(f, cases[c].limit);
+                assert_int_equal(clconv_session_needs_slabs(s, &p), 1);
+                fft_in_slabs_within_bound(s, p);
+                clconv_session_destroy(s);
+            }
+    binding = BIND_COPY;
+    clconv_problem p = {.dims = 2, .size = {200, 100, 1}, .mask_width = 5,
+                        .method = CLCONV_METHOD_FFT};
+    clconv_session *s = limited(f, 4000); /* 5 rows of 800 bytes fit */
+    float *in = calloc(200 * 100, 4), mask[25] = {0};
+    float *out = calloc(200 * 100, 4);
+    assert_non_null(in && out);
+    assert_int_equal(clconv_convolve(s, &p, in, mask, out),
+                     CLCONV_EUNSUPPORTED);
+    assert_non_null(strstr(clconv_last_error(), "padded array"));
+    clconv_session_destroy(s);
+    free(in), free(out);
+}
+
+/* What needs slabs: the input or the output beyond the limit, each in
+ * its own type (a uint8 input's float32 output four times its size), or
+ * method fft's padded array; NULL is no. */
+static void needs_slabs_counts_the_output_and_the_fft(void **state)
+{
+    fixture *f = *state;
+    clconv_session *s = limited(f, 16384);
+    clconv_problem p = {.dims = 1, .size = {5000, 1, 1}, .mask_width = 5,
+                        .in_dtype = CLCONV_ELEM_U8};
+    p.out_dtype = CLCONV_ELEM_U8;
+    assert_int_equal(clconv_session_needs_slabs(s, &p), 0);
+    p.out_dtype = CLCONV_ELEM_F32; /* 20000 bytes out */
+    assert_int_equal(clconv_session_needs_slabs(s, &p), 1);
+    p.in_dtype = CLCONV_ELEM_F32;
+    p.size[0] = 4000; /* 16000 bytes, padded 4032 reals (16136 bytes) */
+    assert_int_equal(clconv_session_needs_slabs(s, &p), 0);
+    p.method = CLCONV_METHOD_FFT;
+    assert_int_equal(clconv_session_needs_slabs(s, &p), 0);
+    p.size[0] = 4090;
+    assert_int_equal(clconv_session_needs_slabs(s, &p), 1);
+    p.method = CLCONV_METHOD_DIRECT;
+    assert_int_equal(clconv_session_needs_slabs(s, &p), 0);
+    assert_int_equal(clconv_session_needs_slabs(NULL, &p), 0);
+    assert_int_equal(clconv_session_needs_slabs(s, NULL), 0);
+    clconv_session_destroy(s);
+}
+
 /* More elements than one launch indexes: a valid problem (host arrays in
  * and out stream it in slabs), but a plan (one launch) is unsupported with
  * the reason, before anything is allocated; so is a problem whose one row
@@ -1208,6 +1308,8 @@ int main(void)
         cmocka_unit_test(short_slabs_at_the_ends_fold_as_the_whole),
         cmocka_unit_test(a_zero_initialised_problem_gets_the_device_default),
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
+        cmocka_unit_test(an_fft_in_slabs_fits_the_allocation_limit),
+        cmocka_unit_test(needs_slabs_counts_the_output_and_the_fft),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -374,7 +374,7 @@ static int open_plan(const apply_options *o, const clconv_mask *mask,
             apply_array_elements(d), &p->method);
     /* Beyond what one plan runs: no plan, the host-to-host call in slabs
      * (with the variant auto or --strategy gives). */
-    if (st == CLCONV_OK && run_needs_slabs(p, *session)) {
+    if (st == CLCONV_OK && clconv_session_needs_slabs(*session, p)) {
         choose_variant(dev, o, p);
         st = clconv_problem_validate(p);
     } else if (st == CLCONV_OK) {

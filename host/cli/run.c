@@ -314,7 +314,7 @@ static int run_on_device(const run_options *o, const clconv_problem *base,
             clconv_problem_apply_defaults(dev, &r->p);
             /* Beyond what the device allocates at once: streamed in slabs
              * through the host-to-host path. */
-            if (run_needs_slabs(&r->p, devs->sessions[d])) {
+            if (clconv_session_needs_slabs(devs->sessions[d], &r->p)) {
                 run_host_path(o, &devs->sessions[d], &dev, 1, &r->p, data, r);
                 r->res.method = r->p.method; /* as asked: slabs resolve it */
             } else {

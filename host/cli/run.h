@@ -53,8 +53,6 @@ int run_host_path(const run_options *o, clconv_session *const *sessions,
                   const clconv_device_info *const *devs, size_t n,
                   const clconv_problem *problems, const clconv_dataset *data,
                   run_row *r);
-/* Does p exceed what session s allocates at once (so it streams)? */
-int run_needs_slabs(const clconv_problem *p, const clconv_session *s);
 
 /* The row's line of the default text output. */
 void run_print_line(const run_row *r);

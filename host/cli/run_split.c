@@ -3,25 +3,12 @@
  * selected devices, weighted by their measured speed). Each row is
  * verified once against the double reference, then timed as wall time of
  * whole calls, host arrays in and out. */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run.h"
-
-/* Beyond one allocation, beyond what the device holds in and out, or more
- * elements than one launch indexes (a plan refuses those): the host-to-host
- * path, which streams slabs that fit. */
-int run_needs_slabs(const clconv_problem *p, const clconv_session *s)
-{
-    const size_t n = clconv_problem_elements(p);
-    const uint64_t bytes = (uint64_t)n * clconv_elem_size(p->in_dtype);
-    const clconv_device_info *d = clconv_session_device(s);
-    return n > (size_t)INT_MAX || bytes > clconv_session_max_alloc(s) ||
-           2 * bytes > d->global_mem_bytes / 10 * 8;
-}
 
 static clconv_status call(clconv_session *const *sessions, size_t n,
                           const clconv_problem *problems, const double *w,

@@ -74,11 +74,29 @@ double clc_fft_padded_elements(const clconv_problem *p)
     return (double)len[0] * (double)len[1] * (double)len[2];
 }
 
+static uint64_t len_bytes(const size_t len[3])
+{
+    return (uint64_t)(2 * (len[0] / 2 + 1)) * len[1] * len[2] * sizeof(float);
+}
+
 static int len_fits(const clconv_session *s, const size_t len[3])
 {
-    const uint64_t bytes = (uint64_t)(2 * (len[0] / 2 + 1)) * len[1] * len[2] *
-                           sizeof(float);
+    const uint64_t bytes = len_bytes(len);
     return bytes <= s->alloc_limit && 4 * bytes <= s->dev.global_mem_bytes;
+}
+
+uint64_t clc_fft_array_bytes(const clconv_problem *p)
+{
+    size_t len[3];
+    clc_fft_padded_sizes(p, len);
+    return len_bytes(len);
+}
+
+int clc_fft_fits_alloc(const clconv_session *s, const clconv_problem *p)
+{
+    size_t len[3];
+    clc_fft_padded_sizes(p, len);
+    return len_fits(s, len);
 }
 
 /* Whether s refused an FFT plan of these sizes before (clc_fft_create). */

@@ -693,6 +693,11 @@ double clc_fft_padded_elements(const clconv_problem *p);
 void clc_fft_padded_sizes(const clconv_problem *p, size_t len[3]);
 /* 1 where p's FFT arrays fit s's device and s has not refused its sizes. */
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p);
+/* Bytes of p's padded array (its spectrum as many). */
+uint64_t clc_fft_array_bytes(const clconv_problem *p);
+/* 1 where p's padded array and its spectrum each fit one allocation of s
+ * and the two with the data's buffers its device (whatever s refused). */
+int clc_fft_fits_alloc(const clconv_session *s, const clconv_problem *p);
 
 /* ---- fft_vkfft.c: VkFFT's OpenCL backend, in its own file ---- */
 typedef struct clc_vkfft clc_vkfft;

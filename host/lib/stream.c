@@ -134,6 +134,51 @@ out:
     return st;
 }
 
+/* The rows of a slab of `out` output rows with its halo, the slab's
+ * problem; a wrap mode's period padded as any mode's (a slab at an end
+ * may be shorter, and a shorter period that is no transform size pads to
+ * more). */
+static clconv_problem slab_problem(const clc_job *j, size_t out)
+{
+    clconv_problem q = j->p;
+    q.size[j->axis] = out + j->lo + j->hi + j->split - 1;
+    if (q.border == CLCONV_BORDER_WRAP)
+        q.border = CLCONV_BORDER_CONSTANT;
+    return q;
+}
+
+/* The FFT transforms each slab: at most *rows output rows a slab whose
+ * padded array and spectrum fit the allocation (clc_fft_fits_alloc; they
+ * grow with the rows), balanced again over span rows. */
+static clconv_status fft_slab_rows(const clc_job *j, size_t span, size_t *rows)
+{
+    /* one slab of the whole axis is the whole problem */
+    if (j->p.method != CLCONV_METHOD_FFT ||
+        (span == j->rows && *rows >= span && clc_fft_fits_alloc(j->s, &j->p)))
+        return CLCONV_OK;
+    clconv_problem q = slab_problem(j, 1);
+    if (!clc_fft_fits_alloc(j->s, &q))
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "method fft: one slab of 1 row with its %zu halo rows "
+                        "needs a padded array of %llu bytes; clconv may "
+                        "allocate %llu bytes at once on this device",
+                        j->lo + j->hi,
+                        (unsigned long long)clc_fft_array_bytes(&q),
+                        (unsigned long long)j->s->alloc_limit);
+    size_t good = 1, bad = *rows + 1; /* fits good rows, not bad */
+    while (bad - good > 1) {
+        const size_t mid = good + (bad - good) / 2;
+        q = slab_problem(j, mid);
+        if (clc_fft_fits_alloc(j->s, &q))
+            good = mid;
+        else
+            bad = mid;
+    }
+    const size_t n = (span + good - 1) / good;
+    *rows = (span + n - 1) / n;
+    return CLCONV_OK;
+}
+
 /* Output rows per slab: the most whose input (with halo, and the split
  * - 1 rows a slab may start early: clc_job) fits the allocation limit,
  * with four such buffers within 60% of the device, and whose elements one
@@ -171,7 +216,7 @@ static clconv_status slab_rows(clc_job *j, size_t span, size_t nslabs_min,
     if (n < nslabs_min)
         n = nslabs_min < span ? nslabs_min : span;
     *rows = (span + n - 1) / n; /* balanced */
-    return CLCONV_OK;
+    return fft_slab_rows(j, span, rows);
 }
 
 /* The whole problem's kernel for every slab where it splits sums at
@@ -248,6 +293,23 @@ static size_t overlap_slabs(const clconv_session *s, uint64_t bytes)
     return n < 2 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
+int clconv_session_needs_slabs(const clconv_session *s,
+                               const clconv_problem *p)
+{
+    if (!s || !p)
+        return 0;
+    const size_t elements = clconv_problem_elements(p);
+    const uint64_t bytes = (uint64_t)elements * clconv_elem_size(p->in_dtype);
+    /* The output in its own type: a uint8 input's float32 output is four
+     * times its size (slab_rows counts the larger too). */
+    const uint64_t obytes =
+        (uint64_t)elements * clconv_elem_size(p->out_dtype);
+    return bytes > s->alloc_limit || obytes > s->alloc_limit ||
+           bytes + obytes > s->dev.global_mem_bytes / 10 * 8 ||
+           elements > (size_t)INT_MAX ||
+           (p->method == CLCONV_METHOD_FFT && !clc_fft_fits_alloc(s, p));
+}
+
 clconv_status clconv_convolve_ex(clconv_session *s, const clconv_problem *p,
                                  const float *in, const float *mask,
                                  float *out, clconv_call_info *info)
@@ -314,15 +376,9 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     void *copy = NULL;
     if ((st = job_init(&j, s, p, NULL, in, mask, out, 1)) != CLCONV_OK)
         return st;
-    const size_t elements = clconv_problem_elements(&j.p);
-    const uint64_t bytes = (uint64_t)elements * j.isz;
-    /* The output in its own type: a uint8 input's float32 output is four
-     * times its size (slab_rows counts the larger too). */
-    const uint64_t obytes = (uint64_t)elements * j.osz;
-    const int fits = bytes <= s->alloc_limit && obytes <= s->alloc_limit &&
-                     bytes + obytes <= s->dev.global_mem_bytes / 10 * 8 &&
-                     elements <= (size_t)INT_MAX;
-    size_t want = overlap_slabs(s, bytes);
+    const int fits = !clconv_session_needs_slabs(s, &j.p);
+    size_t want =
+        overlap_slabs(s, (uint64_t)clconv_problem_elements(&j.p) * j.isz);
     /* Overlap is an optimisation: one launch instead where the slabs
      * would gather their ends' halos on the host, and for the FFT, which
      * transforms the whole at once. */
