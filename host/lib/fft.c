@@ -110,14 +110,28 @@ static int refused(const clconv_session *s, const size_t len[3])
     return 0;
 }
 
+/* VkFFT plans its work-groups for GPUs: on a device allowing fewer work-
+ * items than this its scheduler loops for ever (POCL_MAX_WORK_GROUP_SIZE
+ * 1 and 8: VkFFTScheduler's register split, 2D 64^2) or its kernels fail
+ * to launch (2 to 6: VKFFT_ERROR_FAILED_TO_LAUNCH_KERNEL); at 16 and 32
+ * the transforms of 64^2 and 96^3 ran, and 64 leaves a margin. Every GPU
+ * and CPU runtime allows 256 or more. */
+#define FFT_MIN_GROUP 64
+
+static int group_fits(const clconv_session *s)
+{
+    return s->dev.max_work_group_size >= FFT_MIN_GROUP;
+}
+
 /* The padded array and its spectrum each within one allocation, the two
- * with the caller's input and output within the device's memory, and the
- * sizes not refused on this session before. */
+ * with the caller's input and output within the device's memory, work-
+ * groups wide enough for VkFFT, and the sizes not refused on this session
+ * before. */
 int clc_fft_fits(const clconv_session *s, const clconv_problem *p)
 {
     size_t len[3];
     clc_fft_padded_sizes(p, len);
-    return len_fits(s, len) && !refused(s, len);
+    return len_fits(s, len) && group_fits(s) && !refused(s, len);
 }
 
 /* fft_ops built after common.clh with the defines of a 1D problem of
@@ -169,6 +183,8 @@ static clconv_status kernels(clc_fft *f)
     CLC_CHECK(clSetKernelArg(f->mul, 0, sizeof f->data, &f->data));
     CLC_CHECK(clSetKernelArg(f->mul, 1, sizeof f->spec, &f->spec));
     CLC_CHECK(clSetKernelArg(f->mul, 2, sizeof scale, &scale));
+    const cl_int bins = (cl_int)(f->floats / 2);
+    CLC_CHECK(clSetKernelArg(f->mul, 3, sizeof bins, &bins));
     CLC_CHECK(clSetKernelArg(f->crop, 0, sizeof f->data, &f->data));
     CLC_CHECK(clSetKernelArg(f->crop, 2, sizeof n, &n));
     CLC_CHECK(clSetKernelArg(f->crop, 3, sizeof rowf, &rowf));
@@ -305,6 +321,13 @@ clconv_status clc_fft_create(clconv_session *s, const clconv_problem *p,
         return clc_fail(CLCONV_ENOMEM, "out of memory");
     f->s = s;
     f->p = *p;
+    if (!group_fits(s)) {
+        free(f);
+        return clc_fail(CLCONV_EUNSUPPORTED,
+                        "method fft: VkFFT needs work-groups of %d "
+                        "work-items, the device allows %zu",
+                        FFT_MIN_GROUP, s->dev.max_work_group_size);
+    }
     if (!(f->q = clc_session_ordered_queue(s))) {
         free(f);
         return CLCONV_EOPENCL;
@@ -417,12 +440,16 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
                              cl_event *first, cl_event *last)
 {
     cl_command_queue q = f->q;
-    const size_t gpad[3] = {f->len[0], f->len[1], f->len[2]};
-    const size_t gmul = f->floats / 2;
+    const clconv_device_info *d = &f->s->dev;
+    const size_t bins[3] = {f->floats / 2, 1, 1};
+    size_t lpad[3], gpad[3], lmul[3], gmul[3], lcrop[3], gcrop[3];
+    clc_flat_launch(d, f->len, lpad, gpad);
+    clc_flat_launch(d, bins, lmul, gmul);
+    clc_flat_launch(d, f->p.size, lcrop, gcrop);
     cl_event ev = NULL;
     CLC_CHECK(clSetKernelArg(f->pad, 0, sizeof in, &in));
     CLC_CHECK(clSetKernelArg(f->crop, 1, sizeof out, &out));
-    CLC_CHECK(clEnqueueNDRangeKernel(q, f->pad, 3, NULL, gpad, NULL, nwait,
+    CLC_CHECK(clEnqueueNDRangeKernel(q, f->pad, 3, NULL, gpad, lpad, nwait,
                                      wait, &ev));
     if (first)
         *first = ev;
@@ -433,7 +460,7 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
     clconv_status st = clc_vkfft_run(f->vk, f->data, 0);
     if (st == CLCONV_OK)
         st = enqueued(clEnqueueNDRangeKernel(
-            q, f->mul, 1, NULL, &gmul, NULL, 0, NULL, NULL));
+            q, f->mul, 1, NULL, gmul, lmul, 0, NULL, NULL));
     if (st == CLCONV_OK)
         st = clc_vkfft_run(f->vk, f->data, 1);
     /* On an application's out-of-order queue the steps ran on the
@@ -443,8 +470,8 @@ clconv_status clc_fft_launch(clc_fft *f, cl_mem in, cl_mem out,
     const int apart = q != f->s->queue;
     cl_event crop = NULL;
     if (st == CLCONV_OK)
-        st = enqueued(clEnqueueNDRangeKernel(q, f->crop, 3, NULL, f->p.size,
-                                             NULL, 0, NULL,
+        st = enqueued(clEnqueueNDRangeKernel(q, f->crop, 3, NULL, gcrop,
+                                             lcrop, 0, NULL,
                                              apart ? &crop : last));
     /* A command of another queue may wait on crop only once crop's
      * queue is flushed (OpenCL 1.2 section 5.13: an implementation need

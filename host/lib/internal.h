@@ -285,6 +285,15 @@ int clc_geometry_check(const clconv_device_info *d, int dims,
  * with the reason. */
 clconv_status clc_problem_fits(const clconv_device_info *d,
                                const clc_config *c, const clc_geometry *g);
+/* The launch of an element-wise kernel over n (one work-item an element,
+ * each kernel ignoring those past n): up to 64 work-items along x, halved
+ * to n[0] and d's limits, 1 along y and z; global is n rounded up to it.
+ * No launch leaves its work-group to the runtime: PoCL's own choice
+ * aborts the process on a device whose maximum is below its preferred
+ * multiple (POCL_MAX_WORK_GROUP_SIZE=7: pocl_local_size.c, upper_divisor,
+ * "Assertion `limit > 0' failed"). */
+void clc_flat_launch(const clconv_device_info *d, const size_t n[3],
+                     size_t local[3], size_t global[3]);
 /* The built kernel's limits against the planned launch: a compiled
  * reqd_work_group_size other than g's is CLCONV_EINTERNAL, local memory
  * or a work-group beyond what the kernel allows CLCONV_EUNSUPPORTED. */

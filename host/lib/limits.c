@@ -88,6 +88,18 @@ clconv_status clc_problem_fits(const clconv_device_info *d,
     return CLCONV_OK;
 }
 
+void clc_flat_launch(const clconv_device_info *d, const size_t n[3],
+                     size_t local[3], size_t global[3])
+{
+    size_t g = 64;
+    while (g > 1 && (g / 2 >= n[0] || g > d->max_work_group_size ||
+                     g > d->max_work_item_sizes[0]))
+        g /= 2;
+    local[0] = g, local[1] = local[2] = 1;
+    global[0] = (n[0] + g - 1) / g * g;
+    global[1] = n[1], global[2] = n[2];
+}
+
 /* Limits that the built kernel reports.
  *
  * Every kernel declares reqd_work_group_size: a compiled size other than

@@ -59,12 +59,14 @@ static clconv_status convert_launch(clc_path *path, cl_kernel k, cl_mem src,
                                     cl_mem dst, cl_uint nwait,
                                     const cl_event *wait, cl_event *ev)
 {
-    const size_t global = (size_t)path->n;
+    const size_t n[3] = {(size_t)path->n, 1, 1};
+    size_t local[3], global[3];
+    clc_flat_launch(&path->s->dev, n, local, global);
     CLC_CHECK(clSetKernelArg(k, 0, sizeof src, &src));
     CLC_CHECK(clSetKernelArg(k, 1, sizeof dst, &dst));
     CLC_CHECK(clSetKernelArg(k, 2, sizeof path->n, &path->n));
-    CLC_CHECK(clEnqueueNDRangeKernel(path->s->queue, k, 1, NULL, &global,
-                                     NULL, nwait, nwait ? wait : NULL, ev));
+    CLC_CHECK(clEnqueueNDRangeKernel(path->s->queue, k, 1, NULL, global,
+                                     local, nwait, nwait ? wait : NULL, ev));
     return CLCONV_OK;
 }
 
