@@ -69,6 +69,13 @@ if "$CLI" devices 2>/dev/null | grep -q PoCL; then
                 --reps 0 --device 'Portable Computing'
         done
     done
+    # coarse's default 4 rows a work-group did not fit 1 to 3 work-items
+    # at any tile (unsupported, exit 3): halved to what fits
+    for d in 2 3; do
+        expect "coarse's default fits 3 work-items in ${d}D" 0 " ok " \
+            env POCL_MAX_WORK_GROUP_SIZE=3 timeout 120 "$CLI" run --dims "$d" --size 32 --strategy coarse \
+            --reps 0 --device 'Portable Computing'
+    done
     expect "auto with 8 work-items takes another method than the FFT" 0 " ok " \
         env POCL_MAX_WORK_GROUP_SIZE=8 timeout 120 "$CLI" run --dims 2 --size 96 --mask 31 --method auto \
         --reps 0 --device 'Portable Computing'

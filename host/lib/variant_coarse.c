@@ -208,6 +208,7 @@ static void coarse_defaults(const clconv_device_info *dev,
 {
     const int w = clconv_problem_mask_max(&c->p), dims = c->p.dims;
     int *k = c->knob;
+    const int rows_chosen = k[CLC_KNOB_GROUP_Y] != 0;
     if (dims == 2) {
         /* Beyond 21x21 taps the mask is read in place (march 2): a
          * private copy of 523x523 floats overflowed PoCL's work-item
@@ -263,6 +264,17 @@ static void coarse_defaults(const clconv_device_info *dev,
                 k[CLC_KNOB_GROUP_Z] = 1;
         }
     }
+    /* The default rows of a work-group halved until one column of them
+     * fits the device (at 1 to 3 work-items, POCL_MAX_WORK_GROUP_SIZE, 2D
+     * and 3D coarse's 4 rows were unsupported at every tile). */
+    clc_config one = *c;
+    one.p.tile = 1;
+    clc_geometry g;
+    while (dev && dims >= 2 && !rows_chosen && one.knob[CLC_KNOB_GROUP_Y] > 1 &&
+           (coarse_geometry(&one, &g), !clc_geometry_check(dev, dims, &g,
+                                                           NULL, 0)))
+        one.knob[CLC_KNOB_GROUP_Y] /= 2;
+    k[CLC_KNOB_GROUP_Y] = one.knob[CLC_KNOB_GROUP_Y];
 }
 
 static void coarse_geometry(const clc_config *cf, clc_geometry *g)
