@@ -9,7 +9,8 @@
 # one 8192^2 uint8 apply in memory and mapped; test_split on every
 # device (typed splits and parts), test_dtype and test_stream (sampled)
 # on the GPU; issue 17's targets at the defaults.
-# STEP=final: the tests and the split (the tree with helpers' commits),
+# STEP=final: the tests, the split and the targets (the tree with
+# helpers' commits),
 # and bench/PERF.md item 76's wall times of `apply` in memory against
 # 84c5197's CLI (.cl-base/old: `git archive 84c5197 Makefile host include
 # cl scripts`).
@@ -117,6 +118,7 @@ if [ "${STEP:-check}" = final ]; then
     el "wall a/b done"
     split 2>&1 | tee "$R/split.log"
     tests
+    gpu_targets
     exit 0
 fi
 mapped 2>&1 | tee "$R/mapped.log"
