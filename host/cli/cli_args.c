@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clconv_model.h"
 #include "cli.h"
 
 static int error_muted;
@@ -218,6 +219,26 @@ int cli_parse_mask_width(const char *s, int *out)
         return -1;
     *out = (int)x;
     return 0;
+}
+
+const char *cli_strategy_list(int model_only)
+{
+    static char lists[2][256];
+    char *b = lists[model_only != 0];
+    if (*b)
+        return b;
+    if (!model_only) {
+        clconv_strategy_list(b, sizeof lists[0]); /* the variant table's */
+        return b;
+    }
+    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
+        if (!clconv_model_has_strategy((clconv_strategy)s))
+            continue;
+        size_t used = strlen(b);
+        snprintf(b + used, sizeof lists[0] - used, "%s%s", used ? ", " : "",
+                 clconv_strategy_name((clconv_strategy)s));
+    }
+    return b;
 }
 
 int cli_parse_strategy(const char *s, int takes, int *out)

@@ -139,26 +139,6 @@ void cli_note_overrides(const clconv_session *s)
                         "they take; the defaults apply): %s\n", bad);
 }
 
-const char *cli_strategy_list(int model_only)
-{
-    static char lists[2][256];
-    char *b = lists[model_only != 0];
-    if (*b)
-        return b;
-    if (!model_only) {
-        clconv_strategy_list(b, sizeof lists[0]); /* the variant table's */
-        return b;
-    }
-    for (int s = 0; s < CLCONV_STRATEGY_COUNT; ++s) {
-        if (!clconv_model_has_strategy((clconv_strategy)s))
-            continue;
-        size_t used = strlen(b);
-        snprintf(b + used, sizeof lists[0] - used, "%s%s", used ? ", " : "",
-                 clconv_strategy_name((clconv_strategy)s));
-    }
-    return b;
-}
-
 void cli_unknown_option(const char *cmd, const char *arg)
 {
     cli_error("%s: unknown option '%s' (see clconv %s --help)", cmd, arg, cmd);
