@@ -107,6 +107,10 @@ void apply_plane_get(const apply_data *d, int k, void *dst, size_t n);
  * NULL. */
 const void *apply_plane_view(const apply_data *d, int k);
 int apply_plane_put(apply_data *d, int k, const void *src, size_t n);
+/* p's input (of p->in_dtype, n elements) as floats for the reference:
+ * in itself for float32, else converted into buf. */
+const float *apply_input_floats(const clconv_problem *p, const void *in,
+                                float *buf, size_t n);
 /* Where plane k's output lies in the output array, when it lies in one
  * piece there (apply_plane_view's planes), so the device's result can be
  * read back into it: the array of d->out_elem's type (a narrow array's

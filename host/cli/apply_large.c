@@ -250,18 +250,6 @@ static const void *chunk_input(const big_input *b, const big_run *r,
     return r->stage;
 }
 
-/* The chunk's input as floats for the reference: in itself for float32. */
-static const float *chunk_floats(const big_run *r, const clconv_problem *q,
-                                 const void *in)
-{
-    if (q->in_dtype == CLCONV_ELEM_F32)
-        return in;
-    const clconv_npy_info host =
-        clconv_npy_host_info(clconv_dtype_of_elem(q->in_dtype));
-    clconv_npy_convert(in, clconv_problem_elements(q), &host, r->fin);
-    return r->fin;
-}
-
 /* Output rows [r0, r1) of the whole problem: the chunk's input rows with
  * their halo as a problem of their own, its rows [r0 - a, r1 - a)
  * computed (on one device, or split over several) and checked; *firstp:
@@ -303,7 +291,8 @@ static clconv_status chunk(const apply_options *o, const big_input *b,
     r->slabs += info.slabs;
     if (!o->verify)
         return st;
-    const float *fin = chunk_floats(r, &q[0], in);
+    const float *fin = apply_input_floats(&q[0], in, r->fin,
+                                          clconv_problem_elements(&q[0]));
     st = clconv_reference(&q[0], fin, r->mask.values, r->ref, r->mag);
     if (st != CLCONV_OK)
         return st;

@@ -32,9 +32,8 @@ static clconv_status convolve_plane(clconv_session *s, clconv_plan *plan,
     return st;
 }
 
-/* The plane's input as floats for the reference: in itself for f32. */
-static const float *input_floats(const clconv_problem *p, const void *in,
-                                 float *buf, size_t n)
+const float *apply_input_floats(const clconv_problem *p, const void *in,
+                                float *buf, size_t n)
 {
     if (p->in_dtype == CLCONV_ELEM_F32)
         return in;
@@ -103,7 +102,7 @@ clconv_status apply_convolve_planes(clconv_session *s, clconv_plan *plan,
             break;
         r->ms += ms;
         if (verify) {
-            const float *xf = input_floats(p, x, inf, n);
+            const float *xf = apply_input_floats(p, x, inf, n);
             st = clconv_reference(p, xf, m->values, ref, mag);
             if (st != CLCONV_OK)
                 break;

@@ -156,6 +156,12 @@ void clconv_elems_from_float(clconv_elem t, const float *src, size_t n,
 
 /* f16 on a device without it: float32 on the device, the input converted
  * on the host before the call and the output after it. */
+int clc_f16_on_host(const clconv_session *s, const clconv_problem *p)
+{
+    return !s->fp16 && (p->in_dtype == CLCONV_ELEM_F16 ||
+                        p->out_dtype == CLCONV_ELEM_F16);
+}
+
 clconv_status clc_f32_view_open(const clconv_problem *p, const void *in,
                                 void *out, clc_f32_view *v)
 {

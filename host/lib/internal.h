@@ -624,6 +624,8 @@ void clc_elem_to_float(clconv_elem t, const void *src, size_t n,
  * input converted on open). Close converts elements [first, first +
  * count) of the output into out where the call succeeded (st), and frees
  * the copies. */
+/* Does p hold f16 data that s's device lacks (converted on the host)? */
+int clc_f16_on_host(const clconv_session *s, const clconv_problem *p);
 typedef struct clc_f32_view {
     clconv_problem q;
     const void *in;

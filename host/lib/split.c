@@ -185,10 +185,8 @@ clconv_status clconv_convolve_split_part(clconv_session *const *sessions,
     if (st != CLCONV_OK)
         return st;
     const clconv_problem *p = &problems[0];
-    const int f16 = p->in_dtype == CLCONV_ELEM_F16 ||
-                    p->out_dtype == CLCONV_ELEM_F16;
-    for (size_t i = 0; f16 && i < n; ++i)
-        if (!sessions[i]->fp16)
+    for (size_t i = 0; i < n; ++i)
+        if (clc_f16_on_host(sessions[i], p))
             return split_via_f32(sessions, n, problems, part, weights, in,
                                  mask, out, info);
     /* An output over the input: the parts read the input as it was. */

@@ -369,8 +369,7 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
         return st;
     if (!s || !in || !mask || !out)
         return clc_fail(CLCONV_EINVAL, "no session, input, mask or output");
-    if (!s->fp16 && (p->in_dtype == CLCONV_ELEM_F16 ||
-                     p->out_dtype == CLCONV_ELEM_F16))
+    if (clc_f16_on_host(s, p))
         return clc_convolve_via_f32(s, p, in, mask, out, info);
     clc_job j;
     void *copy = NULL;
@@ -482,8 +481,7 @@ clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
                         "the output overlaps the input: clconv_convolve_rows "
                         "needs them apart (clconv_convolve takes them in "
                         "place)");
-    if (!s->fp16 && (p->in_dtype == CLCONV_ELEM_F16 ||
-                     p->out_dtype == CLCONV_ELEM_F16)) {
+    if (clc_f16_on_host(s, p)) {
         clc_f32_view v;
         if ((st = clc_f32_view_open(p, in, out, &v)) != CLCONV_OK)
             return st;
