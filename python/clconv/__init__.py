@@ -9,6 +9,8 @@ The functions take SciPy's arguments with SciPy's defaults and meanings
 
 See ``clconv.devices()`` for the devices, ``clconv.dask`` for Dask arrays.
 """
+from ._derivatives import (gaussian_gradient_magnitude, gaussian_laplace,
+                           laplace, prewitt, sobel)
 from ._filters import (convolve, convolve1d, correlate, correlate1d,
                        gaussian_filter, gaussian_filter1d, uniform_filter,
                        uniform_filter1d)
@@ -20,6 +22,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ClconvError", "Device", "OpenCLError", "Session", "UnsupportedError",
     "convolve", "convolve1d", "correlate", "correlate1d", "devices",
-    "gaussian_filter", "gaussian_filter1d", "uniform_filter",
+    "gaussian_filter", "gaussian_filter1d", "gaussian_gradient_magnitude",
+    "gaussian_laplace", "laplace", "prewitt", "sobel", "uniform_filter",
     "uniform_filter1d",
 ]
