@@ -19,7 +19,6 @@ So an integer output holds each pass's truncated result, as in SciPy.
 from __future__ import annotations
 
 import operator
-from typing import Optional, Sequence
 
 import numpy as np
 

@@ -7,7 +7,8 @@ every chunk with ``map_overlap`` (depth = the filter's reach on each axis,
 no further boundary), and crops the extension: the result equals
 ``scipy.ndimage`` on the whole array. ``gaussian_filter`` and
 ``uniform_filter`` do so once per axis, one 1-D pass each, as SciPy runs
-them (each pass extended with its own ``cval``, its result in the output
+them (and ``sobel``, ``prewitt``, ``laplace``, ``gaussian_laplace`` and
+``gaussian_gradient_magnitude``, whose terms are such passes) (each pass extended with its own ``cval``, its result in the output
 dtype). An integer array whose dtype cannot hold ``cval`` is extended as
 float64 (SciPy extends with the float value).
 
@@ -27,21 +28,21 @@ by all its tasks.
 """
 from __future__ import annotations
 
-import math
-import numbers
 import operator
 import os
 import zlib
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from . import _filters
+from ._dask_overlap import _dask_array, _result_dtype, _run
 from ._native import devices as _devices
 from ._session import DeviceArg
 
-__all__ = ["correlate", "convolve", "gaussian_filter", "uniform_filter",
-           "worker_device"]
+__all__ = ["convolve", "correlate", "gaussian_filter",
+           "gaussian_gradient_magnitude", "gaussian_laplace", "laplace",
+           "prewitt", "sobel", "uniform_filter", "worker_device"]
 
 
 def worker_device() -> Optional[str]:
@@ -63,109 +64,6 @@ def worker_device() -> Optional[str]:
     else:
         index = zlib.crc32(str(worker.address).encode())
     return gpus[index % len(gpus)].index
-
-
-def _extend(x, reach, modes, cval):
-    """x extended on each axis a by reach[a] = (left, right) elements with
-    SciPy's mode modes[a]."""
-    import dask.array as da
-    for a, (left, right) in enumerate(reach):
-        if left == right == 0:
-            continue
-        width = [(0, 0)] * x.ndim
-        width[a] = (left, right)
-        pad = _filters.PAD_MODES[modes[a]]
-        if pad == "constant":
-            x = da.pad(x, width, mode="constant", constant_values=cval)
-        elif max(left, right) < x.shape[a]:
-            x = da.pad(x, width, mode=pad)  # slices, cheaper than a gather
-        else:
-            idx = _filters._extension_index(x.shape[a], left, right, modes[a])
-            x = x[(slice(None),) * a + (idx,)]
-    return x
-
-
-def _merge_small(chunks, least):
-    """Chunk sizes with every chunk at least `least` long (small ones merged
-    into their neighbour)."""
-    out = []
-    for n in chunks:
-        if out and (out[-1] < least or n < least):
-            out[-1] += n
-        else:
-            out.append(n)
-    if len(out) > 1 and out[-1] < least:
-        out[-2] += out.pop()
-    return out
-
-
-def _exact_in(cval: float, dtype) -> bool:
-    """Does dtype hold cval exactly (the extension is made in x's dtype)?"""
-    kind = np.dtype(dtype).kind
-    if kind == "c":
-        return True
-    if kind == "b":
-        return cval in (0.0, 1.0)
-    if kind not in "iu":
-        return True
-    info = np.iinfo(np.dtype(dtype))
-    return float(cval).is_integer() and info.min <= cval <= info.max
-
-
-def _result_dtype(dtype, complex_result: bool = False) -> np.dtype:
-    """SciPy's dtype for the result of an input of ``dtype`` (no output
-    given): the dtype's name, so in the host's byte order ('>f4' gives
-    float32), or complex where the input or the weights are."""
-    if complex_result:
-        return np.promote_types(dtype, np.complex64)
-    return np.dtype(np.dtype(dtype).name)
-
-
-def _dask_array(x):
-    """x as a Dask array whose chunk sizes are known (its extension and
-    overlap are cut by them)."""
-    import dask.array as da
-    x = da.asarray(x)
-    if any(math.isnan(n) for n in x.shape):
-        raise ValueError("the chunk sizes of this Dask array are unknown "
-                         "(shape %s): call x.compute_chunk_sizes() first"
-                         % (x.shape,))
-    return x
-
-
-def _run(x, reach, modes, cval, block_fn: Callable, dtype):
-    """block_fn on every chunk of x extended by reach with modes; it must
-    return dtype (it gets float64 chunks where x's integer dtype cannot
-    hold the constant mode's cval: SciPy extends with the float cval)."""
-    import dask.array as da
-    x = da.asarray(x)
-    # A complex cval extends a complex array (as clconv.correlate takes it).
-    if x.dtype.kind == "c" and isinstance(cval, numbers.Complex):
-        cval = complex(cval)
-    else:
-        cval = _filters._check_cval(cval)
-    if x.size == 0:  # as SciPy: an empty result (nothing to extend by)
-        return da.zeros(x.shape, dtype=dtype, chunks=x.chunks)
-    if any(_filters.PAD_MODES[m] == "constant" and r != (0, 0)
-           for m, r in zip(modes, reach)) \
-            and not _exact_in(cval, x.dtype):
-        x = x.astype(np.float64)
-    ext = _extend(x, reach, modes, cval)
-    depth = {a: max(r) for a, r in enumerate(reach)}
-    # The extension joins the edge chunks (as many blocks as x has), and
-    # map_overlap needs every chunk at least as deep as the overlap.
-    chunks = []
-    for a, (left, right) in enumerate(reach):
-        c = list(x.chunks[a])
-        c[0] += left
-        c[-1] += right
-        if depth[a] and min(c) < depth[a]:
-            c = _merge_small(c, depth[a])
-        chunks.append(tuple(c))
-    ext = ext.rechunk(tuple(chunks))
-    y = ext.map_overlap(block_fn, depth=depth, boundary="none", dtype=dtype,
-                        trim=True)
-    return y[tuple(slice(left, left + n) for (left, _), n in zip(reach, x.shape))]
 
 
 def _separable(x, axes, mode, cval, params, reach_of, pass_fn):
@@ -363,3 +261,143 @@ def uniform_filter(x, size=3, mode="reflect", cval: float = 0.0, origin=0, *,
 
     return _separable(x, axes, mode, cval, (size, origin, mode), reach,
                       one_pass)
+
+
+def _derivative_dtype(x) -> np.dtype:
+    """The result dtype of a derivative filter of x, with SciPy's errors
+    for the dtypes it refuses (its output array is made first)."""
+    dtype = np.zeros(0, dtype=x.dtype.name).dtype  # TypeError: strings
+    _filters._check_input(np.zeros(0, dtype))  # RuntimeError: objects
+    return dtype
+
+
+def _passes_3(x, passes, cval, device):
+    """3-tap 1-D passes (axis, weights, mode) one after the other, each
+    extended by its own mode and cval and kept in the result dtype, as
+    SciPy's sobel and prewitt run them over their output."""
+    dtype = _derivative_dtype(x)
+    y = x.astype(dtype)
+    for a, w, m in passes:
+        reach = [(0, 0)] * x.ndim
+        reach[a] = (1, 1)
+        modes = ["constant"] * x.ndim
+        modes[a] = m
+
+        def block(b, a=a, w=w):
+            return _filters.correlate1d(b, w, axis=a, output=dtype,
+                                        mode="constant",
+                                        device=_device_for(device))
+
+        y = _run(y, reach, modes, cval, block, dtype)
+    return y
+
+
+def _difference_then_smooth(x, smooth, axis, mode, cval, device):
+    x = _dask_array(x)
+    _derivative_dtype(x)
+    axis = operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise _filters.AxisError(axis, x.ndim)
+    axis %= x.ndim
+    modes = [_filters._check_mode(m)
+             for m in _filters._normalize_sequence(mode, x.ndim)]
+    passes = [(axis, [-1, 0, 1], modes[axis])]
+    passes += [(a, smooth, modes[a]) for a in range(x.ndim) if a != axis]
+    return _passes_3(x, passes, cval, device)
+
+
+def sobel(x, axis: int = -1, mode="reflect", cval: float = 0.0, *,
+          device: DeviceArg = None):
+    """:func:`clconv.sobel` on a Dask array (each pass over the chunks with
+    its own overlap, as SciPy extends each pass's input).
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    return _difference_then_smooth(x, [1, 2, 1], axis, mode, cval, device)
+
+
+def prewitt(x, axis: int = -1, mode="reflect", cval: float = 0.0, *,
+            device: DeviceArg = None):
+    """:func:`clconv.prewitt` on a Dask array.
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    return _difference_then_smooth(x, [1, 1, 1], axis, mode, cval, device)
+
+
+def _sum_over_axes(x, derivative, mode, square):
+    """SciPy's generic_laplace (square False) and
+    generic_gradient_magnitude (square True) on a Dask array: one
+    derivative(x, axis, mode) per axis, summed in the result dtype."""
+    x = _dask_array(x)
+    dtype = _derivative_dtype(x)
+    if x.ndim == 0:
+        return x.astype(dtype)
+    modes = _filters._normalize_sequence(mode, x.ndim)
+    y = None
+    for a in range(x.ndim):
+        t = derivative(x, a, modes[a])
+        if square:
+            t = t * t
+        y = t if y is None else y + t
+    if not square:
+        return y
+    import dask.array as da
+    # NumPy's square root for y's dtype (float16 for 8-bit integers), cast
+    # back, as SciPy's in-place sqrt with casting="unsafe"
+    return da.sqrt(y).astype(dtype)
+
+
+def laplace(x, mode="reflect", cval: float = 0.0, *, device: DeviceArg = None):
+    """:func:`clconv.laplace` on a Dask array.
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    return _sum_over_axes(
+        x, lambda b, a, m: _passes_3(b, [(a, [1, -2, 1], _filters._check_mode(m))],
+                                     cval, device),
+        mode, False)
+
+
+def _gaussian_term(order, sigma, cval, kwargs):
+    def term(x, a, m):
+        orders = [0] * x.ndim
+        orders[a] = order
+        return gaussian_filter(x, sigma, orders, m, cval, **kwargs)
+    return term
+
+
+def gaussian_laplace(x, sigma, mode="reflect", cval: float = 0.0, **kwargs):
+    """:func:`clconv.gaussian_laplace` on a Dask array; ``kwargs`` as
+    :func:`gaussian_filter` takes them (``truncate``, ``radius``,
+    ``device``).
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    return _sum_over_axes(x, _gaussian_term(2, sigma, cval, kwargs), mode,
+                          False)
+
+
+def gaussian_gradient_magnitude(x, sigma, mode="reflect", cval: float = 0.0,
+                                **kwargs):
+    """:func:`clconv.gaussian_gradient_magnitude` on a Dask array.
+
+    Returns
+    -------
+    dask.array.Array
+        The result.
+    """
+    return _sum_over_axes(x, _gaussian_term(1, sigma, cval, kwargs), mode,
+                          True)

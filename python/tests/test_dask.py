@@ -293,3 +293,44 @@ def test_dask_arrays_of_unknown_chunk_sizes_are_refused_with_advice():
     y.compute_chunk_sizes()
     np.testing.assert_allclose(cd.uniform_filter(y, 3).compute(), expected,
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES + [["wrap", "constant", "mirror"]])
+def test_dask_derivative_filters_equal_scipy_on_the_whole_array(client, mode):
+    """Each pass extended by its own mode and cval (SciPy's sobel smooths
+    its difference extended as the difference, not the input), chunks
+    smaller than the overlap on one axis, an integer array's intermediate
+    truncated as SciPy's."""
+    rng = np.random.default_rng(11)
+    x = (rng.random((9, 11, 6)) * 50).astype(np.float32)
+    u = x.astype(np.uint8)
+    dx = da.from_array(x, chunks=(4, 5, 3))
+    du = da.from_array(u, chunks=(2, 6, 4))
+    got = dask.compute(
+        cd.sobel(dx, 1, mode=mode, cval=1.5), cd.prewitt(du, -1, mode=mode),
+        cd.laplace(dx, mode=mode, cval=-2), cd.laplace(du, mode=mode),
+        cd.gaussian_laplace(dx, 1.0, mode=mode, cval=2),
+        cd.gaussian_gradient_magnitude(dx, [1.0, 0.5, 1.5], mode=mode,
+                                       truncate=3.0))
+    expected = [ndimage.sobel(x, 1, mode=mode, cval=1.5),
+                ndimage.prewitt(u, -1, mode=mode),
+                ndimage.laplace(x, mode=mode, cval=-2),
+                ndimage.laplace(u, mode=mode),
+                ndimage.gaussian_laplace(x, 1.0, mode=mode, cval=2),
+                ndimage.gaussian_gradient_magnitude(x, [1.0, 0.5, 1.5],
+                                                    mode=mode, truncate=3.0)]
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype
+        atol = 3 if e.dtype.kind == "u" else 2e-3
+        np.testing.assert_allclose(g.astype(float), e, rtol=0, atol=atol)
+
+
+def test_dask_derivative_filters_raise_scipys_errors():
+    dx = da.zeros((4, 5), chunks=2)
+    for call, kind in [(lambda: cd.sobel(dx, 2), ValueError),  # AxisError
+                       (lambda: cd.prewitt(dx, 0, mode="bogus"), RuntimeError),
+                       (lambda: cd.laplace(dx, mode=["wrap"]), RuntimeError),
+                       (lambda: cd.sobel(da.from_array(np.array([object()] * 4)),
+                                         0), RuntimeError)]:
+        with pytest.raises(kind):
+            call()
