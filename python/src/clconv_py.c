@@ -127,14 +127,16 @@ int clconvpy_session_from_cl(void *context, void *device, void *queue,
  * `dims` axes (size, x first) stacked along one more, slowest axis, with
  * a mask over the axes in the bit set `axes` (bit 0 x; 0: every axis),
  * its widths and origins per mask axis (x first), a border mode
- * (clconv_border) and its cval. The library puts the mask on those axes
- * and stacks the batch (clconv_problem_on_axes, clconv_problem_stack);
- * then the tuned variant for this device and shape when `clconv tune`
+ * (clconv_border) and its cval, the element types in and out. The library
+ * puts the mask on those axes and stacks the batch (clconv_problem_on_axes,
+ * clconv_problem_stack); then the tuned variant for this device and the
+ * problem's class (its shape and element types) when `clconv tune`
  * recorded one, else the library's default. */
 static clconv_status make_problem(clconv_session *s, int dims,
                                   const size_t *size, const int *mask_size,
                                   const int *origin, unsigned axes,
                                   size_t batch, int border, double cval,
+                                  clconv_elem in_dtype, clconv_elem out_dtype,
                                   clconv_problem *p)
 {
     memset(p, 0, sizeof *p);
@@ -152,6 +154,9 @@ static clconv_status make_problem(clconv_session *s, int dims,
     p->mask_width = clconv_problem_mask_max(p);
     p->border = (clconv_border)border;
     p->cval = cval;
+    /* before the tuning is looked up: the types are part of its class */
+    p->in_dtype = in_dtype;
+    p->out_dtype = out_dtype;
     clconv_status st = CLCONV_OK;
     if (axes != 0)
         st = clconv_problem_on_axes(p, axes);
@@ -175,11 +180,11 @@ int clconvpy_correlate_ex(clconv_session *s, int dims, const size_t *size,
 {
     clconv_problem p;
     clconv_status st = make_problem(s, dims, size, mask_size, origin, axes,
-                                    batch, border, cval, &p);
+                                    batch, border, cval,
+                                    (clconv_elem)in_dtype, CLCONV_ELEM_F32,
+                                    &p);
     if (st != CLCONV_OK)
         return st;
-    p.in_dtype = (clconv_elem)in_dtype;
-    p.out_dtype = CLCONV_ELEM_F32;
     return clconv_convolve_typed(s, &p, in, mask, out, NULL);
 }
 
@@ -197,7 +202,8 @@ int clconvpy_enqueue(clconv_session *s, int dims, const size_t *size,
 {
     clconv_problem p;
     clconv_status st = make_problem(s, dims, size, mask_size, origin, axes,
-                                    batch, border, cval, &p);
+                                    batch, border, cval, CLCONV_ELEM_F32,
+                                    CLCONV_ELEM_F32, &p);
     if (st != CLCONV_OK)
         return st;
     clconv_plan *plan = NULL;
