@@ -1,7 +1,7 @@
 /* The program binary cache on disk: a second process (here: a second
  * session) builds from the cached binary; a corrupt, truncated or
  * misplaced entry is never trusted but rebuilt, and the result is still
- * verified correct; CLCONV_NO_CACHE=1 neither reads nor writes;
+ * verified correct; one of gigabytes is refused by its size, unread; CLCONV_NO_CACHE=1 neither reads nor writes;
  * CLCONV_BUILD_OPTIONS is part of the key; $CLCONV_CACHE_MAX_MB bounds
  * the folder, the least recently used entries going first. Runs on the first device that
  * $CLCONV_DEVICE selects (all: the first), in a temporary XDG_CACHE_HOME. */
@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -174,18 +176,19 @@ static void corrupt_entries_are_rebuilt_and_the_result_is_still_correct(
     }
 }
 
-/* An entry replaced by a FIFO (or another file that is not a regular
- * one): rejected without waiting for a writer, rebuilt, written again as
- * a regular file. A process used to block on it for ever. */
-static void an_entry_that_is_a_fifo_is_rebuilt_without_blocking(void **state)
+/* The path of the one entry a run of mask 3 stores. */
+static void the_entry_of_mask_3(char *path, size_t len)
 {
-    (void)state;
-    char name[256] = "", path[1024];
+    char name[256] = "";
     run_once(3);
     assert_int_equal(entries(name, sizeof name, NULL), 1);
-    snprintf(path, sizeof path, "%s/%s", programs, name);
-    assert_int_equal(unlink(path), 0);
-    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(path, len, "%s/%s", programs, name);
+}
+
+/* The damaged entry at path is rejected, rebuilt and written again as a
+ * regular file of a binary's size, which the next run takes. */
+static void rejected_then_stored_again(const char *path)
+{
     alarm(60); /* a hang fails the test instead of the whole run */
     clc_program_disk_stats d = run_once(3);
     alarm(0);
@@ -194,7 +197,65 @@ static void an_entry_that_is_a_fifo_is_rebuilt_without_blocking(void **state)
     struct stat st;
     assert_int_equal(lstat(path, &st), 0);
     assert_true(S_ISREG(st.st_mode));
+    assert_true(st.st_size < (off_t)1 << 30);
     assert_int_equal(run_once(3).hits, 1);
+}
+
+/* An entry replaced by a FIFO (or another file that is not a regular
+ * one): rejected without waiting for a writer, rebuilt, written again as
+ * a regular file. A process used to block on it for ever. */
+static void an_entry_that_is_a_fifo_is_rebuilt_without_blocking(void **state)
+{
+    (void)state;
+    char path[1024];
+    the_entry_of_mask_3(path, sizeof path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    rejected_then_stored_again(path);
+}
+
+/* An entry grown to gigabytes (here a sparse 3 GiB file): refused by its
+ * size, as the cache reads it (clc_read_regular, 1 GiB at most), without
+ * reading a byte, so a child process with 256 MiB of address space to
+ * spare gets "larger than" (the whole GiB was read first: out of memory
+ * there, 14 s and 1.1 GB of memory on a 2-core machine without a limit);
+ * the build then rejects it, rebuilds and stores a good entry. */
+static void an_entry_of_gigabytes_is_refused_by_its_size_unread(void **state)
+{
+    (void)state;
+    char path[1024];
+    the_entry_of_mask_3(path, sizeof path);
+    assert_int_equal(truncate(path, (off_t)3 << 30), 0);
+    long pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    assert_non_null(statm);
+    assert_int_equal(fscanf(statm, "%ld", &pages), 1);
+    fclose(statm);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        const rlim_t spare = (rlim_t)256 << 20;
+        struct rlimit lim = {(rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) +
+                                 spare,
+                             RLIM_INFINITY};
+        unsigned char *data = NULL;
+        size_t n = 0;
+        if (setrlimit(RLIMIT_AS, &lim) != 0)
+            _exit(2);
+        clconv_status st = clc_read_regular(path, (size_t)1 << 30, &data, &n);
+        if (st != CLCONV_EINVAL || !strstr(clconv_last_error(), "larger than"))
+            fprintf(stderr, "clc_read_regular: status %d: %s\n", (int)st,
+                    clconv_last_error());
+        _exit(st == CLCONV_EINVAL && !data &&
+                      strstr(clconv_last_error(), "larger than")
+                  ? 0
+                  : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    rejected_then_stored_again(path);
 }
 
 /* The entry of mask 3 placed under the name of mask 5's entry: the driver
@@ -382,6 +443,8 @@ int main(void)
         cmocka_unit_test_setup(
             corrupt_entries_are_rebuilt_and_the_result_is_still_correct,
             empty_cache),
+        cmocka_unit_test_setup(
+            an_entry_of_gigabytes_is_refused_by_its_size_unread, empty_cache),
         cmocka_unit_test_setup(an_entry_of_another_program_is_not_trusted,
                                empty_cache),
         cmocka_unit_test_setup(

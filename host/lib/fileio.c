@@ -81,22 +81,30 @@ static clconv_status stream_finish(clc_stream *s, clconv_status st,
     return CLCONV_OK;
 }
 
+static clconv_status too_large(const clc_stream *s, size_t max_len)
+{
+    return clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes", s->path,
+                    max_len);
+}
+
 /* An opened file (sb its fstat) read to its end, at most max_len bytes,
  * handed over as stream_finish does. */
 static clconv_status read_all(clc_stream *s, const struct stat *sb,
                               size_t max_len, unsigned char **buf,
                               size_t *len)
 {
-    /* A regular file's size sizes the buffer at once. */
-    if (S_ISREG(sb->st_mode) && sb->st_size > 0 &&
-        (unsigned long long)sb->st_size < max_len) {
+    /* A regular file's size says at once whether it is too large (a
+     * sparse or runaway file, a damaged cache entry of gigabytes, is not
+     * read up to max_len to find out), and sizes the buffer. */
+    if (S_ISREG(sb->st_mode) && (unsigned long long)sb->st_size > max_len)
+        return stream_finish(s, too_large(s, max_len), buf, len);
+    if (S_ISREG(sb->st_mode) && sb->st_size > 0) {
         s->b = malloc((size_t)sb->st_size + 2);
         s->cap = s->b ? (size_t)sb->st_size + 2 : 0;
     }
     clconv_status st = clc_stream_read(s, max_len + 1);
     if (st == CLCONV_OK && s->n > max_len)
-        st = clc_fail(CLCONV_EINVAL, "'%s' is larger than %zu bytes",
-                      s->path, max_len);
+        st = too_large(s, max_len); /* grew while read, or not regular */
     return stream_finish(s, st, buf, len);
 }
 
