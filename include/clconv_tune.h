@@ -98,9 +98,12 @@ const clconv_tuning *clconv_tune_find(const clconv_tune_table *t,
                                       const clconv_problem *p);
 void clconv_tune_table_free(clconv_tune_table *t);
 
-/* FNV-1a/64 of the sources a strategy builds for dims (cl/common.clh and
- * cl/conv<D>d_<strategy>.cl). CLCONV_ENOKERNELS if the variant's file does
- * not exist (a strategy this build's kernel folder does not have). */
+/* FNV-1a/64 of the sources a strategy builds for dims (cl/dtype.clh,
+ * cl/common.clh and cl/conv<D>d_<strategy>.cl). CLCONV_ENOKERNELS if the
+ * variant's file does not exist (a strategy this build's kernel folder
+ * does not have). The process keeps it while the three files stay as they
+ * were (same inode, size, modification and change times) and reads them
+ * again when one changes. */
 clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash);
 
 /* Fill p->strategy, tile, coarsen and group_y from the device's tuning

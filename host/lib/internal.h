@@ -397,6 +397,12 @@ clconv_status clc_read_path(const char *path, size_t max_len,
 clconv_status clc_read_regular(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
 
+/* ---- kernel_hash.c: clconv_kernel_hash, kept per variant while its
+ * sources stay as they were ---- */
+/* How many times this process read and hashed a variant's sources (the
+ * others were answered from what it kept). */
+unsigned long clc_kernel_hash_reads(void);
+
 /* ---- tune_file.c: what a tuning file's entry line can hold ---- */
 struct clconv_tuning;
 /* Is every field of e within what an entry line holds and the reader

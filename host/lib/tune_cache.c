@@ -14,7 +14,6 @@
  * mode as clconv_border_name write them. Format 1 had no mask shape,
  * types or mode, format 2 no mode: such a file is ignored as stale, as
  * one of another driver is, and clconv tune rewrites it.) */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,37 +50,6 @@ clconv_status clconv_tune_path(const clconv_device_info *dev, char *buf,
     int n = snprintf(buf, len, "%s/tune-%016" PRIx64 ".txt", dir, h);
     if (n < 0 || (size_t)n >= len)
         return clc_fail(CLCONV_EIO, "tuning cache path too long");
-    return CLCONV_OK;
-}
-
-clconv_status clconv_kernel_hash(clconv_strategy s, int dims, uint64_t *hash)
-{
-    if (!hash)
-        return clc_fail(CLCONV_EINVAL, "nowhere to put the hash (NULL)");
-    const char *dir = NULL;
-    char stem[64];
-    if (clc_kernel_stem(s, dims, stem, sizeof stem))
-        return clc_fail(CLCONV_ENOKERNELS, "unknown strategy %d", (int)s);
-    clconv_status st = clconv_kernel_dir(&dir);
-    if (st != CLCONV_OK)
-        return st;
-    char path[4200];
-    uint64_t h = CLC_FNV1A64_INIT;
-    for (int k = 0; k < 3; ++k) {
-        if (k < 2)
-            snprintf(path, sizeof path, "%s/%s", dir,
-                     k ? "common.clh" : "dtype.clh");
-        else
-            snprintf(path, sizeof path, "%s/%s.cl", dir, stem);
-        unsigned char *text = NULL;
-        size_t n = 0;
-        st = clconv_file_read(path, (size_t)64 << 20, &text, &n);
-        if (st != CLCONV_OK)
-            return clc_fail(CLCONV_ENOKERNELS, "no kernel source %s", path);
-        h = clc_fnv1a64(h, text, n);
-        free(text);
-    }
-    *hash = h;
     return CLCONV_OK;
 }
 

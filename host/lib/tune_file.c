@@ -237,18 +237,37 @@ static int entry_is_usable(const clconv_device_info *dev,
     return 0;
 }
 
+/* The kernel hashes of one file's entries, each variant and dims looked
+ * up once (0 in `have`: not yet; -1: its sources are missing). */
+typedef struct load_hashes {
+    int have[CLCONV_STRATEGY_COUNT][3];
+    uint64_t hash[CLCONV_STRATEGY_COUNT][3];
+} load_hashes;
+
+static int current_hash(load_hashes *k, const clconv_tuning *e, uint64_t *h)
+{
+    int *have = &k->have[e->strategy][e->dims - 1];
+    if (!*have)
+        *have = clconv_kernel_hash(e->strategy, e->dims,
+                                   &k->hash[e->strategy][e->dims - 1]) ==
+                        CLCONV_OK
+                    ? 1
+                    : -1;
+    *h = k->hash[e->strategy][e->dims - 1];
+    return *have == 1 ? 0 : -1;
+}
+
 /* One "entry" line's fields: kept, or dropped as stale (its kernel
  * changed) or unusable; CLCONV_EIO when malformed. */
 static clconv_status take_entry(const clconv_device_info *dev, char **f,
                                 const char *path, int lineno,
-                                clconv_tune_table *t)
+                                load_hashes *k, clconv_tune_table *t)
 {
     clconv_tuning e;
     if (parse_entry(f, &e) != 0)
         return clc_fail(CLCONV_EIO, "%s:%d: malformed entry", path, lineno);
     uint64_t h = 0;
-    if (clconv_kernel_hash(e.strategy, e.dims, &h) != CLCONV_OK ||
-        h != e.kernel_hash) {
+    if (current_hash(k, &e, &h) != 0 || h != e.kernel_hash) {
         ++t->stale; /* its kernel changed or is gone */
         return CLCONV_OK;
     }
@@ -285,6 +304,8 @@ static clconv_status parse_file(const clconv_device_info *dev, char *data,
     /* The header, in order; then only entries. */
     const char *want_tag[4] = {NULL, "device", "driver", "clconv"};
     const char *want_val[4] = {NULL, name, driver, CLCONV_VERSION_STRING};
+    load_hashes hashes;
+    memset(&hashes, 0, sizeof hashes);
     int lineno = 0;
     for (char *line = data; line;) {
         char *next = strchr(line, '\n');
@@ -313,7 +334,8 @@ static clconv_status parse_file(const clconv_device_info *dev, char *data,
                                 path, want_tag[lineno], f[1],
                                 want_val[lineno]);
         } else if (nf == ENTRY_FIELDS && strcmp(f[0], "entry") == 0) {
-            clconv_status st = take_entry(dev, f + 1, path, lineno + 1, t);
+            clconv_status st =
+                take_entry(dev, f + 1, path, lineno + 1, &hashes, t);
             if (st != CLCONV_OK)
                 return st;
         } else {
