@@ -3,10 +3,11 @@
  *
  * An entry's modification time is its last use: written when it is
  * stored, set to now again when a build is answered from it
- * (clc_cache_touch). After each store, clc_cache_evict adds up the
- * folder's entries and, above the bound, deletes the oldest until they
- * hold at most nine tenths of it (so that the next stores do not each
- * scan the folder again to delete one entry). Several processes may
+ * (clc_cache_touch). After a process's first store, and then after each
+ * hundredth of the bound it has stored (program_cache.c's scan_due: the
+ * scan stats every entry), clc_cache_evict adds up the folder's entries
+ * and, above the bound, deletes the oldest until they hold at most nine
+ * tenths of it (so that the next stores do not each delete one entry). Several processes may
  * evict at once: an entry another one deleted first is skipped, and a
  * process that has an entry open keeps reading it (POSIX unlink). Only
  * regular files named *<suffix> count; nothing else in the folder is

@@ -468,6 +468,7 @@ typedef struct clc_program_disk_stats {
     unsigned long rejected; /* an entry existed but was not trusted */
     unsigned long stored;   /* entries written */
     unsigned long evicted;  /* entries deleted to keep the bound */
+    unsigned long scans;    /* times the folder was added up for it */
     char last_reject[4400]; /* why the last rejected entry was rejected */
 } clc_program_disk_stats;
 void clc_program_disk_stats_get(clc_program_disk_stats *out);
