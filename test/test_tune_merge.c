@@ -1,7 +1,8 @@
 /* The tuning file under concurrent and hand-made writes: several
  * processes saving at once keep every entry (the merge under flock), and
  * a checksummed entry whose knobs the planner refuses is skipped with its
- * reason while auto falls back to the default. On the first device
+ * reason while auto falls back to the default; another user's lock file
+ * that this one may only read still locks. On the first device
  * $CLCONV_DEVICE selects, in a temporary XDG_CACHE_HOME. */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,6 +117,55 @@ static void concurrent_saves_keep_every_entry(void **state)
     clconv_tune_table_free(&t);
 }
 
+/* The lock file of another user, which this one may only read, in a
+ * folder both may write (a cache a group shares): the save still takes
+ * the lock, opened read-only, and the file keeps both users' entries (it
+ * stopped at "cannot open ....lock: Permission denied", though the
+ * tuning file itself could be replaced). The saving child becomes
+ * nobody when run as root (root opens any file); else the lock is made
+ * read-only. */
+static void a_lock_file_this_user_may_only_read_still_serialises(
+    void **state)
+{
+    (void)state;
+    clconv_tune_table t = {0};
+    clconv_tuning mine = entry(CLCONV_OUTPUT_TILE, 2, 32, 0);
+    assert_int_equal(clconv_tune_put(&t, &mine), CLCONV_OK);
+    assert_int_equal(clconv_tune_save(dev, &t), CLCONV_OK);
+    clconv_tune_table_free(&t);
+    char path[4200], lock[4300], dir[512];
+    assert_int_equal(clconv_tune_path(dev, path, sizeof path), CLCONV_OK);
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    snprintf(dir, sizeof dir, "%s/clconv", cache_home);
+    assert_int_equal(chmod(lock, 0444), 0);
+    assert_int_equal(chmod(cache_home, 0711), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(2);
+        clconv_tune_table theirs = {0};
+        clconv_tuning x = mine;
+        x.size_class = 11;
+        if (clconv_tune_put(&theirs, &x) != CLCONV_OK)
+            _exit(3);
+        if (clconv_tune_save(dev, &theirs) != CLCONV_OK) {
+            fprintf(stderr, "save: %s\n", clconv_last_error());
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(clconv_tune_load(dev, &t), CLCONV_OK);
+    assert_int_equal(t.count, 2);
+    clconv_tune_table_free(&t);
+    assert_int_equal(chmod(cache_home, 0700), 0);
+}
+
 /* A checksummed entry whose knobs the planner refuses is skipped with its
  * reason, and auto falls back to the default. */
 static void entries_out_of_range_are_skipped_and_auto_uses_the_default(
@@ -147,6 +198,9 @@ int main(void)
                                no_tuning_file),
         cmocka_unit_test_setup(
             entries_out_of_range_are_skipped_and_auto_uses_the_default,
+            no_tuning_file),
+        cmocka_unit_test_setup(
+            a_lock_file_this_user_may_only_read_still_serialises,
             no_tuning_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -448,6 +448,10 @@ clconv_status clconv_tune_save(const clconv_device_info *dev,
         return st;
     snprintf(lock, sizeof lock, "%s.lock", path);
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* Another user's lock, in a folder both may write (a cache a group
+     * shares): flock(2) needs no write access to it. */
+    if (fd < 0 && errno == EACCES)
+        fd = open(lock, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return clc_fail(CLCONV_EIO, "cannot open %s: %s", lock,
                         strerror(errno));
