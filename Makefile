@@ -72,14 +72,18 @@ MPI_BIN := $(BUILD)/clconv-mpi
 MPI_TEST_SRC := $(wildcard test/mpi_*.c)
 MPI_TEST_OBJ := $(MPI_TEST_SRC:%.c=$(BUILD)/%.o)
 MPI_TEST_BINS := $(MPI_TEST_SRC:test/%.c=$(BUILD)/%)
+# test/preload_mpi_fault.c: a shared object test/mpi.sh preloads into one
+# rank to make one of its MPI calls fail.
+MPI_PRELOAD := $(BUILD)/preload_mpi_fault.so
 ifeq ($(MPI),1)
 MPI_CFLAGS ?= $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile)
 MPI_LIBS ?= $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link)
 MPI_TARGETS := $(MPI_BIN) $(MPI_LIB)
-MPI_TEST_TARGETS := $(MPI_TEST_BINS)
+MPI_TEST_TARGETS := $(MPI_TEST_BINS) $(MPI_PRELOAD)
 endif
 # MPI's headers as system headers: our warnings are for our code.
-$(MPI_LIB_OBJ) $(MPI_CLI_OBJ) $(MPI_TEST_OBJ): ALL_CFLAGS += $(patsubst -I%,-isystem %,$(MPI_CFLAGS))
+$(MPI_LIB_OBJ) $(MPI_CLI_OBJ) $(MPI_TEST_OBJ) $(BUILD)/test/preload_mpi_fault.o: ALL_CFLAGS += $(patsubst -I%,-isystem %,$(MPI_CFLAGS))
+$(BUILD)/test/preload_mpi_fault.o: ALL_CFLAGS += -fPIC
 $(MPI_LIB): $(MPI_LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -87,6 +91,9 @@ $(MPI_BIN): $(filter-out %/main.o,$(CLI_OBJ)) $(MPI_CLI_OBJ) $(MPI_LIB) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(MPI_LIB) $(LIB) \
 	  $(LDFLAGS) $(MPI_LIBS) $(LDLIBS_CL)
+$(MPI_PRELOAD): $(BUILD)/test/preload_mpi_fault.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(LDFLAGS) $(MPI_LIBS)
 $(MPI_TEST_BINS): $(BUILD)/%: $(BUILD)/test/%.o $(MPI_LIB) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(MPI_LIB) $(LIB) $(LDFLAGS) \
@@ -225,9 +232,11 @@ demo: $(BIN)
 	  $(BIN) apply assets/sample.png $(DEMO_OUT)/$${m%%:*}.png \
 	    --mask $${m#*:} --verify; done
 
-.SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ) $(MPI_TEST_OBJ)
+.SECONDARY: $(TEST_OBJ) $(TEST_SUPPORT_OBJ) $(MPI_TEST_OBJ) \
+  $(BUILD)/test/preload_mpi_fault.o
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d)
--include $(MPI_LIB_OBJ:.o=.d) $(MPI_CLI_OBJ:.o=.d) $(MPI_TEST_OBJ:.o=.d)
+-include $(MPI_LIB_OBJ:.o=.d) $(MPI_CLI_OBJ:.o=.d) $(MPI_TEST_OBJ:.o=.d) \
+  $(BUILD)/test/preload_mpi_fault.d
 
 # ---- bench (issue 3): `make bench` runs the default suite on every device
 # and writes bench/results/latest.json, latest.csv and the PNGs (needs

@@ -26,13 +26,11 @@
  * call given one returns CLCONV_EINVAL with a message, or the value its
  * comment names (0, -1), or does nothing. A collective call must not
  * return on one rank while the others wait for it, so where it agrees
- * anyway (clconv_mpi_npy_open, _create, _commit) a NULL is that rank's
- * CLCONV_EINVAL, agreed: every rank returns it; clconv_mpi_decompose and
- * clconv_mpi_select_device return CLCONV_EINVAL on the rank given NULL
- * alone, once past what every rank does (as any of their failures: the
- * caller agrees on them); clconv_mpi_convolve returns CLCONV_EINVAL at
- * once, before its exchange, so it takes NULL on every rank or on none
- * (on some only, the others wait for that rank's halos). */
+ * anyway (clconv_mpi_npy_open, _create, _commit, _convolve:
+ * before its exchange) a NULL is that rank's CLCONV_EINVAL, agreed: every
+ * rank returns it; clconv_mpi_decompose and clconv_mpi_select_device
+ * return CLCONV_EINVAL on the rank given NULL alone, once past what every
+ * rank does (as any of their failures: the caller agrees on them). */
 #ifndef CLCONV_MPI_H
 #define CLCONV_MPI_H
 
@@ -140,9 +138,14 @@ typedef struct clconv_mpi_times {
  * block's output rows of out (the same layout; halo rows of out are not
  * touched). p is the global problem (its strategy and knobs are used as
  * they are on every rank; knobs left 0 are chosen for p, not for the
- * block). times may be NULL. A NULL s, p, b, in, mask or out is
- * CLCONV_EINVAL at once, before the exchange: on every rank or none (the
- * header's rule). */
+ * block). times may be NULL. What can fail on one rank alone before the
+ * exchange (a NULL s, p, b, in, mask or out; no memory; counts beyond
+ * MPI's int) is agreed before anything is posted: every rank returns
+ * that rank's status, no rank waits. The compute's failure is this
+ * rank's, once every message arrived (the caller agrees on it). A failed
+ * MPI call is CLCONV_EIO naming it, and then peers may wait for this
+ * rank's messages, which no later call on comm reaches: the caller ends
+ * the job (MPI_Abort). */
 clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
                                   const clconv_problem *p,
                                   const clconv_mpi_block *b, float *in,

@@ -9,7 +9,9 @@
 # not once per rank (a Fortran-order file among them); a failure on one
 # rank (cannot open IN, no such device, truncated IN, another header than
 # rank 0's) ends the whole job within seconds, non-zero, with that rank's
-# message and no OUT; IN a FIFO or `-` is exit 2 at once; a signal to the
+# message and no OUT; a failed MPI_Isend or MPI_Irecv of the halo exchange
+# on one rank (build/preload_mpi_fault.so) ends the job at once, naming
+# the call; IN a FIFO or `-` is exit 2 at once; a signal to the
 # ranks while they write (SIGKILL to rank 0 too) leaves no temporary file
 # and the old OUT; a read-only OUT is replaced with its mode (and owner, as
 # root); --verify counts NaN outputs; the MPI library given NULL
@@ -182,6 +184,32 @@ for halo in read exchange; do
         -n 2 --wdir "$tmp/wb" "$abs_mpi_cli" apply in.npy "$tmp/o.npy" --mask box:3 --halo $halo
 done
 rm -rf "$tmp/wa" "$tmp/wb"
+
+# A halo exchange whose MPI calls fail on rank 1 (build/preload_mpi_fault.so,
+# preloaded there, fails its N-th MPI_Isend or MPI_Irecv), after the
+# other ranks posted theirs: rank 1 says which call failed and ends the
+# job (MPI_Abort), no OUT; bench --mpi as well. They hung: rank 1 went on
+# to the next agreement while the others waited for its halos.
+PRELOAD=$(cd "$(dirname "$CLI")" && pwd)/preload_mpi_fault.so
+# under `make sanitize` the preload comes before ASan's runtime
+pre_asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:verify_asan_link_order=0}
+if [ ! -f "$PRELOAD" ]; then
+    fail "$PRELOAD was not built (make test-programs)"
+else
+    for call in MPI_Isend:1 MPI_Isend:2 MPI_Irecv:1 MPI_Irecv:2; do
+        E="apply $tmp/v3.npy $tmp/o.npy --mask box:5 --halo exchange"
+        fault "rank 1's $call fails" "${call%:*}(.*) failed" \
+            -n 1 "$MPI_CLI" $E : \
+            -n 1 env LD_PRELOAD="$PRELOAD" CLCONV_TEST_MPI_FAIL=$call \
+                ${pre_asan:+ASAN_OPTIONS="$pre_asan"} "$MPI_CLI" $E : \
+            -n 2 "$MPI_CLI" $E
+    done
+    B="bench --mpi --size 12 --mask 3 --reps 1 --warmup 0"
+    fault "bench --mpi, rank 1's MPI_Isend:1 fails" "MPI_Isend(.*) failed" \
+        -n 1 "$MPI_CLI" $B : \
+        -n 1 env LD_PRELOAD="$PRELOAD" CLCONV_TEST_MPI_FAIL=MPI_Isend:1 \
+            ${pre_asan:+ASAN_OPTIONS="$pre_asan"} "$MPI_CLI" $B
+fi
 
 # OUT as one process takes it (doc/apply.md "Where the outputs go"): a
 # symlink's target replaced (the link stays), a dangling link's target

@@ -212,6 +212,60 @@ static void collective_calls_given_null_on_one_rank_fail_on_every_rank(
         assert_int_equal(st, CLCONV_ENOPLATFORM);
 }
 
+/* clconv_mpi_convolve given NULL on rank 1 alone: agreed, every rank
+ * returns rank 1's CLCONV_EINVAL and nothing is posted (rank 0 once
+ * posted its halos and waited for rank 1's forever); the next exchange
+ * then runs. */
+static void exchange_given_null_on_one_rank_fails_on_every_rank(void **state)
+{
+    (void)state;
+    if (nranks < 2)
+        skip();
+    const int one = rank == 1;
+    clconv_device_list list = {NULL, 0};
+    clconv_session *s = NULL;
+    int bad = clconv_devices_discover(&list) != CLCONV_OK ||
+              list.count == 0 ||
+              clconv_session_create(&list.devices[0], &s) != CLCONV_OK;
+    int any = bad;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        clconv_session_destroy(s);
+        clconv_devices_free(&list);
+        skip();
+    }
+    clconv_problem p = problem_2d();
+    p.tile = clconv_default_tile_for(&list.devices[0], &p);
+    clconv_mpi_block b;
+    assert_int_equal(clconv_mpi_decompose(MPI_COMM_WORLD, &p, &b), CLCONV_OK);
+    float in[64] = {0}, out[64] = {0}, mask[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0};
+    assert_true(clconv_mpi_local_elements(&b) <= 64);
+    assert_agreed_on_rank_1(clconv_mpi_convolve(MPI_COMM_WORLD, s, &p, &b,
+                                                 one ? NULL : in, mask, out,
+                                                 NULL),
+                            "convolve, no input");
+    assert_agreed_on_rank_1(clconv_mpi_convolve(MPI_COMM_WORLD,
+                                                one ? NULL : s, &p, &b, in,
+                                                mask, out, NULL),
+                            "convolve, no session");
+    assert_agreed_on_rank_1(clconv_mpi_convolve(MPI_COMM_WORLD, s, &p,
+                                                one ? NULL : &b, in, mask,
+                                                out, NULL),
+                            "convolve, no block");
+    /* every rank's exchange after those: one process's identity */
+    for (size_t i = 0; i < 64; ++i)
+        in[i] = (float)i;
+    assert_int_equal(clconv_mpi_convolve(MPI_COMM_WORLD, s, &p, &b, in, mask,
+                                         out, NULL),
+                     CLCONV_OK);
+    for (size_t i = b.halo_lo * b.row; i < (b.halo_lo + b.end - b.begin) * b.row;
+         ++i)
+        assert_true(out[i] == in[i]);
+
+    clconv_session_destroy(s);
+    clconv_devices_free(&list);
+}
+
 /* Rank 0 makes the folder and the input; every rank learns its name. */
 static int make_input(void)
 {
@@ -260,6 +314,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(local_calls_given_null_return_safe_values),
         cmocka_unit_test(
             collective_calls_given_null_on_one_rank_fail_on_every_rank),
+        cmocka_unit_test(exchange_given_null_on_one_rank_fails_on_every_rank),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     MPI_Barrier(MPI_COMM_WORLD);

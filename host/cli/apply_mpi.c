@@ -172,11 +172,17 @@ static clconv_status read_block(job *j)
     return clconv_mpi_npy_read_block(&j->in, &j->p, b, j->lin);
 }
 
+/* An exchange whose MPI calls failed ends the job here, before any
+ * other collective (peers may wait for this rank's halos). */
 static clconv_status compute(job *j)
 {
-    if (j->exchange)
-        return clconv_mpi_convolve(j->comm, j->dev.session, &j->p, &j->b,
-                                   j->lin, j->mask.values, j->lout, &j->t);
+    if (j->exchange) {
+        clconv_status st = clconv_mpi_convolve(j->comm, j->dev.session, &j->p,
+                                               &j->b, j->lin, j->mask.values,
+                                               j->lout, &j->t);
+        cli_mpi_end_if_broken(j->comm, st, &j->out);
+        return st;
+    }
     return clconv_mpi_convolve_local(j->dev.session, &j->p, &j->b, j->lin,
                                      j->mask.values, j->lout, &j->t);
 }
@@ -283,11 +289,6 @@ static int run(job *j)
     if (anywhere(j->comm, apply_fft_falls_back(&j->o, &j->p, st))) {
         j->p.method = CLCONV_METHOD_DIRECT;
         st = compute(j);
-    }
-    if (j->exchange && st == CLCONV_EIO) { /* peers may wait for us */
-        cli_error("%s", clconv_mpi_last_error());
-        clconv_mpi_npy_discard(&j->out); /* MPI_Abort removes nothing */
-        MPI_Abort(j->comm, CLI_EXIT_UNSUPPORTED);
     }
     if ((code = cli_mpi_step(j->comm, st, 0)) != CLI_EXIT_OK || !j->o.verify)
         return code;

@@ -86,6 +86,7 @@ static clconv_status time_convolve(MPI_Comm comm, clconv_session *s,
         clconv_mpi_times ti;
         MPI_Barrier(comm);
         st = clconv_mpi_convolve(comm, s, p, &a->b, a->in, mask, a->out, &ti);
+        cli_mpi_end_if_broken(comm, st, NULL);
         double mine = ti.total_s, worst = 0;
         if ((st = clconv_mpi_agree(comm, st)) != CLCONV_OK)
             break;

@@ -20,6 +20,14 @@ int cli_mpi_step(MPI_Comm comm, clconv_status st, int code);
  * (NULL: the message alone): st. */
 clconv_status cli_mpi_lib(clconv_status st, const char *what);
 
+/* After clconv_mpi_convolve: a CLCONV_EIO is a failed MPI call that left
+ * the exchange broken (peers may wait for this rank's messages, which no
+ * later collective reaches): print its message, remove OUT's temporary
+ * (out may be NULL) and end every rank (MPI_Abort, exit 3). Any other
+ * status returns, for the caller to agree on. */
+void cli_mpi_end_if_broken(MPI_Comm comm, clconv_status st,
+                           clconv_mpi_npy_out *out);
+
 /* This rank's device (clconv_mpi_select_device) and a session on it. */
 typedef struct cli_mpi_device {
     clconv_device_list list;

@@ -26,6 +26,16 @@ clconv_status cli_mpi_lib(clconv_status st, const char *what)
     return clconv_mpi_fail(st, "%s: %s", what, clconv_last_error());
 }
 
+void cli_mpi_end_if_broken(MPI_Comm comm, clconv_status st,
+                           clconv_mpi_npy_out *out)
+{
+    if (st != CLCONV_EIO)
+        return;
+    cli_error("%s", clconv_mpi_last_error());
+    clconv_mpi_npy_discard(out); /* MPI_Abort removes nothing */
+    MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
+}
+
 int cli_mpi_open_device(MPI_Comm comm, const char *selector,
                         cli_mpi_device *d)
 {

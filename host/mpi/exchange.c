@@ -1,7 +1,8 @@
 /* clconv_mpi_convolve: fill the halo rows a block holds itself (cval, or
- * its own rows where the border mode folds back into it), post the
+ * its own rows where the border mode folds back into it), plan the
  * receives of the others and the sends of its rows that others' halos
- * hold, compute the rows that need no received halo while the halos
+ * hold and agree that every rank could (nothing posted yet, so a rank
+ * that cannot take part leaves no peer waiting), post them, compute the rows that need no received halo while the halos
  * travel, wait, compute the rest. A message is a run of rows of one owner
  * whose sources rise by one (halo.c): an inner halo is one message per
  * owner, so a halo wider than a neighbour's block comes from several
@@ -15,44 +16,48 @@
 
 static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
-/* Messages travel as whole rows: one MPI datatype of `row` floats. */
+/* One message: n rows at local row `at` of the local array, from or to
+ * peer. */
+typedef struct message {
+    size_t at, n;
+    int peer;
+} message;
+
+/* The exchange, planned before anything is posted: every message this
+ * rank receives and sends, and room for their requests. Messages travel
+ * as whole rows: one MPI datatype of `row` floats. */
 typedef struct exchange {
     MPI_Datatype rowtype;
+    message *msg; /* the receives [0, nrecv), then the sends */
+    size_t nmsg, nrecv, cap;
     MPI_Request *req;
-    int nreq, cap;
+    int nreq;
     size_t received; /* rows */
     int recv_lo, recv_hi; /* halo rows before/after the block come from
                              other ranks */
 } exchange;
 
-/* Post one receive or send of n rows at local row `at` of the local
- * array. */
-static clconv_status post_rows(MPI_Comm comm, exchange *x, float *local,
-                               size_t row, size_t at, size_t n, int peer,
-                               int send)
+/* Plan one receive or send of n rows at local row `at`. */
+static clconv_status plan_message(exchange *x, size_t at, size_t n, int peer)
 {
     if (n > INT_MAX)
         return clconv_mpi_fail(CLCONV_EUNSUPPORTED,
                                "%zu halo rows in one message (MPI counts are "
                                "int)",
                                n);
-    if (x->nreq == x->cap) {
-        const int cap = x->cap ? 2 * x->cap : 16;
-        MPI_Request *r = realloc(x->req, (size_t)cap * sizeof *r);
-        if (!r)
+    if (x->nmsg == (size_t)INT_MAX)
+        return clconv_mpi_fail(CLCONV_EUNSUPPORTED,
+                               "more halo messages than MPI_Waitall counts "
+                               "(int)");
+    if (x->nmsg == x->cap) {
+        const size_t cap = x->cap ? 2 * x->cap : 16;
+        message *m = realloc(x->msg, cap * sizeof *m);
+        if (!m)
             return clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
-        x->req = r;
+        x->msg = m;
         x->cap = cap;
     }
-    float *p = local + at * row;
-    MPI_Request *r = &x->req[x->nreq];
-    if (send)
-        CLM_CHECK(MPI_Isend(p, (int)n, x->rowtype, peer, 19, comm, r));
-    else
-        CLM_CHECK(MPI_Irecv(p, (int)n, x->rowtype, peer, 19, comm, r));
-    ++x->nreq;
-    if (!send)
-        x->received += n;
+    x->msg[x->nmsg++] = (message){at, n, peer};
     return CLCONV_OK;
 }
 
@@ -77,10 +82,10 @@ static clconv_status halo_runs_of(const clconv_problem *p,
 }
 
 /* This block's halo rows: cval and rows of its own filled here, the
- * others' receives posted. */
-static clconv_status fill_and_receive(MPI_Comm comm, const clconv_problem *p,
-                                      const clconv_mpi_block *b, float *in,
-                                      exchange *x)
+ * others' receives planned. */
+static clconv_status fill_and_plan_receives(const clconv_problem *p,
+                                            const clconv_mpi_block *b,
+                                            float *in, exchange *x)
 {
     clm_run *runs = NULL;
     size_t n = 0;
@@ -94,19 +99,21 @@ static clconv_status fill_and_receive(MPI_Comm comm, const clconv_problem *p,
             memcpy(at, in + clm_local_row(b, (size_t)r->src) * b->row,
                    r->n * b->row * sizeof *at);
         } else {
-            st = post_rows(comm, x, in, b->row, r->local, r->n, r->owner, 0);
+            st = plan_message(x, r->local, r->n, r->owner);
             *(r->local < b->halo_lo ? &x->recv_lo : &x->recv_hi) = 1;
+            x->received += r->n;
         }
     }
+    x->nrecv = x->nmsg;
     free(runs);
     return st;
 }
 
-/* Send each other rank the rows of this block its halos hold, in the
- * order it posts their receives (MPI keeps one pair's messages in order). */
-static clconv_status send_all(MPI_Comm comm, const clconv_problem *p,
-                              const clconv_mpi_block *b, float *in,
-                              exchange *x)
+/* The sends: each other rank's rows of this block its halos hold, in the
+ * order it posts their receives (MPI keeps one pair's messages in
+ * order). */
+static clconv_status plan_sends(const clconv_problem *p,
+                                const clconv_mpi_block *b, exchange *x)
 {
     clconv_status st = CLCONV_OK;
     for (int q = 0; q < b->nranks && st == CLCONV_OK; ++q) {
@@ -119,12 +126,62 @@ static clconv_status send_all(MPI_Comm comm, const clconv_problem *p,
         st = halo_runs_of(p, &qb, &runs, &n);
         for (size_t k = 0; k < n && st == CLCONV_OK; ++k)
             if (runs[k].owner == b->rank)
-                st = post_rows(comm, x, in, b->row,
-                               clm_local_row(b, (size_t)runs[k].src),
-                               runs[k].n, q, 1);
+                st = plan_message(x,
+                                  clm_local_row(b, (size_t)runs[k].src),
+                                  runs[k].n, q);
         free(runs);
     }
     return st;
+}
+
+/* Everything that can fail on one rank alone, before anything is posted
+ * (a rank that failed after its peers posted would leave them waiting
+ * for its messages): the arguments, the messages, their requests and
+ * their datatype. */
+static clconv_status plan(const clconv_session *s, const clconv_problem *p,
+                          const clconv_mpi_block *b, float *in,
+                          const float *mask, const float *out, exchange *x)
+{
+    if (!s || !p || !b || !in || !mask || !out)
+        return clconv_mpi_fail(CLCONV_EINVAL,
+                               "no session, problem, block or array given "
+                               "(NULL)");
+    if (b->row > INT_MAX)
+        return clconv_mpi_fail(CLCONV_EUNSUPPORTED,
+                               "rows of %zu elements are more than one MPI "
+                               "datatype holds",
+                               b->row);
+    clconv_status st = fill_and_plan_receives(p, b, in, x);
+    if (st == CLCONV_OK)
+        st = plan_sends(p, b, x);
+    if (st == CLCONV_OK && x->nmsg &&
+        !(x->req = malloc(x->nmsg * sizeof *x->req)))
+        st = clconv_mpi_fail(CLCONV_ENOMEM, "out of memory");
+    if (st != CLCONV_OK)
+        return st;
+    CLM_CHECK(MPI_Type_contiguous((int)b->row, MPI_FLOAT, &x->rowtype));
+    CLM_CHECK(MPI_Type_commit(&x->rowtype));
+    return CLCONV_OK;
+}
+
+/* Post the planned receives, then the sends. A failed MPI call leaves
+ * the exchange broken (peers wait for this rank's messages): CLCONV_EIO,
+ * the call named. */
+static clconv_status post(MPI_Comm comm, float *in, size_t row, exchange *x)
+{
+    for (size_t k = 0; k < x->nmsg; ++k) {
+        const message *m = &x->msg[k];
+        float *at = in + m->at * row;
+        MPI_Request *r = &x->req[x->nreq];
+        if (k < x->nrecv)
+            CLM_CHECK(MPI_Irecv(at, (int)m->n, x->rowtype, m->peer, 19, comm,
+                                r));
+        else
+            CLM_CHECK(MPI_Isend(at, (int)m->n, x->rowtype, m->peer, 19, comm,
+                                r));
+        ++x->nreq;
+    }
+    return CLCONV_OK;
 }
 
 /* Output rows [r0, r1) of the local problem, computed as one launch over
@@ -168,14 +225,12 @@ static clconv_status overlap(MPI_Comm comm, clconv_session *s,
     local.size[b->axis] = clconv_mpi_local_rows(b);
     const size_t own0 = b->halo_lo, own1 = own0 + (b->end - b->begin);
     double t0 = clm_now();
-    clconv_status st = fill_and_receive(comm, p, b, in, x);
-    if (st == CLCONV_OK)
-        st = send_all(comm, p, b, in, x);
+    clconv_status st = post(comm, in, b->row, x);
     t->post_s = clm_now() - t0;
+    if (st != CLCONV_OK) /* peers wait for the messages not posted */
+        return st;
     size_t ib, ie;
     interior(p, b, x, &ib, &ie);
-    if (st != CLCONV_OK) /* peers would wait for these messages */
-        return st;
     clconv_status computed = rows_of(s, &local, b, in, mask, out, ib, ie,
                                      &t->interior_s);
     t0 = clm_now();
@@ -201,23 +256,20 @@ clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
     clconv_mpi_times *t = times ? times : &dummy;
     *t = (clconv_mpi_times){0};
     double t0 = clm_now();
-    if (!s || !p || !b || !in || !mask || !out)
-        return clconv_mpi_fail(CLCONV_EINVAL,
-                               "no session, problem, block or array");
-    if (b->row > INT_MAX)
-        return clconv_mpi_fail(CLCONV_EUNSUPPORTED,
-                               "rows of %zu elements are more than one MPI "
-                               "datatype holds",
-                               b->row);
-    exchange x = {MPI_DATATYPE_NULL, NULL, 0, 0, 0, 0, 0};
-    clconv_status st = CLCONV_OK;
-    CLM_CHECK_GOTO(MPI_Type_contiguous((int)b->row, MPI_FLOAT, &x.rowtype));
-    CLM_CHECK_GOTO(MPI_Type_commit(&x.rowtype));
-    st = overlap(comm, s, p, b, in, mask, out, &x, t);
-    t->halo_rows = x.received;
-out:
+    exchange x;
+    memset(&x, 0, sizeof x);
+    x.rowtype = MPI_DATATYPE_NULL;
+    /* agreed: a rank that cannot take part fails on every rank, nothing
+     * posted */
+    clconv_status st = clconv_mpi_agree(comm,
+                                        plan(s, p, b, in, mask, out, &x));
+    if (st == CLCONV_OK) {
+        st = overlap(comm, s, p, b, in, mask, out, &x, t);
+        t->halo_rows = x.received;
+    }
     if (x.rowtype != MPI_DATATYPE_NULL)
         MPI_Type_free(&x.rowtype);
+    free(x.msg);
     free(x.req);
     t->total_s = clm_now() - t0;
     return st;
