@@ -26,7 +26,7 @@
  * call given one returns CLCONV_EINVAL with a message, or the value its
  * comment names (0, -1), or does nothing. A collective call must not
  * return on one rank while the others wait for it, so where it agrees
- * anyway (clconv_mpi_npy_open, _create, _commit, _convolve:
+ * anyway (clconv_mpi_npy_open, _create, _commit, _same_mask, _convolve:
  * before its exchange) a NULL is that rank's CLCONV_EINVAL, agreed: every
  * rank returns it; clconv_mpi_decompose and clconv_mpi_select_device
  * return CLCONV_EINVAL on the rank given NULL alone, once past what every
@@ -120,6 +120,18 @@ void clconv_mpi_block_range(size_t rows, int n, int r, size_t *begin,
 clconv_status clconv_mpi_select_device(MPI_Comm comm,
                                        const clconv_device_list *list,
                                        const char *selector, size_t *index);
+
+/* ---- the mask ----------------------------------------------------------- */
+
+/* Collective: did every rank load the same mask m (its dims, extents and
+ * values, bit for bit)? A mask file at the same path can differ between
+ * the ranks' hosts or folders, and ranks with different masks would mix
+ * their rows (or their halos, of other widths, into each other's
+ * messages). CLCONV_EINVAL on every rank when some rank's differs from
+ * rank 0's, the first such rank's message naming spec (may be NULL); a
+ * NULL m on some rank: CLCONV_EINVAL on every rank. */
+clconv_status clconv_mpi_same_mask(MPI_Comm comm, const clconv_mask *m,
+                                   const char *spec);
 
 /* ---- halo exchange and compute ------------------------------------------- */
 

@@ -8,7 +8,7 @@
 # saturated), empty arrays (rank 0 as one process); usage errors said once,
 # not once per rank (a Fortran-order file among them); a failure on one
 # rank (cannot open IN, no such device, truncated IN, another header than
-# rank 0's) ends the whole job within seconds, non-zero, with that rank's
+# rank 0's, another --mask file than rank 0's) ends the whole job within seconds, non-zero, with that rank's
 # message and no OUT; a failed MPI_Isend or MPI_Irecv of the halo exchange
 # on one rank (build/preload_mpi_fault.so) ends the job at once, naming
 # the call; IN a FIFO or `-` is exit 2 at once; a signal to the
@@ -81,6 +81,12 @@ npy(d + "/i2.npy", "f8", (23, 31))
 npy(d + "/l1.npy", "i2", (101,))
 npy(d + "/v70.npy", "f4", (70, 24, 40))  # 70 planes: 16-plane work-groups
 npy(d + "/l8.npy", "i8", (11, 7, 9))     # int64, NumPy's default integer
+# masks of ranks that read different files: two of one shape (other
+# values), a wider one, one 1 wide
+npy(d + "/ma.npy", "f4", (3, 3, 3))
+npy(d + "/mb.npy", "f4", (3, 3, 3))
+npy(d + "/m5.npy", "f4", (5, 5, 5))
+npy(d + "/m1.npy", "f4", (1, 1, 1))
 EOF
 
 # same NAME IN MASK RANKS HALO [apply options]: N ranks give the
@@ -183,6 +189,25 @@ for halo in read exchange; do
         -n 1 --wdir "$tmp/wa" "$abs_mpi_cli" apply in.npy "$tmp/o.npy" --mask box:3 --halo $halo : \
         -n 2 --wdir "$tmp/wb" "$abs_mpi_cli" apply in.npy "$tmp/o.npy" --mask box:3 --halo $halo
 done
+# --mask a file that differs between the ranks (another host's or
+# folder's mask.npy): agreed, exit 2 naming the first rank whose mask is
+# not rank 0's. Ranks with different masks once mixed their rows (exit
+# 0, read), sent halos of other widths (MPI_ERR_TRUNCATE, exchange), or
+# hung where the origin fitted rank 0's mask alone (rank 1 returned, rank
+# 0 waited in the next agreement).
+cp "$tmp/ma.npy" "$tmp/wa/m.npy"
+cp "$tmp/mb.npy" "$tmp/wb/m.npy"
+cp "$tmp/m5.npy" "$tmp/m1.npy" "$tmp/wb/"
+for halo in read exchange; do
+    for mb in m.npy m5.npy; do
+        fault "rank 1's mask $mb differs ($halo)" "rank 1 .*another mask than rank 0" \
+            -n 1 --wdir "$tmp/wa" "$abs_mpi_cli" apply "$tmp/v3.npy" "$tmp/o.npy" --mask m.npy --halo $halo : \
+            -n 2 --wdir "$tmp/wb" "$abs_mpi_cli" apply "$tmp/v3.npy" "$tmp/o.npy" --mask $mb --halo $halo
+    done
+done
+fault "rank 1's mask fits no --origin" "rank 1 .*another mask than rank 0" \
+    -n 1 --wdir "$tmp/wa" "$abs_mpi_cli" apply "$tmp/v3.npy" "$tmp/o.npy" --mask m.npy --origin 1 : \
+    -n 1 --wdir "$tmp/wb" "$abs_mpi_cli" apply "$tmp/v3.npy" "$tmp/o.npy" --mask m1.npy --origin 1
 rm -rf "$tmp/wa" "$tmp/wb"
 
 # A halo exchange whose MPI calls fail on rank 1 (build/preload_mpi_fault.so,

@@ -212,10 +212,11 @@ static void collective_calls_given_null_on_one_rank_fail_on_every_rank(
         assert_int_equal(st, CLCONV_ENOPLATFORM);
 }
 
-/* clconv_mpi_convolve given NULL on rank 1 alone: agreed, every rank
- * returns rank 1's CLCONV_EINVAL and nothing is posted (rank 0 once
- * posted its halos and waited for rank 1's forever); the next exchange
- * then runs. */
+/* clconv_mpi_convolve and clconv_mpi_same_mask given NULL on rank 1
+ * alone: agreed, every rank returns rank 1's CLCONV_EINVAL and nothing
+ * is posted (rank 0 once posted its halos and waited for rank 1's
+ * forever); a mask that differs on rank 1 alone is rank 1's failure
+ * too; the next exchange then runs. */
 static void exchange_given_null_on_one_rank_fails_on_every_rank(void **state)
 {
     (void)state;
@@ -262,6 +263,19 @@ static void exchange_given_null_on_one_rank_fails_on_every_rank(void **state)
          ++i)
         assert_true(out[i] == in[i]);
 
+    clconv_mask m;
+    assert_int_equal(clconv_mask_load("box:3", 2, &m), CLCONV_OK);
+    assert_agreed_on_rank_1(
+        clconv_mpi_same_mask(MPI_COMM_WORLD, one ? NULL : &m, "box:3"),
+        "same_mask, no mask");
+    assert_int_equal(clconv_mpi_same_mask(MPI_COMM_WORLD, &m, "box:3"),
+                     CLCONV_OK);
+    if (one)
+        m.values[4] = 0.5f;
+    assert_agreed_on_rank_1_why(
+        clconv_mpi_same_mask(MPI_COMM_WORLD, &m, "box:3"),
+        "same_mask, another mask on rank 1", "another mask than rank 0");
+    clconv_mask_free(&m);
     clconv_session_destroy(s);
     clconv_devices_free(&list);
 }

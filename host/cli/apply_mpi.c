@@ -141,6 +141,12 @@ static int problem_of(job *j)
                                      &j->mask),
                     NULL),
         CLI_EXIT_USAGE);
+    /* a mask file can differ between the ranks' hosts: every check
+     * below and every rank's rows then take the same one */
+    if (code == CLI_EXIT_OK)
+        code = cli_mpi_step(j->comm,
+                            clconv_mpi_same_mask(j->comm, &j->mask, o->mask),
+                            CLI_EXIT_USAGE);
     if (code != CLI_EXIT_OK)
         return code;
     clconv_problem *p = &j->p;
