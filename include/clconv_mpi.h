@@ -17,7 +17,8 @@
  * whole problem's (clconv_convolve_part).
  *
  * Errors: every call returns a clconv_status; clconv_mpi_last_error() has
- * the message (a failed MPI call names the call and MPI's error string).
+ * the message (a failed MPI call names the call and MPI's error string,
+ * and leaves clconv_mpi_broken() set).
  * Calls marked "collective" agree on the outcome: if any rank failed,
  * every rank returns that rank's status and message ("rank R on HOST:
  * ..."), so no rank waits for a peer that gave up.
@@ -46,6 +47,18 @@ extern "C" {
 
 /* The message of the last failed clconv_mpi_* call on this thread. */
 const char *clconv_mpi_last_error(void);
+/* Did an MPI call of libclconv_mpi fail on this thread (the call named
+ * in clconv_mpi_last_error(), the status CLCONV_EIO)? Its peers may then
+ * wait in a call this rank left (an agreement, a halo exchange), which
+ * no later call on the communicator reaches: the caller ends the job
+ * (MPI_Abort). Local. */
+int clconv_mpi_broken(void);
+/* The result err of the caller's own MPI call: CLCONV_OK, or record
+ * "CALL failed: <MPI's error string> (file:line)" as the library's own
+ * failed calls are, set clconv_mpi_broken() and return CLCONV_EIO.
+ * Local. */
+clconv_status clconv_mpi_check(int err, const char *call, const char *file,
+                               int line);
 /* Record this rank's failure (the message clconv_mpi_agree sends) and
  * return st: for callers whose own step failed, e.g.
  * clconv_mpi_fail(st, "%s", clconv_last_error()). A NULL fmt records a
@@ -60,7 +73,9 @@ clconv_status clconv_mpi_fail(clconv_status st, const char *fmt, ...)
  * status of the lowest such rank, and its clconv_mpi_last_error() (set by
  * the clconv_mpi_* calls, or by the caller through clconv_mpi_fail)
  * prefixed with "rank R on HOST: " becomes every rank's. CLCONV_OK when
- * every rank passed CLCONV_OK. */
+ * every rank passed CLCONV_OK. After a failed MPI call on this thread
+ * (clconv_mpi_broken) it communicates no more: CLCONV_EIO at once, that
+ * call's message kept. */
 clconv_status clconv_mpi_agree(MPI_Comm comm, clconv_status st);
 
 /* ---- decomposition ------------------------------------------------------ */
@@ -155,9 +170,8 @@ typedef struct clconv_mpi_times {
  * MPI's int) is agreed before anything is posted: every rank returns
  * that rank's status, no rank waits. The compute's failure is this
  * rank's, once every message arrived (the caller agrees on it). A failed
- * MPI call is CLCONV_EIO naming it, and then peers may wait for this
- * rank's messages, which no later call on comm reaches: the caller ends
- * the job (MPI_Abort). */
+ * MPI call is CLCONV_EIO naming it, and clconv_mpi_broken(): peers may
+ * wait for this rank's messages. */
 clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
                                   const clconv_problem *p,
                                   const clconv_mpi_block *b, float *in,

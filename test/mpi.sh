@@ -9,9 +9,9 @@
 # not once per rank (a Fortran-order file among them); a failure on one
 # rank (cannot open IN, no such device, truncated IN, another header than
 # rank 0's, another --mask file than rank 0's) ends the whole job within seconds, non-zero, with that rank's
-# message and no OUT; a failed MPI_Isend or MPI_Irecv of the halo exchange
-# on one rank (build/preload_mpi_fault.so) ends the job at once, naming
-# the call; IN a FIFO or `-` is exit 2 at once; a signal to the
+# message and no OUT; a failed MPI call on one rank (the halo exchange's,
+# an agreement's: build/preload_mpi_fault.so) ends the job at once,
+# naming the call; IN a FIFO or `-` is exit 2 at once; a signal to the
 # ranks while they write (SIGKILL to rank 0 too) leaves no temporary file
 # and the old OUT; a read-only OUT is replaced with its mode (and owner, as
 # root); --verify counts NaN outputs; the MPI library given NULL
@@ -210,18 +210,22 @@ fault "rank 1's mask fits no --origin" "rank 1 .*another mask than rank 0" \
     -n 1 --wdir "$tmp/wb" "$abs_mpi_cli" apply "$tmp/v3.npy" "$tmp/o.npy" --mask m1.npy --origin 1
 rm -rf "$tmp/wa" "$tmp/wb"
 
-# A halo exchange whose MPI calls fail on rank 1 (build/preload_mpi_fault.so,
-# preloaded there, fails its N-th MPI_Isend or MPI_Irecv), after the
-# other ranks posted theirs: rank 1 says which call failed and ends the
-# job (MPI_Abort), no OUT; bench --mpi as well. They hung: rank 1 went on
-# to the next agreement while the others waited for its halos.
+# MPI calls that fail on rank 1 alone (build/preload_mpi_fault.so,
+# preloaded there, fails its N-th call of one kind) while the other
+# ranks wait in theirs: the halo exchange's posts, the agreements (the
+# first, the input's header, the mask's digest, the temporary's name)
+# and the summary's reduction. Rank 1 says which call failed and ends
+# the job (MPI_Abort), no OUT; bench --mpi as well. They hung: rank 1
+# went on to its next collective while the others waited (for its
+# halos, or in the one it left), or ended without a word (MPI_Abort).
 PRELOAD=$(cd "$(dirname "$CLI")" && pwd)/preload_mpi_fault.so
 # under `make sanitize` the preload comes before ASan's runtime
 pre_asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:verify_asan_link_order=0}
 if [ ! -f "$PRELOAD" ]; then
     fail "$PRELOAD was not built (make test-programs)"
 else
-    for call in MPI_Isend:1 MPI_Isend:2 MPI_Irecv:1 MPI_Irecv:2; do
+    for call in MPI_Isend:1 MPI_Isend:2 MPI_Irecv:1 MPI_Irecv:2 \
+        MPI_Allreduce:2 MPI_Allreduce:3 MPI_Bcast:1 MPI_Bcast:2 MPI_Reduce:1; do
         E="apply $tmp/v3.npy $tmp/o.npy --mask box:5 --halo exchange"
         fault "rank 1's $call fails" "${call%:*}(.*) failed" \
             -n 1 "$MPI_CLI" $E : \

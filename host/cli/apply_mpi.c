@@ -186,7 +186,7 @@ static clconv_status compute(job *j)
         clconv_status st = clconv_mpi_convolve(j->comm, j->dev.session, &j->p,
                                                &j->b, j->lin, j->mask.values,
                                                j->lout, &j->t);
-        cli_mpi_end_if_broken(j->comm, st, &j->out);
+        cli_mpi_end_if_broken(j->comm, &j->out);
         return st;
     }
     return clconv_mpi_convolve_local(j->dev.session, &j->p, &j->b, j->lin,
@@ -242,8 +242,8 @@ static clconv_status verify_block(job *j, int *bad)
 static int anywhere(MPI_Comm comm, int flag)
 {
     int any = flag;
-    if (MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
-        MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
+    CLI_MPI_CHECK(comm,
+                  MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_MAX, comm));
     return any;
 }
 
@@ -265,9 +265,8 @@ static int method_for_input(job *j)
         big = fabsf(own[i]) > big ? fabsf(own[i]) : big;
     }
     float every = big;
-    if (MPI_Allreduce(&big, &every, 1, MPI_FLOAT, MPI_MAX, j->comm) !=
-        MPI_SUCCESS)
-        MPI_Abort(j->comm, CLI_EXIT_UNSUPPORTED);
+    CLI_MPI_CHECK(j->comm, MPI_Allreduce(&big, &every, 1, MPI_FLOAT, MPI_MAX,
+                                         j->comm));
     /* what some rank holds: a NaN, else the largest magnitude */
     const float held = anywhere(j->comm, nonfinite) ? NAN : every;
     clconv_problem asked = j->p;
@@ -305,17 +304,34 @@ static int run(job *j)
     return cli_mpi_step(j->comm, st, 0);
 }
 
-static void summary(const job *j, double seconds)
+/* What the summary says of every rank, on rank 0: the slowest rank's
+ * compute time and, with --verify, the largest error (worst); the outputs
+ * NaN or Inf as in the reference and those beyond float32's range,
+ * summed (all). */
+typedef struct totals {
+    double worst[2];
+    unsigned long long all[2];
+} totals;
+
+/* Gathered before OUT is renamed: a failed reduction ends the job with
+ * the old OUT in place. */
+static void gather_totals(const job *j, totals *t)
 {
-    /* the slowest rank's compute time and, with --verify, the largest
-     * error; the outputs NaN or Inf as in the reference and those beyond
-     * float32's range, summed over the ranks */
-    double mine[2] = {j->t.total_s, j->verdict.max_err}, worst[2] = {0, 0};
+    double mine[2] = {j->t.total_s, j->verdict.max_err};
     unsigned long long counts[2] = {j->verdict.nonfinite,
-                                    j->verdict.overflowed},
-                       all[2] = {0, 0};
-    MPI_Reduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, 0, j->comm);
-    MPI_Reduce(counts, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, j->comm);
+                                    j->verdict.overflowed};
+    memset(t, 0, sizeof *t);
+    CLI_MPI_CHECK(j->comm, MPI_Reduce(mine, t->worst, 2, MPI_DOUBLE, MPI_MAX,
+                                      0, j->comm));
+    CLI_MPI_CHECK(j->comm, MPI_Reduce(counts, t->all, 2,
+                                      MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+                                      j->comm));
+}
+
+static void summary(const job *j, const totals *t, double seconds)
+{
+    const double *worst = t->worst;
+    const unsigned long long *all = t->all;
     if (j->b.rank != 0)
         return;
     char size[64], filter[160];
@@ -385,19 +401,20 @@ static int prepare(job *j)
 static int apply_empty(MPI_Comm comm, int rank, int argc, char **argv)
 {
     int code = rank == 0 ? cli_apply_main(argc, argv) : CLI_EXIT_OK;
-    if (MPI_Bcast(&code, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
-        MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
+    CLI_MPI_CHECK(comm, MPI_Bcast(&code, 1, MPI_INT, 0, comm));
     return code;
 }
 
 int cli_apply_mpi_main(int argc, char **argv)
 {
     job j;
+    totals tot;
     memset(&j, 0, sizeof j);
+    memset(&tot, 0, sizeof tot);
     j.comm = MPI_COMM_WORLD;
     j.in.fd = j.out.fd = -1;
     double t0 = MPI_Wtime();
-    MPI_Comm_rank(j.comm, &j.b.rank);
+    CLI_MPI_CHECK(j.comm, MPI_Comm_rank(j.comm, &j.b.rank));
     /* Every rank parses the same arguments: rank 0 says what is wrong. */
     cli_error_mute(j.b.rank != 0);
     int bad = take_halo(&argc, argv, &j.exchange) ||
@@ -411,6 +428,8 @@ int cli_apply_mpi_main(int argc, char **argv)
         code = run(&j);
         clconv_status st = CLCONV_OK;
         if (code == CLI_EXIT_OK)
+            gather_totals(&j, &tot);
+        if (code == CLI_EXIT_OK)
             st = clconv_mpi_npy_write_rows(&j.out, j.b.row, j.b.begin,
                                            j.b.end - j.b.begin,
                                            j.lout + j.b.halo_lo * j.b.row);
@@ -420,7 +439,7 @@ int cli_apply_mpi_main(int argc, char **argv)
             code = cli_mpi_step(j.comm, st, 0);
     }
     if (code == CLI_EXIT_OK && !empty)
-        summary(&j, MPI_Wtime() - t0);
+        summary(&j, &tot, MPI_Wtime() - t0);
     free(j.lin);
     free(j.lout);
     cli_mpi_close_device(&j.dev);

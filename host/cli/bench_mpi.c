@@ -201,7 +201,7 @@ static int measure_all(const bench_mpi_options *o, cli_mpi_device *dev,
                        bench_mpi_case *cases, int *ncases)
 {
     int code = CLI_EXIT_OK, n;
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    CLI_MPI_CHECK(MPI_COMM_WORLD, MPI_Comm_size(MPI_COMM_WORLD, &n));
     *ncases = 0;
     for (int w = 0; w < 2; ++w)
         for (int s = 0; s < o->nsizes && code == CLI_EXIT_OK; ++s)
@@ -247,18 +247,20 @@ int cli_bench_mpi_main(int argc, char **argv)
 {
     bench_mpi_options o;
     int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    CLI_MPI_CHECK(MPI_COMM_WORLD, MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     /* every rank parses the same argv: rank 0 says what is wrong, once */
     cli_error_mute(rank != 0);
     int bad = parse(argc, argv, &o) != 0, any = bad;
     cli_error_mute(0);
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CLI_MPI_CHECK(MPI_COMM_WORLD, MPI_Allreduce(&bad, &any, 1, MPI_INT,
+                                                MPI_MAX, MPI_COMM_WORLD));
     if (any)
         return CLI_EXIT_USAGE;
     /* --json/--csv FILE checked before any work, as one process does
      * (rank 0 writes them) */
     int code = rank == 0 ? cli_outputs_writable(&o.out) : CLI_EXIT_OK;
-    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    CLI_MPI_CHECK(MPI_COMM_WORLD,
+                  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD));
     if (code != CLI_EXIT_OK)
         return code;
     cli_mpi_device dev;

@@ -84,13 +84,14 @@ static clconv_status time_convolve(MPI_Comm comm, clconv_session *s,
                                  : clconv_mpi_fail(CLCONV_ENOMEM, "no memory");
     for (int i = 0; st == CLCONV_OK && i < warmup + reps; ++i) {
         clconv_mpi_times ti;
-        MPI_Barrier(comm);
+        CLI_MPI_CHECK(comm, MPI_Barrier(comm));
         st = clconv_mpi_convolve(comm, s, p, &a->b, a->in, mask, a->out, &ti);
-        cli_mpi_end_if_broken(comm, st, NULL);
+        cli_mpi_end_if_broken(comm, NULL);
         double mine = ti.total_s, worst = 0;
         if ((st = clconv_mpi_agree(comm, st)) != CLCONV_OK)
             break;
-        MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+        CLI_MPI_CHECK(comm, MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE,
+                                          MPI_MAX, comm));
         if (i >= warmup) {
             job[i - warmup] = worst;
             ts[i - warmup] = ti;
@@ -121,10 +122,12 @@ static void idle_barrier(MPI_Comm comm)
 {
     MPI_Request r;
     int done = 0;
-    if (MPI_Ibarrier(comm, &r) != MPI_SUCCESS)
-        return;
-    while (MPI_Test(&r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
-        usleep(1000);
+    CLI_MPI_CHECK(comm, MPI_Ibarrier(comm, &r));
+    while (!done) {
+        CLI_MPI_CHECK(comm, MPI_Test(&r, &done, MPI_STATUS_IGNORE));
+        if (!done)
+            usleep(1000);
+    }
 }
 
 /* Rank 0 alone on p1: *t1_s and the output's hash, agreed on comm. */
@@ -134,7 +137,7 @@ static clconv_status baseline(MPI_Comm comm, const bench_mpi_options *o,
                               unsigned long long *hash)
 {
     int rank;
-    MPI_Comm_rank(comm, &rank);
+    CLI_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
     clconv_status st = CLCONV_OK;
     double v[2] = {0, 0};
     if (rank == 0) {
@@ -150,8 +153,8 @@ static clconv_status baseline(MPI_Comm comm, const bench_mpi_options *o,
     idle_barrier(comm);
     if ((st = clconv_mpi_agree(comm, st)) != CLCONV_OK)
         return st;
-    MPI_Bcast(v, 1, MPI_DOUBLE, 0, comm);
-    MPI_Bcast(hash, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+    CLI_MPI_CHECK(comm, MPI_Bcast(v, 1, MPI_DOUBLE, 0, comm));
+    CLI_MPI_CHECK(comm, MPI_Bcast(hash, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
     *t1_s = v[0];
     return CLCONV_OK;
 }
@@ -183,7 +186,7 @@ static clconv_status end_to_end(MPI_Comm comm, clconv_session *s,
 {
     clconv_mpi_npy_in f;
     const clconv_mpi_block *b = &a->b;
-    MPI_Barrier(comm);
+    CLI_MPI_CHECK(comm, MPI_Barrier(comm));
     double t0 = MPI_Wtime();
     clconv_status st = clconv_mpi_npy_open(comm, in, &f);
     if (st != CLCONV_OK)
@@ -201,7 +204,8 @@ static clconv_status end_to_end(MPI_Comm comm, clconv_session *s,
     r->io_read_ms = (t1 - t0) * 1e3;
     r->io_write_ms = (t3 - t2) * 1e3;
     r->io_total_ms = mine * 1e3;
-    MPI_Allreduce(&mine, e2e_s, 1, MPI_DOUBLE, MPI_MAX, comm);
+    CLI_MPI_CHECK(comm,
+                  MPI_Allreduce(&mine, e2e_s, 1, MPI_DOUBLE, MPI_MAX, comm));
     return st;
 }
 
@@ -218,7 +222,7 @@ static clconv_status io_case(MPI_Comm comm, const bench_mpi_options *o,
     if (st == CLCONV_OK)
         st = end_to_end(comm, s, p, a, mask, in, out, r, e2e_s);
     int rank;
-    MPI_Comm_rank(comm, &rank);
+    CLI_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
         unlink(in);
         unlink(out);
@@ -257,7 +261,9 @@ static clconv_status on_all(MPI_Comm comm, const bench_mpi_options *o,
                            o->reps, &job, &t);
     if (st == CLCONV_OK) {
         unsigned long long mine = hash_rows(&a);
-        MPI_Allreduce(&mine, hash, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+        CLI_MPI_CHECK(comm, MPI_Allreduce(&mine, hash, 1,
+                                          MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                                          comm));
         rank_row(&a.b, &t, cli_mpi_device_info(dev), &r);
         c->job_ms = job * 1e3;
     }
@@ -268,17 +274,19 @@ static clconv_status on_all(MPI_Comm comm, const bench_mpi_options *o,
     arrays_free(&a);
     if (st != CLCONV_OK)
         return st;
-    if (a.b.rank == 0 && !(c->rank = calloc((size_t)c->ranks, sizeof r)))
-        MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
-    MPI_Gather(&r, (int)sizeof r, MPI_BYTE, c->rank, (int)sizeof r, MPI_BYTE,
-               0, comm);
+    if (a.b.rank == 0 && !(c->rank = calloc((size_t)c->ranks, sizeof r))) {
+        cli_error("out of memory for %d ranks' rows", c->ranks);
+        MPI_Abort(comm, CLI_EXIT_UNSUPPORTED); /* the others gather */
+    }
+    CLI_MPI_CHECK(comm, MPI_Gather(&r, (int)sizeof r, MPI_BYTE, c->rank,
+                                   (int)sizeof r, MPI_BYTE, 0, comm));
     return CLCONV_OK;
 }
 
 int bench_mpi_measure(MPI_Comm comm, const bench_mpi_options *o,
                       cli_mpi_device *dev, bench_mpi_case *c)
 {
-    MPI_Comm_size(comm, &c->ranks);
+    CLI_MPI_CHECK(comm, MPI_Comm_size(comm, &c->ranks));
     c->identical = -1;
     c->rank = NULL;
     const size_t nm = clconv_problem_mask_elements(&c->p);

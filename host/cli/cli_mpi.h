@@ -20,13 +20,17 @@ int cli_mpi_step(MPI_Comm comm, clconv_status st, int code);
  * (NULL: the message alone): st. */
 clconv_status cli_mpi_lib(clconv_status st, const char *what);
 
-/* After clconv_mpi_convolve: a CLCONV_EIO is a failed MPI call that left
- * the exchange broken (peers may wait for this rank's messages, which no
- * later collective reaches): print its message, remove OUT's temporary
- * (out may be NULL) and end every rank (MPI_Abort, exit 3). Any other
- * status returns, for the caller to agree on. */
-void cli_mpi_end_if_broken(MPI_Comm comm, clconv_status st,
-                           clconv_mpi_npy_out *out);
+/* After a failed MPI call (clconv_mpi_broken: peers may wait in a call
+ * this rank left, an agreement or a halo exchange, which no later
+ * collective reaches): print its message, remove OUT's temporary (out
+ * may be NULL) and end every rank (MPI_Abort, exit 3). Else returns. */
+void cli_mpi_end_if_broken(MPI_Comm comm, clconv_mpi_npy_out *out);
+/* A command's own MPI call, checked: a failure is named (CALL failed:
+ * MPI's message) and ends the job (cli_mpi_end_if_broken). */
+#define CLI_MPI_CHECK(comm, call)                                             \
+    cli_mpi_checked((comm), (call), #call, __FILE__, __LINE__)
+void cli_mpi_checked(MPI_Comm comm, int err, const char *call,
+                     const char *file, int line);
 
 /* This rank's device (clconv_mpi_select_device) and a session on it. */
 typedef struct cli_mpi_device {

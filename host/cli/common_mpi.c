@@ -2,16 +2,18 @@
  * once), each rank's device and session, the variant of the problem. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli_mpi.h"
 
 int cli_mpi_step(MPI_Comm comm, clconv_status st, int code)
 {
     clconv_status agreed = clconv_mpi_agree(comm, st);
+    cli_mpi_end_if_broken(comm, NULL); /* this step's or an earlier one's */
     if (agreed == CLCONV_OK)
         return CLI_EXIT_OK;
     int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+    CLI_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
     if (rank == 0)
         cli_error("%s", clconv_mpi_last_error());
     return code ? code : cli_exit_code(agreed);
@@ -26,14 +28,26 @@ clconv_status cli_mpi_lib(clconv_status st, const char *what)
     return clconv_mpi_fail(st, "%s: %s", what, clconv_last_error());
 }
 
-void cli_mpi_end_if_broken(MPI_Comm comm, clconv_status st,
-                           clconv_mpi_npy_out *out)
+void cli_mpi_end_if_broken(MPI_Comm comm, clconv_mpi_npy_out *out)
 {
-    if (st != CLCONV_EIO)
+    if (!clconv_mpi_broken())
         return;
+    cli_error_mute(0); /* this rank's failure, whoever speaks for the
+                          others */
     cli_error("%s", clconv_mpi_last_error());
     clconv_mpi_npy_discard(out); /* MPI_Abort removes nothing */
+    /* mpirun forwards a rank's stderr as it reads it, and once MPI_Abort
+     * reaches it may stop reading: give it the message first */
+    fflush(stderr);
+    nanosleep(&(struct timespec){0, 300 * 1000 * 1000}, NULL);
     MPI_Abort(comm, CLI_EXIT_UNSUPPORTED);
+}
+
+void cli_mpi_checked(MPI_Comm comm, int err, const char *call,
+                     const char *file, int line)
+{
+    if (clconv_mpi_check(err, call, file, line) != CLCONV_OK)
+        cli_mpi_end_if_broken(comm, NULL);
 }
 
 int cli_mpi_open_device(MPI_Comm comm, const char *selector,

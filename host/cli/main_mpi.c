@@ -58,11 +58,16 @@ int main(int argc, char **argv)
         return CLI_EXIT_UNSUPPORTED;
     }
     /* Failed MPI calls return their code: clconv names them. */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CLI_MPI_CHECK(MPI_COMM_WORLD, MPI_Comm_set_errhandler(
+                                      MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     term_with_launcher();
     int code = apply ? cli_apply_mpi_main(argc - 1, argv + 1)
                      : cli_bench_mpi_main(argc - 1, argv + 1);
-    MPI_Finalize();
+    if (clconv_mpi_check(MPI_Finalize(), "MPI_Finalize", __FILE__,
+                         __LINE__) != CLCONV_OK) {
+        cli_error("%s", clconv_mpi_last_error());
+        code = code ? code : CLI_EXIT_UNSUPPORTED;
+    }
     /* rank 0's summary or table, as one process's (cli_main) */
     return cli_flush_stdout(code);
 }

@@ -169,7 +169,9 @@ clconv_status clconv_mpi_select_device(MPI_Comm comm,
     if (st == CLCONV_OK)
         *index = idx[(size_t)local % n];
     free(idx);
-out:
-    MPI_Comm_free(&node);
+out:;
+    const int freed = MPI_Comm_free(&node);
+    if (st == CLCONV_OK)
+        st = clconv_mpi_check(freed, "MPI_Comm_free", __FILE__, __LINE__);
     return st;
 }

@@ -13,8 +13,12 @@
 static _Thread_local char last_error[CLM_MSG] = "no error";
 /* last_error is an agreed message already ("rank R on HOST: ..."). */
 static _Thread_local int agreed_message;
+/* an MPI call failed on this thread (clconv_mpi_broken) */
+static _Thread_local int broken;
 
 const char *clconv_mpi_last_error(void) { return last_error; }
+
+int clconv_mpi_broken(void) { return broken; }
 
 clconv_status clconv_mpi_fail(clconv_status st, const char *fmt, ...)
 {
@@ -37,8 +41,18 @@ clconv_status clm_mpi_fail(const char *call, int err, const char *file,
     int len = 0;
     if (MPI_Error_string(err, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "MPI error %d", err);
+    broken = 1;
     return clconv_mpi_fail(CLCONV_EIO, "%s failed: %s (%s:%d)", call, text,
                            file, line);
+}
+
+clconv_status clconv_mpi_check(int err, const char *call, const char *file,
+                               int line)
+{
+    if (err == MPI_SUCCESS)
+        return CLCONV_OK;
+    return clm_mpi_fail(call ? call : "an MPI call", err,
+                        file ? file : "?", line);
 }
 
 clconv_status clm_lib_fail(clconv_status st, const char *what)
@@ -58,14 +72,22 @@ static void compose(MPI_Comm comm, clconv_status st, char *buf, size_t len)
     }
     int rank = 0, n = 0;
     char host[MPI_MAX_PROCESSOR_NAME] = "?";
-    MPI_Comm_rank(comm, &rank);
-    MPI_Get_processor_name(host, &n);
+    /* a message about a failure: what these cannot say stays unknown */
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+        rank = -1;
+    if (MPI_Get_processor_name(host, &n) != MPI_SUCCESS)
+        snprintf(host, sizeof host, "?");
     snprintf(buf, len, "%c rank %d on %.200s: %.3800s", (char)('A' + (int)st), rank,
              host, last_error);
 }
 
 clconv_status clconv_mpi_agree(MPI_Comm comm, clconv_status st)
 {
+    /* after a failed MPI call the ranks' collectives no longer pair up
+     * (peers wait in the one this rank left): none more, the failure
+     * kept for the caller to end the job */
+    if (broken)
+        return CLCONV_EIO;
     int rank, size;
     CLM_CHECK(MPI_Comm_rank(comm, &rank));
     CLM_CHECK(MPI_Comm_size(comm, &size));

@@ -267,8 +267,11 @@ clconv_status clconv_mpi_convolve(MPI_Comm comm, clconv_session *s,
         st = overlap(comm, s, p, b, in, mask, out, &x, t);
         t->halo_rows = x.received;
     }
-    if (x.rowtype != MPI_DATATYPE_NULL)
-        MPI_Type_free(&x.rowtype);
+    if (x.rowtype != MPI_DATATYPE_NULL) {
+        const int freed = MPI_Type_free(&x.rowtype);
+        if (st == CLCONV_OK)
+            st = clconv_mpi_check(freed, "MPI_Type_free", __FILE__, __LINE__);
+    }
     free(x.msg);
     free(x.req);
     t->total_s = clm_now() - t0;
