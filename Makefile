@@ -154,6 +154,23 @@ $(BUILD)/test_%: $(BUILD)/test/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(LIB) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS_CL)
 
+# test_failures fails the library's host allocations and OpenCL calls one
+# at a time: each call named here reaches test/inject.c's __wrap_ twin.
+INJECT_WRAP := malloc calloc realloc strdup strndup clCreateBuffer \
+  clCreateSubBuffer clCreateKernel clCreateCommandQueue \
+  clCreateProgramWithSource clCreateProgramWithBinary clEnqueueMapBuffer \
+  clSetKernelArg clEnqueueWriteBuffer clEnqueueReadBuffer \
+  clEnqueueNDRangeKernel clEnqueueFillBuffer clEnqueueCopyBufferRect \
+  clEnqueueMarkerWithWaitList clFinish clFlush clWaitForEvents \
+  clBuildProgram clGetDeviceInfo clGetMemObjectInfo clGetEventInfo \
+  clGetEventProfilingInfo clGetKernelWorkGroupInfo clGetProgramInfo
+$(BUILD)/test_failures: $(BUILD)/test/test_failures.o $(BUILD)/test/inject.o \
+  $(TEST_SUPPORT_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/test/inject.o \
+	  $(TEST_SUPPORT_OBJ) $(LIB) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS_CL) \
+	  $(foreach f,$(INJECT_WRAP),-Wl,--wrap=$(f))
+
 # Every variant on every device on the default problems, side by side.
 run: $(BIN)
 	$(BIN) run

@@ -138,15 +138,31 @@ size_t clc_format_floats(char *buf, size_t len, const float *v, size_t m)
 
 /* Read a kernel source (NUL-terminated); NULL and the last error set on
  * failure. */
-static char *read_file(const char *path)
+/* A kernel source's text, or NULL and *st: CLCONV_ENOMEM when the host
+ * is out of memory, CLCONV_ENOKERNELS naming the file otherwise. */
+static char *read_file(const char *path, clconv_status *st)
 {
     unsigned char *buf = NULL;
     size_t n = 0;
-    if (clconv_file_read(path, (size_t)64 << 20, &buf, &n) != CLCONV_OK) {
-        clc_fail(CLCONV_ENOKERNELS, "cannot read kernel source %s", path);
+    *st = clconv_file_read(path, (size_t)64 << 20, &buf, &n);
+    if (*st == CLCONV_ENOMEM)
+        return NULL;
+    if (*st != CLCONV_OK) {
+        *st = clc_fail(CLCONV_ENOKERNELS, "cannot read kernel source %s",
+                       path);
         return NULL;
     }
     return (char *)buf;
+}
+
+/* The text of a part a program leaves out: "" (malloc'd, as read_file's),
+ * or NULL and *st CLCONV_ENOMEM. */
+static char *no_source(clconv_status *st)
+{
+    char *empty = strdup("");
+    if (!empty)
+        *st = clc_fail(CLCONV_ENOMEM, "out of memory");
+    return empty;
 }
 
 /* The build log of the program on the device (malloc'd, never NULL on
@@ -260,15 +276,13 @@ static clconv_status build(clconv_session *s, const char *stem,
     snprintf(path_types, sizeof path_types, "%s/dtype.clh", dir);
     snprintf(path_common, sizeof path_common, "%s/common.clh", dir);
     snprintf(path_body, sizeof path_body, "%s/%s.cl", dir, stem);
-    types = with_common ? read_file(path_types) : strdup("");
+    types = with_common ? read_file(path_types, &st) : no_source(&st);
     common = !types                         ? NULL
-             : with_common == CLC_SRC_COMMON ? read_file(path_common)
-                                             : strdup("");
-    body = common ? read_file(path_body) : NULL;
-    if (!types || !common || !body) {
-        st = CLCONV_ENOKERNELS;
+             : with_common == CLC_SRC_COMMON ? read_file(path_common, &st)
+                                             : no_source(&st);
+    body = common ? read_file(path_body, &st) : NULL;
+    if (!body)
         goto out;
-    }
     /* The #line directive makes the build log's line numbers point into
      * the variant's own file. */
     snprintf(line, sizeof line, "\n#line 1 \"%s.cl\"\n", stem);

@@ -392,16 +392,18 @@ clconv_status clc_sep_launch(clc_sep *sp, cl_mem in, cl_mem out,
         cl_mem src = a == 0 ? in : sp->tmp[a - 1];
         cl_mem dst = a == d - 1 ? out : sp->tmp[a];
         cl_event ev = NULL;
+        const char *call = "clSetKernelArg(sep_pass)";
         cl_int err = clSetKernelArg(sp->pass[a], 0, sizeof src, &src);
         if (err == CL_SUCCESS)
             err = clSetKernelArg(sp->pass[a], 1, sizeof dst, &dst);
-        if (err == CL_SUCCESS)
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueNDRangeKernel(sep_pass)";
             err = clEnqueueNDRangeKernel(
                 sp->s->queue, sp->pass[a], 3, NULL, sp->global[a],
                 sp->local[a], a ? 1 : nwait, a ? &prev : wait, &ev);
+        }
         if (err != CL_SUCCESS)
-            st = clc_cl_fail("clEnqueueNDRangeKernel(sep_pass)", err,
-                             __FILE__, __LINE__);
+            st = clc_cl_fail(call, err, __FILE__, __LINE__);
         if (a == 0 && first && ev)
             clRetainEvent(*first = ev);
         if (prev)
