@@ -377,7 +377,11 @@ clconv_status clconv_problem_defines(const clconv_device_info *dev,
 /* ---- sessions and plans ------------------------------------------------ */
 
 /* A session owns a context, a profiling queue and the in-process cache of
- * built programs for one device. */
+ * built programs for one device. Threads may share a session: its
+ * host-to-host calls (clconv_convolve, _ex, _typed, _rows, _part) and plan
+ * creation take turns on the session's lock; a plan is used by one
+ * thread at a time (clconv_cl.h), and destroying the session waits for
+ * no thread (destroy it after every call on it has returned). */
 typedef struct clconv_session clconv_session;
 
 clconv_status clconv_session_create(const clconv_device_info *dev,

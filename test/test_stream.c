@@ -12,6 +12,7 @@
  * Runs on every device $CLCONV_DEVICE selects. */
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1289,6 +1290,97 @@ static void device_indices_are_parsed_strictly(void **state)
                      CLCONV_EINVAL);
 }
 
+/* Threads sharing one session: each thread's calls on shapes of its own
+ * (more shapes than the session's plan cache holds, so entries are
+ * evicted while other threads use theirs), host-to-host calls beside
+ * plans made and run, give the bits of the same calls made one after
+ * another. The session's caches, staging and slab buffers were unlocked:
+ * four threads crashed in malloc, free or PoCL within a few calls (8 of 10 runs). */
+enum { SHARE_THREADS = 4, SHARE_CALLS = 16, SHARE_NX = 48, SHARE_NY = 20 };
+
+typedef struct share_job {
+    clconv_session *s;
+    int thread;
+    float in[SHARE_CALLS][SHARE_NX * SHARE_NY];
+    float out[SHARE_CALLS][SHARE_NX * SHARE_NY];
+    clconv_status st[SHARE_CALLS];
+} share_job;
+
+static clconv_problem share_problem(const clconv_device_info *dev, int thread,
+                                    int call)
+{
+    clconv_problem p = {.dims = 2,
+                        .size = {SHARE_NX - thread, SHARE_NY - call, 1},
+                        .mask_width = 3 + 2 * (call % 2),
+                        .border = (clconv_border)(call % CLCONV_BORDER_COUNT),
+                        .method = call % 3 == 2 ? CLCONV_METHOD_SEPARABLE
+                                                : CLCONV_METHOD_DIRECT};
+    clconv_pick_default(dev, &p);
+    return p;
+}
+
+/* Thread 0 makes a plan per call and runs it; the others call
+ * clconv_convolve. */
+static void *share_calls(void *arg)
+{
+    share_job *j = arg;
+    const clconv_device_info *dev = clconv_session_device(j->s);
+    for (int c = 0; c < SHARE_CALLS; ++c) {
+        clconv_problem p = share_problem(dev, j->thread, c);
+        float mask[25];
+        clconv_fill_separable(&p, mask, (uint64_t)c + 1);
+        if (j->thread != 0) {
+            j->st[c] = clconv_convolve(j->s, &p, j->in[c], mask, j->out[c]);
+            continue;
+        }
+        clconv_plan *plan = NULL;
+        clconv_status st = clconv_plan_create_with_mask(j->s, &p, mask, &plan);
+        if (st == CLCONV_OK)
+            st = clconv_plan_set_input(plan, j->in[c]);
+        if (st == CLCONV_OK)
+            st = clconv_plan_execute(plan, NULL);
+        if (st == CLCONV_OK)
+            st = clconv_plan_get_output(plan, j->out[c]);
+        clconv_plan_destroy(plan);
+        j->st[c] = st;
+    }
+    return NULL;
+}
+
+static void threads_sharing_a_session_give_one_thread_s_bits(void **state)
+{
+    fixture *f = *state;
+    share_job *alone = calloc(SHARE_THREADS, sizeof *alone),
+              *shared = calloc(SHARE_THREADS, sizeof *shared);
+    assert_non_null(alone);
+    assert_non_null(shared);
+    for (int t = 0; t < SHARE_THREADS; ++t) {
+        alone[t].s = shared[t].s = f->whole;
+        alone[t].thread = shared[t].thread = t;
+        for (int c = 0; c < SHARE_CALLS; ++c) {
+            clconv_fill_random(alone[t].in[c], SHARE_NX * SHARE_NY,
+                               (uint64_t)(100 * t + c));
+            memcpy(shared[t].in[c], alone[t].in[c], sizeof alone[t].in[c]);
+        }
+        share_calls(&alone[t]);
+    }
+    pthread_t th[SHARE_THREADS];
+    for (int t = 0; t < SHARE_THREADS; ++t)
+        assert_int_equal(pthread_create(&th[t], NULL, share_calls, &shared[t]),
+                         0);
+    for (int t = 0; t < SHARE_THREADS; ++t)
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+    for (int t = 0; t < SHARE_THREADS; ++t)
+        for (int c = 0; c < SHARE_CALLS; ++c) {
+            assert_int_equal(alone[t].st[c], CLCONV_OK);
+            assert_int_equal(shared[t].st[c], CLCONV_OK);
+            assert_memory_equal(shared[t].out[c], alone[t].out[c],
+                                sizeof alone[t].out[c]);
+        }
+    free(alone);
+    free(shared);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1310,6 +1402,7 @@ int main(void)
         cmocka_unit_test(a_limit_below_one_row_and_halo_is_unsupported),
         cmocka_unit_test(an_fft_in_slabs_fits_the_allocation_limit),
         cmocka_unit_test(needs_slabs_counts_the_output_and_the_fft),
+        cmocka_unit_test(threads_sharing_a_session_give_one_thread_s_bits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
 
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -599,6 +600,12 @@ struct clconv_session {
      * says no to them, so auto does not plan them again on each call. */
     size_t fft_refused[CLC_FFT_REFUSED][3];
     int fft_nrefused;
+    /* Threads that share the session take turns in what changes the
+     * above (its caches, staging, slab buffers, queues made on first
+     * use): plan creation and the host-to-host calls hold the lock
+     * (clc_session_lock). Recursive: a host-to-host call makes plans. */
+    pthread_mutex_t lock;
+    int lock_made;
 };
 /* The session's queue where it executes in order, else (an application's
  * out-of-order queue) an in-order queue of the same context, device and
@@ -610,6 +617,10 @@ cl_int clc_session_finish(clconv_session *s);
 
 /* The parts of a session both constructors share: caches and the
  * allocation limit (st is the error of a bad $CLCONV_MAX_ALLOC_BYTES). */
+/* The session's lock (struct clconv_session): taken by clc_plan_create
+ * and the host-to-host calls; nothing for s NULL. */
+void clc_session_lock(clconv_session *s);
+void clc_session_unlock(clconv_session *s);
 clconv_status clc_session_init(clconv_session *s);
 
 

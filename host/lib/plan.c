@@ -147,9 +147,9 @@ static clconv_status plan_path(clconv_plan *pl, const clconv_problem *p,
                                                               : st;
 }
 
-clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
-                              const float *mask, int count_loads,
-                              clconv_plan **out)
+static clconv_status plan_create(clconv_session *s, const clconv_problem *p,
+                                const float *mask, int count_loads,
+                                clconv_plan **out)
 {
     if (!out)
         return clc_fail(CLCONV_EINVAL, "nowhere to put the plan (NULL)");
@@ -183,6 +183,18 @@ clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
     }
     *out = pl;
     return CLCONV_OK;
+}
+
+/* Under the session's lock: the program cache, the FFT's refusals and its
+ * in-order queue are the session's. */
+clconv_status clc_plan_create(clconv_session *s, const clconv_problem *p,
+                              const float *mask, int count_loads,
+                              clconv_plan **out)
+{
+    clc_session_lock(s);
+    clconv_status st = plan_create(s, p, mask, count_loads, out);
+    clc_session_unlock(s);
+    return st;
 }
 
 clconv_status clconv_plan_create(clconv_session *s, const clconv_problem *p,

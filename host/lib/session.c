@@ -270,9 +270,40 @@ static clconv_status fp16_of(clconv_session *s)
     return env_bool("CLCONV_FP16", &s->fp16);
 }
 
+void clc_session_lock(clconv_session *s)
+{
+    if (s && s->lock_made)
+        pthread_mutex_lock(&s->lock);
+}
+
+void clc_session_unlock(clconv_session *s)
+{
+    if (s && s->lock_made)
+        pthread_mutex_unlock(&s->lock);
+}
+
+/* A recursive mutex: the host-to-host calls plan under it. */
+static clconv_status lock_init(clconv_session *s)
+{
+    pthread_mutexattr_t a;
+    if (pthread_mutexattr_init(&a) != 0)
+        return clc_fail(CLCONV_ENOMEM, "pthread_mutexattr_init failed");
+    int err = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    if (err == 0)
+        err = pthread_mutex_init(&s->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    if (err != 0)
+        return clc_fail(CLCONV_ENOMEM, "pthread_mutex_init failed: %s",
+                        strerror(err));
+    s->lock_made = 1;
+    return CLCONV_OK;
+}
+
 clconv_status clc_session_init(clconv_session *s)
 {
-    clconv_status st;
+    clconv_status st = lock_init(s);
+    if (st != CLCONV_OK)
+        return st;
     s->programs = clc_program_cache_new();
     s->plans = clc_plan_cache_new();
     if (!s->programs || !s->plans)
@@ -325,6 +356,8 @@ void clconv_session_destroy(clconv_session *s)
         clReleaseCommandQueue(s->queue);
     if (s->context)
         clReleaseContext(s->context);
+    if (s->lock_made)
+        pthread_mutex_destroy(&s->lock);
     free(s);
 }
 

@@ -356,9 +356,10 @@ static clconv_status unalias(clc_job *j, void **copy)
                             "input, which the output overlaps)");
 }
 
-clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
-                                    const void *in, const float *mask,
-                                    void *out, clconv_call_info *info)
+static clconv_status convolve_typed(clconv_session *s,
+                                    const clconv_problem *p, const void *in,
+                                    const float *mask, void *out,
+                                    clconv_call_info *info)
 {
     clconv_call_info dummy;
     if (!info)
@@ -426,6 +427,18 @@ clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
     return st;
 }
 
+/* Threads that share the session take turns (its plan cache, staging and
+ * slab buffers). */
+clconv_status clconv_convolve_typed(clconv_session *s, const clconv_problem *p,
+                                    const void *in, const float *mask,
+                                    void *out, clconv_call_info *info)
+{
+    clc_session_lock(s);
+    clconv_status st = convolve_typed(s, p, in, mask, out, info);
+    clc_session_unlock(s);
+    return st;
+}
+
 clconv_status clconv_convolve_rows(clconv_session *s, const clconv_problem *p,
                                    const float *in, const float *mask,
                                    float *out, size_t begin, size_t end,
@@ -456,7 +469,8 @@ clconv_status clc_part_check(const clconv_problem *p, const clconv_part *part)
     return CLCONV_OK;
 }
 
-clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
+static clconv_status convolve_part(clconv_session *s,
+                                   const clconv_problem *p,
                                    const clconv_part *part, const void *in,
                                    const float *mask, void *out,
                                    size_t begin, size_t end,
@@ -494,6 +508,19 @@ clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
     }
     return clc_stream_rows(s, p, part, in, mask, out, begin, end, 1,
                            info ? &info->slabs : NULL);
+}
+
+clconv_status clconv_convolve_part(clconv_session *s, const clconv_problem *p,
+                                   const clconv_part *part, const void *in,
+                                   const float *mask, void *out,
+                                   size_t begin, size_t end,
+                                   clconv_call_info *info)
+{
+    clc_session_lock(s);
+    clconv_status st =
+        convolve_part(s, p, part, in, mask, out, begin, end, info);
+    clc_session_unlock(s);
+    return st;
 }
 
 clconv_status clconv_convolve(clconv_session *s, const clconv_problem *p,
