@@ -71,6 +71,23 @@ rc=$?
     ok "- appended to IN is refused, IN kept" ||
     fail "- appended to IN: exit $rc, IN $(wc -c <"$tmp/self.npy") bytes"
 one_line_with "- appended to IN" "is the input"
+# IN - redirected from a file is that file, as a named IN is: OUT - appended
+# to it (it was exit 0, IN grown by a second array), both on one file
+# (`<>`: the input overwritten in place) and OUT naming it (replaced) are
+# refused as `apply in.npy in.npy` is; another OUT still works.
+self="'$tmp/self.npy'"
+for how in "- - <$self >>$self" "- - <>$self >&0" "- $self <$self" \
+    "- /dev/stdout <$self >>$self"; do
+    sh -c "'$CLI' apply $how --mask 3" 2>"$tmp/err" >/dev/null
+    rc=$?
+    [ "$rc" -eq 2 ] && cmp -s "$tmp/self.npy" "$tmp/a.npy" &&
+        ok "apply $how is refused, IN kept" ||
+        fail "apply $how: exit $rc, IN $(wc -c <"$tmp/self.npy") bytes"
+    one_line_with "apply $how" "is the input"
+    cp "$tmp/a.npy" "$tmp/self.npy"
+done
+check "IN - from a file, OUT another file" 0 sh -c "'$CLI' apply - '$tmp/other.npy' --mask 1 <'$tmp/self.npy'"
+cmp -s "$tmp/other.npy" "$tmp/ref.npy" || fail "IN - from a file: other result"
 # /dev/stdout into a pipe (/proc/self/fd/1, whose link reads "pipe:[N]",
 # no path: it was refused after the work, "cannot create a file in its
 # folder"), and into a file: the bytes of -, the summary on stderr.

@@ -67,18 +67,37 @@ static int output_format(const char *out, const clconv_image *img,
     return -1;
 }
 
-/* Is out the file in (not "-": standard input is read whole before OUT
- * is written)? Out "-" is when stdout is redirected to in (`>> in`), as
- * /dev/stdout is. */
-static int is_input(const char *out, const char *in)
+/* Do the file f (fstat'ed) and path name one file? */
+static int same_file(const struct stat *f, const char *path)
 {
-    struct stat so;
-    if (strcmp(in, "-") == 0)
-        return 0;
-    if (strcmp(out, "-") != 0)
-        return strcmp(out, in) == 0 || clconv_file_same(out, in);
-    return fstat(STDOUT_FILENO, &so) == 0 && S_ISREG(so.st_mode) &&
-           cli_is_stdout(in);
+    struct stat sb;
+    return stat(path, &sb) == 0 && sb.st_dev == f->st_dev &&
+           sb.st_ino == f->st_ino;
+}
+
+/* Is out IN's file? NULL if not, else how ("": by its name). IN "-" is
+ * the regular file standard input is redirected from (`< in.npy`), if
+ * any: read whole first, as a named IN is, and refused as an OUT as a
+ * named IN is. OUT "-" is IN when stdout is redirected to it (`>> in`),
+ * as /dev/stdout is, and as `cat` refuses. */
+static const char *is_input(const char *out, const char *in)
+{
+    struct stat si, so;
+    const int out_dash = strcmp(out, "-") == 0;
+    if (out_dash && (fstat(STDOUT_FILENO, &so) != 0 || !S_ISREG(so.st_mode)))
+        return NULL;
+    if (strcmp(in, "-") != 0) {
+        if (out_dash)
+            return cli_is_stdout(in) ? " (stdout is redirected to it)" : NULL;
+        return strcmp(out, in) == 0 || clconv_file_same(out, in) ? "" : NULL;
+    }
+    if (fstat(STDIN_FILENO, &si) != 0 || !S_ISREG(si.st_mode))
+        return NULL;
+    if (out_dash)
+        return so.st_dev == si.st_dev && so.st_ino == si.st_ino
+                   ? " (stdin and stdout are redirected to one file)"
+                   : NULL;
+    return same_file(&si, out) ? " (stdin is redirected from it)" : NULL;
 }
 
 /* Paths that must not clash and must name the right kind of file. */
@@ -87,11 +106,11 @@ int apply_check_paths(const apply_options *o, const apply_data *d)
     const int is_image = d->is_image;
     const char *outs[2] = {o->out, o->float_out};
     for (int k = 0; k < 2; ++k) {
-        if (outs[k] && is_input(outs[k], o->in)) {
+        const char *how = outs[k] ? is_input(outs[k], o->in) : NULL;
+        if (how) {
             const int dash = strcmp(outs[k], "-") == 0;
             cli_error("apply: '%s' is the input%s; choose another output",
-                      dash ? o->in : outs[k],
-                      dash ? " (stdout is redirected to it)" : "");
+                      dash ? o->in : outs[k], how);
             return -1;
         }
     }
