@@ -231,8 +231,9 @@ clconv_status clconv_file_read(const char *path, size_t max_len,
  * read only as far as the format its first bytes show can reach: a .npy
  * exactly to the size its header declares, a PNG or PGM/PPM as far as its
  * header's width, height and depth allow (CLCONV_EINVAL when the stream
- * goes on beyond); a stream in no such format (/dev/zero) is refused after
- * its first 4096 bytes. */
+ * goes on beyond, or at once when that is more than max_len); a stream in
+ * no such format (/dev/zero) is refused after its first 4096 bytes. A
+ * regular file larger than max_len is refused before it is read. */
 clconv_status clconv_input_read(const char *path, size_t max_len,
                                 unsigned char **buf, size_t *len);
 /* Do two paths name the same existing file? */

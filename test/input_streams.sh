@@ -53,6 +53,30 @@ check "a PGM with a 5000-byte comment on a pipe" 0 sh -c "cat '$tmp/long.pgm' | 
 check "a PGM whose maxval ends past the first 4096 bytes, on a pipe" 0 sh -c "cat '$tmp/edge.pgm' | '$CLI' apply - '$tmp/edge2.pgm' --mask 1"
 [ "$(tail -c 4 "$tmp/edge2.pgm" | od -An -tu1 | tr -s ' ')" = " 1 2 3 4" ] ||
     fail "edge.pgm: other samples: $(tail -c 4 "$tmp/edge2.pgm" | od -An -tu1)"
+# A --mask FIFO is read as IN is: only as far as its .npy header declares,
+# refused at once when that is more than a mask holds (it was read whole,
+# up to 128 MiB, before a refusal). dd counts what the reader took.
+mask_fifo() { # name expected-exit bytes-at-most message stream-command...
+    name=$1 want=$2 most=$3 msg=$4
+    shift 4
+    rm -f "$tmp/m.npy" "$tmp/dd"
+    mkfifo "$tmp/m.npy"
+    (trap '' PIPE; "$@" 2>/dev/null | dd of="$tmp/m.npy" bs=65536 2>"$tmp/dd") &
+    check "$name" "$want" timeout 60 "$CLI" apply "$tmp/a.npy" "$tmp/mo.npy" --mask "$tmp/m.npy"
+    wait
+    took=$(sed -n 's/^\([0-9]*\) bytes.*/\1/p' "$tmp/dd")
+    [ "${took:-0}" -le "$most" ] || fail "$name: the reader took ${took:-?} bytes"
+    [ -z "$msg" ] || grep -q "$msg" "$tmp/err" || fail "$name: no '$msg' in: $(cat "$tmp/err")"
+}
+printf '\223NUMPY\001\000\166\000' >"$tmp/huge.npy"
+dict="{'descr': '<f8', 'fortran_order': False, 'shape': (20000000,), }"
+printf '%s%*s\n' "$dict" $((117 - ${#dict})) '' >>"$tmp/huge.npy"
+mask_fifo "a --mask FIFO goes on past its .npy" 2 1048576 "longer than its header allows" \
+    sh -c "cat '$tmp/a.npy'; head -c 50000000 /dev/zero"
+mask_fifo "a --mask FIFO declaring more than a mask holds" 2 1048576 "declares more than" \
+    sh -c "cat '$tmp/huge.npy'; head -c 50000000 /dev/zero"
+mask_fifo "a --mask FIFO of zeros" 2 1048576 "not a .npy array" head -c 50000000 /dev/zero
+mask_fifo "a --mask FIFO holding a .npy" 0 1048576 "" cat "$tmp/a.npy"
 check "a PNG on a pipe" 0 sh -c "cat '$ROOT/assets/sample.png' | '$CLI' apply /dev/stdin '$tmp/s.png' --mask 1"
 
 [ "$fails" -eq 0 ] && echo "input_streams.sh: all passed" || echo "input_streams.sh: $fails failed"

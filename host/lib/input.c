@@ -131,8 +131,12 @@ static clconv_status read_stream(clc_stream *s, size_t max_len)
         return st;
     if ((st = limit_of(s, &limit)) != CLCONV_OK)
         return st;
+    /* Refused as soon as what the header declares passes max_len, before
+     * the bytes it declares are read. */
     if (limit > max_len)
-        limit = max_len;
+        return clc_fail(CLCONV_EINVAL,
+                        "%s: its header declares more than %zu bytes",
+                        s->path, max_len);
     if ((st = clc_stream_read(s, limit + 1)) != CLCONV_OK)
         return st;
     if (s->n > limit)

@@ -268,7 +268,9 @@ clconv_status clconv_mask_load(const char *spec, int dims, clconv_mask *out)
         return clconv_mask_spec_parse(spec, dims, out);
     unsigned char *buf = NULL;
     size_t len = 0;
-    clconv_status st = clconv_file_read(
+    /* A FIFO or device is read only as far as its .npy header declares
+     * (refused after the header when that is more than a mask holds). */
+    clconv_status st = clconv_input_read(
         spec, (size_t)CLC_MASK_MAX_ELEMENTS * 8 + 65536, &buf, &len);
     char msg[1024];
     if (st != CLCONV_OK) {
