@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,11 +171,20 @@ static clconv_status parse_widths(const char *spec, const char *s,
                         spec, n, p->dims);
     for (int d = 0; d < p->dims; ++d) {
         const long wd = n == 1 ? w[0] : w[p->dims - 1 - d];
-        if (nm->value == gaussian_value && wd % 2 == 0)
+        /* Symmetric about a centre tap that an even width has not: it
+         * would be shifted half a sample (SciPy's gaussian_filter makes
+         * 2*radius+1 taps, OpenCV's GaussianBlur takes odd sizes only). */
+        if (nm->value == gaussian_value && wd % 2 == 0) {
+            char axis[32] = "";
+            if (n > 1)
+                snprintf(axis, sizeof axis, " (axis %d)", p->dims - 1 - d);
             return clc_fail(CLCONV_EINVAL,
-                            "mask '%s': width %ld is even; a gaussian has an "
-                            "odd width (a centre)",
-                            spec, wd);
+                            "mask '%s': width %ld%s is even: a gaussian is "
+                            "symmetric about a centre tap, which an even "
+                            "width has not (SciPy and OpenCV make odd widths "
+                            "only); use %ld or %ld",
+                            spec, wd, axis, wd - 1, wd + 1);
+        }
         p->size[d] = (int)wd;
         p->sigma[d] = (double)wd / 6.0;
     }
