@@ -102,6 +102,17 @@ if [ -e /dev/stdout ]; then
         ok "/dev/stdout into a file gets the array, the summary on stderr" ||
         fail "/dev/stdout into a file: $(wc -c <"$tmp/stdout") bytes, stderr '$(cat "$tmp/err")'"
 fi
+# OUT - with stdout closed (`>&-`): descriptor 1 was free, so --float's
+# temporary file took it and OUT's bytes went into F (exit 0, a PGM
+# inside the .npy). Now exit 3 "Bad file descriptor" and no F.
+printf 'P5\n2 2\n255\n\001\002\003\004' >"$tmp/c.pgm"
+"$CLI" apply "$tmp/c.pgm" - --mask 1 --float "$tmp/c.npy" >&- 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && [ ! -e "$tmp/c.npy" ] && ok "OUT - with stdout closed is exit 3, no --float file" ||
+    fail "OUT - with stdout closed: exit $rc, --float file: $(od -An -c "$tmp/c.npy" 2>&1 | head -1)"
+one_line_with "OUT - with stdout closed" "cannot write '-': Bad file descriptor"
+check "OUT a file with stderr closed" 0 sh -c "'$CLI' apply '$tmp/a.npy' '$tmp/e.npy' --mask 1 2>&-"
+cmp -s "$tmp/e.npy" "$tmp/ref.npy" || fail "stderr closed: other bytes"
 if [ -w /dev/full ]; then
     check "/dev/full is exit 3" 3 apply /dev/full
     one_line_with "/dev/full" "No space left on device"

@@ -1,7 +1,9 @@
 /* `clconv COMMAND ...`: the table of commands and the dispatcher. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -107,6 +109,27 @@ int cli_flush_stdout(int code)
             code = CLI_EXIT_UNSUPPORTED;
     }
     return code;
+}
+
+int cli_std_fds_open(void)
+{
+    /* A descriptor of 0..2 that is closed would be the next file opened:
+     * `apply img.pgm - --float f.npy >&-` wrote OUT '-' into F's
+     * temporary file on descriptor 1 (exit 0, a PGM inside the .npy).
+     * Opened the wrong way round, as gnulib's stdopen does, a read of
+     * stdin or a write of stdout and stderr still fails (EBADF) as on the
+     * closed descriptor. */
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        const int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) { /* the lowest free descriptor is fd */
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int cli_main(int argc, char **argv)

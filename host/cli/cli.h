@@ -26,6 +26,11 @@ typedef struct cli_command {
 } cli_command;
 
 int cli_main(int argc, char **argv);
+/* First in main: standard input, output and error, where one is closed
+ * (`>&-`), opened on /dev/null the wrong way round, so no file clconv
+ * opens takes their number and their reads and writes still fail; -1 if
+ * /dev/null cannot be opened. */
+int cli_std_fds_open(void);
 /* Flush stdout at a command's end: a write that failed at any point is
  * said on stderr and makes an exit code of CLI_EXIT_OK
  * CLI_EXIT_UNSUPPORTED; the code, so changed. */

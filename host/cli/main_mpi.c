@@ -43,6 +43,8 @@ static int has_flag(int argc, char **argv, const char *flag)
 
 int main(int argc, char **argv)
 {
+    if (cli_std_fds_open() != 0)
+        return CLI_EXIT_UNSUPPORTED; /* nowhere to say it */
     const int apply = argc > 1 && strcmp(argv[1], "apply") == 0;
     const int bench = argc > 1 && strcmp(argv[1], "bench") == 0 &&
                       has_flag(argc - 1, argv + 1, "--mpi");
