@@ -218,7 +218,9 @@ os.makedirs(d)
 np.save(f"{d}/in.npy", np.ones((96, 128, 128), np.float32))
 bad = 0
 # SIGALRM (timeout -s ALRM) left the temporary file (no handler took it)
-for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
+# SIGUSR2 (mpirun forwards it, Slurm's --signal) left it too
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM,
+            signal.SIGUSR2):
     with open(f"{d}/out.npy", "w") as f:
         f.write("old")
     p = subprocess.Popen([cli, "apply", f"{d}/in.npy", f"{d}/out.npy",

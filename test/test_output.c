@@ -287,6 +287,16 @@ static void a_write_past_the_file_size_limit_leaves_no_trace(void **state)
     signal_during_a_write_leaves_no_trace(SIGALRM);
 }
 
+/* SIGUSR1 and SIGUSR2 kill by default: mpirun forwards them to its ranks,
+ * Slurm's --signal sends one before a job's time limit. The temporary
+ * file was left behind. */
+static void sigusr1_and_sigusr2_during_a_write_leave_no_trace(void **state)
+{
+    (void)state;
+    signal_during_a_write_leaves_no_trace(SIGUSR1);
+    signal_during_a_write_leaves_no_trace(SIGUSR2);
+}
+
 /* clconv_temp_create (for callers that write in place, as clconv-mpi):
  * a template without XXXXXX is refused; the file it creates goes with a
  * SIGHUP, and after clconv_temp_release a signal leaves it alone. */
@@ -343,6 +353,8 @@ int main(void)
     signal(SIGXFSZ, SIG_DFL);
     signal(SIGXCPU, SIG_DFL);
     signal(SIGALRM, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
+    signal(SIGUSR2, SIG_DFL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(regular_file_is_replaced_and_keeps_its_mode),
         cmocka_unit_test(symlink_target_is_replaced_and_the_link_kept),
@@ -354,6 +366,7 @@ int main(void)
         cmocka_unit_test(sigterm_during_a_write_removes_the_temporary_file),
         cmocka_unit_test(sigint_during_a_write_removes_the_temporary_file),
         cmocka_unit_test(a_write_past_the_file_size_limit_leaves_no_trace),
+        cmocka_unit_test(sigusr1_and_sigusr2_during_a_write_leave_no_trace),
         cmocka_unit_test(
             temp_files_of_callers_go_with_a_signal_until_released),
     };

@@ -1,21 +1,25 @@
 /* The temporary files this process is writing, so that SIGINT, SIGTERM,
  * SIGHUP or SIGPIPE (a FIFO or pipe output whose reader went away while
  * another output's temporary file was open), SIGQUIT, SIGALRM (timeout
- * -s ALRM), SIGXFSZ (a write past `ulimit -f`) or SIGXCPU (past `ulimit
- * -t`, a batch system's CPU limit) removes them before the process dies,
- * as GNU sort's and gnulib's clean-temp do. The handler is installed
- * for a signal only while its disposition is the default one (a program
- * that handles or ignores it keeps its choice), and does only what is
- * async-signal-safe: unlink(2) each registered path, restore the default
- * action and raise the signal again. It is installed before OpenCL is
- * first touched (device discovery), because an OpenCL compiler may
- * install its own: LLVM's (inside PoCL) takes these signals to remove its
- * own files, then restores the handler it found and raises again, so ours
+ * -s ALRM), SIGXFSZ (a write past `ulimit -f`), SIGXCPU (past `ulimit
+ * -t`, a batch system's CPU limit), SIGUSR1 or SIGUSR2 (mpirun forwards
+ * them to its ranks, Slurm's --signal sends one before a time limit;
+ * their default action kills, and clconv has no use for them) removes
+ * them before the process dies, as GNU sort's and gnulib's clean-temp
+ * do. The handler is installed for a signal only while its disposition
+ * is the default one (a program that handles or ignores it keeps its
+ * choice), and does only what is async-signal-safe: unlink(2) each
+ * registered path, restore the default action and raise the signal
+ * again. It is installed before OpenCL is first touched (device
+ * discovery), because an OpenCL compiler may install its own: LLVM's
+ * (inside PoCL) takes these signals to remove its own files (SIGUSR2
+ * too), then restores the handler it found and raises again, so ours
  * then runs too; installed after it, ours would never be (a SIGINT during
  * apply's write left its temporary file behind). (LLVM's handler does not
- * raise SIGQUIT, SIGXFSZ or SIGXCPU again: under PoCL the process goes on,
- * a write past `ulimit -f` failing with EFBIG, exit 3; where no compiler
- * took them, ours removes the files and the process dies of the signal.) */
+ * raise SIGQUIT, SIGXFSZ or SIGXCPU again, and takes SIGUSR1 as a request
+ * for information: under PoCL the process goes on, a write past `ulimit
+ * -f` failing with EFBIG, exit 3; where no compiler took them, ours
+ * removes the files and the process dies of the signal.) */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -33,7 +37,8 @@ static char paths[SLOTS][PATH_CAP];
 static atomic_int used[SLOTS];
 static atomic_flag installed = ATOMIC_FLAG_INIT;
 static const int signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGPIPE,
-                              SIGQUIT, SIGALRM, SIGXFSZ, SIGXCPU};
+                              SIGQUIT, SIGALRM, SIGXFSZ, SIGXCPU,
+                              SIGUSR1, SIGUSR2};
 
 static void on_signal(int sig)
 {
