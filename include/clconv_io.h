@@ -222,7 +222,8 @@ void clconv_mask_free(clconv_mask *m);
 /* Read a whole file (at most max_len bytes, else CLCONV_EINVAL); *buf is
  * malloc'ed with a NUL after the last byte (not counted in *len). A FIFO or
  * a device is read until its end or until max_len is passed, never
- * further. */
+ * further. Path "-" is standard input, read from where it stands (it
+ * stays open); a regular file there is read as a file. */
 clconv_status clconv_file_read(const char *path, size_t max_len,
                                unsigned char **buf, size_t *len);
 /* Read an input for clconv_npy_parse or clconv_image_decode (at most

@@ -32,6 +32,25 @@ check "IN - reads standard input (a file)" 0 sh -c "'$CLI' apply - '$tmp/d2.npy'
 cmp -s "$tmp/d2.npy" "$tmp/ref.npy" || fail "IN - (a file): other result"
 check "IN - and OUT - (a filter in a pipeline)" 0 sh -c "cat '$tmp/a.npy' | '$CLI' apply - - --mask 1 >'$tmp/d3.npy'"
 cmp -s "$tmp/d3.npy" "$tmp/ref.npy" || fail "IN - OUT -: other result"
+# IN - is read from where standard input stands: a caller that took a
+# prefix of the file first leaves the rest (it was reopened as /dev/stdin
+# and read from its start: "not a .npy array"), and a socket (ENXIO:
+# "cannot open '/dev/stdin': No such device or address").
+{ printf 'PREFIX!'; cat "$tmp/a.npy"; } >"$tmp/pre.npy"
+check "IN - after a caller read a prefix of the file" 0 sh -c \
+    "(dd bs=7 count=1 of=/dev/null 2>/dev/null; '$CLI' apply - '$tmp/d5.npy' --mask 1) <'$tmp/pre.npy'"
+cmp -s "$tmp/d5.npy" "$tmp/ref.npy" || fail "IN - after a prefix: other result"
+if command -v python3 >/dev/null 2>&1; then
+    check "IN - on a socket" 0 python3 -c '
+import socket, subprocess, sys
+a, b = socket.socketpair()
+p = subprocess.Popen(sys.argv[1:], stdin=b)
+b.close()
+a.sendall(sys.stdin.buffer.read())
+a.close()
+sys.exit(p.wait())' "$CLI" apply - "$tmp/d6.npy" --mask 1 <"$tmp/a.npy"
+    cmp -s "$tmp/d6.npy" "$tmp/ref.npy" || fail "IN - on a socket: other result"
+fi
 check "IN - with nothing on standard input is refused" 2 sh -c "'$CLI' apply - '$tmp/d4.npy' --mask 1 </dev/null"
 [ -e "$tmp/d4.npy" ] && fail "IN - empty: an output was written"
 check "a .npy followed by endless zeros is refused" 2 timeout 20 sh -c "cat '$tmp/a.npy' /dev/zero | '$CLI' apply /dev/stdin '$tmp/q.npy' --mask 1"

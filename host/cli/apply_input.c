@@ -204,8 +204,7 @@ int apply_load_input(const apply_options *o, apply_data *d)
     size_t len = 0;
     /* IN "-": standard input (as OUT "-" is standard output) */
     const int from_stdin = strcmp(o->in, "-") == 0;
-    const char *path = from_stdin ? "/dev/stdin" : o->in;
-    clconv_status st = clconv_input_read(path, SIZE_MAX / 2, &buf, &len);
+    clconv_status st = clconv_input_read(o->in, SIZE_MAX / 2, &buf, &len);
     if (st != CLCONV_OK) {
         cli_error("%s", clconv_last_error());
         return -1;

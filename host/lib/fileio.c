@@ -15,20 +15,26 @@
 /* ---- reading ------------------------------------------------------------ */
 
 /* Open path for reading (with flags added) and fstat it; a folder is
- * CLCONV_EINVAL. */
+ * CLCONV_EINVAL. Path "-" is standard input, read from where it stands
+ * (a copy of descriptor 0, which stays open): opening /dev/stdin instead
+ * read a redirected file from its start whatever a caller before had
+ * taken of it, and fails on a socket (ENXIO). */
 static clconv_status stream_open(const char *path, int flags, clc_stream *s,
                                  struct stat *sb)
 {
     memset(s, 0, sizeof *s);
-    s->path = path;
-    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
+    const int dash = strcmp(path, "-") == 0;
+    s->path = dash ? "standard input" : path;
+    s->fd = dash ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+                 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
     if (s->fd < 0)
-        return clc_fail(CLCONV_EIO, "cannot open '%s': %s", path,
+        return clc_fail(CLCONV_EIO, "cannot open '%s': %s", s->path,
                         strerror(errno));
     if (fstat(s->fd, sb) != 0 || S_ISDIR(sb->st_mode)) {
         close(s->fd);
         s->fd = -1;
-        return clc_fail(CLCONV_EINVAL, "'%s' is a folder, not a file", path);
+        return clc_fail(CLCONV_EINVAL, "'%s' is a folder, not a file",
+                        s->path);
     }
     return CLCONV_OK;
 }
