@@ -254,7 +254,9 @@ int clconv_file_same(const char *a, const char *b);
  *   - a FIFO, character or block device or socket is never replaced: it
  *     is opened and written straight through, streaming, and a failed
  *     write is reported (CLCONV_EIO with strerror: "No space left on
- *     device");
+ *     device"); a socket, which open(2) cannot reach, through a copy of
+ *     the standard output or error (or the N of /dev/fd/N) that holds it
+ *     (/dev/stdout of a service), and one that none holds is CLCONV_EINVAL;
  *   - "-" is standard output, written straight through.
  * A path that cannot be written at all (its folder is missing or not
  * writable, it is a folder) is CLCONV_EINVAL, found by clconv_output_check

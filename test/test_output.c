@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,6 +166,56 @@ static void devices_are_written_through_and_full_is_reported(void **state)
     assert_non_null(strstr(clconv_last_error(), "No space left on device"));
     assert_int_equal(stat("/dev/full", &sb), 0);
     assert_true(S_ISCHR(sb.st_mode));
+}
+
+/* A socket on standard output (a service's, under systemd) is written
+ * through by /dev/stdout and /dev/fd/1: open(2) cannot reach a socket
+ * (ENXIO, exit 3 after the work). A socket bound in a folder, which no
+ * descriptor of ours holds, is refused before any work. */
+static void sockets_on_stdout_are_written_through(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"/dev/stdout", "/dev/fd/1", "-"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+        int sv[2];
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+        pid_t child = fork();
+        assert_true(child >= 0);
+        if (child == 0) {
+            close(sv[0]);
+            if (dup2(sv[1], STDOUT_FILENO) < 0)
+                _exit(2);
+            close(sv[1]);
+            _exit(clconv_output_check(names[k]) == CLCONV_OK &&
+                          clconv_file_write(names[k], "sock", 4) == CLCONV_OK
+                      ? 0
+                      : 1);
+        }
+        close(sv[1]);
+        char got[8] = "";
+        ssize_t n = 0, r;
+        while (n < 7 && (r = read(sv[0], got + n, (size_t)(7 - n))) > 0)
+            n += r;
+        close(sv[0]);
+        int status = 0;
+        assert_int_equal(waitpid(child, &status, 0), child);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+            strcmp(got, "sock") != 0)
+            fail_msg("%s on a socket: status %d, got '%s'", names[k], status,
+                     got);
+    }
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    char sp[512];
+    path_of(sp, sizeof sp, "bound.sock");
+    assert_true(strlen(sp) < sizeof a.sun_path);
+    memcpy(a.sun_path, sp, strlen(sp) + 1);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_true(s >= 0);
+    assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(clconv_output_check(a.sun_path), CLCONV_EINVAL);
+    assert_non_null(strstr(clconv_last_error(), "it is a socket"));
+    close(s);
+    unlink(a.sun_path);
 }
 
 static void unwritable_paths_are_refused_before_any_work(void **state)
@@ -360,6 +412,7 @@ int main(void)
         cmocka_unit_test(symlink_target_is_replaced_and_the_link_kept),
         cmocka_unit_test(fifo_is_written_through_and_stays_a_fifo),
         cmocka_unit_test(devices_are_written_through_and_full_is_reported),
+        cmocka_unit_test(sockets_on_stdout_are_written_through),
         cmocka_unit_test(unwritable_paths_are_refused_before_any_work),
         cmocka_unit_test(two_outputs_commit_both_or_neither),
         cmocka_unit_test(a_name_of_name_max_bytes_works),

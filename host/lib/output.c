@@ -87,11 +87,19 @@ static clconv_status open_target(clconv_output *o, const char *path)
         return clc_fail(CLCONV_EINVAL, "cannot write '%s': it is a folder",
                         path);
     if (exists && !S_ISREG(sb.st_mode)) {
-        /* A FIFO, device or socket: never replaced, written through. */
+        /* A FIFO, device or socket: never replaced, written through; a
+         * socket (/dev/stdout of a service) through a copy of the
+         * descriptor that holds it, as open(2) cannot reach it (ENXIO). */
         o->kind = OUT_STREAM;
-        do
-            o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        while (o->fd < 0 && errno == EINTR);
+        const int sock = S_ISSOCK(sb.st_mode)
+                             ? clc_output_socket_fd(path, &sb)
+                             : -1;
+        if (sock >= 0)
+            o->fd = fcntl(sock, F_DUPFD_CLOEXEC, 3);
+        else
+            do
+                o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+            while (o->fd < 0 && errno == EINTR);
         if (o->fd < 0)
             return clc_fail(CLCONV_EIO, "cannot open '%s' for writing: %s",
                             path, strerror(errno));
