@@ -49,6 +49,13 @@ grep -q "'shape': (2, 3)" "$tmp/id.npy" || fail "identity: shape not kept"
 # P[y][x] = N[y-1][x]: the mask's top-centre tap reads the row above.
 check "a 2D .npy shifted down one row" 0 "$CLI" apply "$tmp/a.npy" "$tmp/down.npy" --mask "0,1,0;0,0,0;0,0,0" --verify
 [ "$(npy_values "$tmp/down.npy")" = "0 0 0 1 2 3" ] || fail "shift: got '$(npy_values "$tmp/down.npy")'"
+# "--" ends the options: an IN and OUT that begin with '-' (was exit 2,
+# "unknown option '--'"); a third operand after it is still refused.
+cp "$tmp/a.npy" "$tmp/-a.npy"
+case $CLI in /*) cli=$CLI ;; */*) cli=$PWD/$CLI ;; *) cli=$CLI ;; esac
+check "IN and OUT after --" 0 sh -c "cd '$tmp' && '$cli' apply --mask 1 -- -a.npy -id.npy"
+cmp -s "$tmp/-id.npy" "$tmp/id.npy" || fail "IN and OUT after --: other bytes"
+check_error "a third operand after --" "$tmp/-x.npy" sh -c "cd '$tmp' && '$cli' apply --mask 1 -- -a.npy -x.npy --verify"
 npy_u1 "$tmp/b.npy" "(5,)" '\001\002\003\004\005'
 check "a 1D .npy with 1,2,1" 0 "$CLI" apply "$tmp/b.npy" "$tmp/b_out.npy" --mask 1,2,1 --verify
 [ "$(npy_values "$tmp/b_out.npy")" = "4 8 12 16 14" ] || fail "1D: got '$(npy_values "$tmp/b_out.npy")'"

@@ -67,6 +67,7 @@ void cli_apply_usage(FILE *f)
         "                  (shape H x W, or H x W x C)\n"
         "OUT and F.npy are replaced atomically, both or neither (a FIFO,\n"
         "device or - for stdout is written through); see doc/apply.md.\n"
+        "-- ends the options: IN and OUT after it may begin with -.\n"
         "Under mpirun (mpirun -n N clconv apply ...) each rank filters a slab\n"
         "of rows; clconv-mpi apply --help says how (--halo read|exchange).\n"
         "Exit: 0 ok, 1 verification failed, 2 usage error or bad file,\n"
@@ -80,12 +81,26 @@ int apply_parse(int argc, char **argv, apply_options *o)
     o->strategy = -1;
     o->channel_axis = CLI_NO_CHANNEL_AXIS;
     o->device = getenv("CLCONV_DEVICE");
-    int npos = 0;
+    int npos = 0, operands_only = 0;
     for (int i = 1; i < argc; ++i) {
         const char *v = NULL;
         long x;
         int r;
-        if ((r = cli_parse_filter_option(argc, argv, &i, 0, &o->filter))) {
+        /* "--" ends the options, as POSIX's utilities have it: an IN or
+         * OUT that begins with '-' (-x.npy) follows it. */
+        const int operand = operands_only ||
+                            argv[i][0] != '-' || argv[i][1] == '\0';
+        if (!operands_only && strcmp(argv[i], "--") == 0) {
+            operands_only = 1;
+        } else if (operand && npos < 2) {
+            *(npos++ == 0 ? &o->in : &o->out) = argv[i];
+        } else if (operand) {
+            cli_error("apply: unexpected argument '%s' (IN and OUT are "
+                      "already given)",
+                      argv[i]);
+            return -1;
+        } else if ((r = cli_parse_filter_option(argc, argv, &i, 0,
+                                                &o->filter))) {
             if (r < 0)
                 return -1;
         } else if ((r = cli_opt_value(argc, argv, &i, "--channel-axis", &v))) {
@@ -136,15 +151,8 @@ int apply_parse(int argc, char **argv, apply_options *o)
             o->float_out = v;
         } else if (cli_opt_flag(argv, i, "--verify")) {
             o->verify = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_unknown_option("apply", argv[i]);
-            return -1;
-        } else if (npos < 2) {
-            *(npos++ == 0 ? &o->in : &o->out) = argv[i];
         } else {
-            cli_error("apply: unexpected argument '%s' (IN and OUT are "
-                      "already given)",
-                      argv[i]);
+            cli_unknown_option("apply", argv[i]);
             return -1;
         }
     }
