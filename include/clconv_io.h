@@ -279,7 +279,7 @@ clconv_status clconv_output_target(const char *path, char **target,
 /* Do two output paths lead to the same file: the same existing one (as
  * clconv_file_same), or the same name in the same folder once their
  * symlinks are followed, where neither exists yet (a new path and a
- * dangling link to it)? */
+ * dangling link to it)? "-" is the file standard output is open on. */
 int clconv_output_same(const char *a, const char *b);
 clconv_status clconv_output_open(const char *path, clconv_output **out);
 /* Buffered; a stream receives the bytes at the latest on commit. */

@@ -161,6 +161,16 @@ ln -s f-new.npy "$tmp/o-link.pgm"
 check "OUT a dangling link to --float is refused" 2 "$CLI" apply "$tmp/g.pgm" "$tmp/o-link.pgm" \
     --mask 1 --float "$tmp/./f-new.npy"
 [ -e "$tmp/g-new.pgm" ] || [ -e "$tmp/f-new.npy" ] && fail "dangling links: a file was written"
+# OUT - and --float a link to /dev/stdout: one file (into a pipe both
+# arrays were mixed, into a file the PGM dropped by F's rename; exit 0).
+ln -s /dev/stdout "$tmp/so.npy"
+"$CLI" apply "$tmp/g.pgm" - --mask 1 --float "$tmp/so.npy" 2>"$tmp/err" | cat >"$tmp/mixed"
+[ ! -s "$tmp/mixed" ] && grep -q "name the same file" "$tmp/err" &&
+    ok "OUT - and --float a link to /dev/stdout (a pipe) are refused" ||
+    fail "OUT - and --float a link to /dev/stdout (a pipe): $(wc -c <"$tmp/mixed") bytes, '$(cat "$tmp/err")'"
+check "OUT - and --float a link to /dev/stdout (a file) are refused" 2 \
+    sh -c "'$CLI' apply '$tmp/g.pgm' - --mask 1 --float '$tmp/so.npy' >'$tmp/mixed'"
+one_line_with "OUT - and --float to stdout's file" "name the same file"
 
 # --- bench reports ----------------------------------------------------------------
 bench() { "$CLI" bench --dims 1 --size 64 --mask 3 --strategy naive --tiles default --quiet "$@"; }

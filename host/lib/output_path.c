@@ -86,12 +86,26 @@ clconv_status clc_output_resolve(const char *path, char **target,
                                    "symbolic links", path);
 }
 
+/* Is path the file standard output is open on ("-" is)? */
+static int is_stdout(const char *path)
+{
+    struct stat a, b;
+    return strcmp(path, "-") == 0 ||
+           (stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
 int clconv_output_same(const char *a, const char *b)
 {
     if (clconv_file_same(a, b))
         return 1;
-    if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+    if (!a || !b)
         return 0;
+    /* "-" and a path to stdout's file (a link to /dev/stdout): one
+     * stream would get both, or the path's rename would drop what "-"
+     * wrote into the file stdout is redirected to. */
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return is_stdout(a) && is_stdout(b);
     char *ta = NULL, *tb = NULL, *da = NULL, *db = NULL;
     int ea = 1, eb = 1, same = 0;
     struct stat sa, sb;
