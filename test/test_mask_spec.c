@@ -184,6 +184,13 @@ static const bad_spec bad_specs[] = {
     {"gaussian:5:", 2, "not a number"},
     {"gaussian:5:1x", 2, "not a number"},
     {"laplacian:5", 2, "no parameters"},
+    /* a named mask with ',' or ';' is told how it is written (was "'box:5'
+     * is not a finite number", parsed as a list) */
+    {"box:5,3", 2, "NumPy's order: box:5x3"},
+    {"gaussian:5;3", 2, "NumPy's order: gaussian:5x3"},
+    {"gaussian:5:1,5", 2, "sigma '1,5' is not a number"},
+    {"sobel-x,1", 2, "no parameters"},
+    {"box,3", 2, "needs a width"},
     {"", 2, "empty"},
 };
 

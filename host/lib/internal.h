@@ -677,6 +677,9 @@ clconv_status clc_mask_check(const char *spec, const clconv_mask *m,
 /* box:W, gaussian:W[:sigma], sobel-x, ... (spec starts with a letter). */
 clconv_status clc_mask_parse_named(const char *spec, int dims,
                                    clconv_mask *out);
+/* Does spec begin with a named mask's name (then ':', ',', ';' or its
+ * end)? */
+int clc_mask_names_one(const char *spec);
 
 /* ---- npy_header.c: the header dict of a .npy ---- */
 typedef struct clc_npy_header {

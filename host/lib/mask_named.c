@@ -215,15 +215,25 @@ static clconv_status parse_width(const char *spec, const struct named_mask *nm,
     return st;
 }
 
-clconv_status clc_mask_parse_named(const char *spec, int dims,
-                                   clconv_mask *out)
+/* The named mask spec begins with (its name up to ':', ',' or ';'), or
+ * NULL. */
+static const struct named_mask *named_of(const char *spec)
 {
-    size_t nlen = strcspn(spec, ":");
-    const struct named_mask *nm = NULL;
+    const size_t nlen = strcspn(spec, ":,;");
     for (size_t k = 0; k < sizeof named / sizeof named[0]; ++k)
         if (strlen(named[k].name) == nlen &&
             strncmp(named[k].name, spec, nlen) == 0)
-            nm = &named[k];
+            return &named[k];
+    return NULL;
+}
+
+int clc_mask_names_one(const char *spec) { return named_of(spec) != NULL; }
+
+clconv_status clc_mask_parse_named(const char *spec, int dims,
+                                   clconv_mask *out)
+{
+    const size_t nlen = strcspn(spec, ":,;");
+    const struct named_mask *nm = named_of(spec);
     if (!nm)
         return clc_fail(CLCONV_EINVAL,
                         "unknown mask '%s' (named masks: box:W, "

@@ -209,8 +209,10 @@ clconv_status clconv_mask_spec_parse(const char *spec, int dims,
     if (!spec || !*spec)
         return clc_fail(CLCONV_EINVAL, "empty mask spec");
     /* Named masks have no ',' or ';' ("nan,1,1" is a list, its first
-     * value not finite). */
-    if (isalpha((unsigned char)spec[0]) && !strpbrk(spec, ",;"))
+     * value not finite); one that has ("box:5,3") is told how widths are
+     * written, not that 'box:5' is not a number. */
+    if (isalpha((unsigned char)spec[0]) &&
+        (!strpbrk(spec, ",;") || clc_mask_names_one(spec)))
         return clc_mask_parse_named(spec, dims, out);
     return parse_inline(spec, dims, out);
 }
