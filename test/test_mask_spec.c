@@ -191,6 +191,11 @@ static const bad_spec bad_specs[] = {
     {"gaussian:5:1,5", 2, "sigma '1,5' is not a number"},
     {"sobel-x,1", 2, "no parameters"},
     {"box,3", 2, "needs a width"},
+    /* a path or - (was "'./k.txt' is not a finite number") */
+    {"./k.txt", 2, "masks are read from .npy files"},
+    {"/dev/stdin", 2, "not from other files"},
+    {"-", 2, "not from standard input"},
+    {"1/16,2/16,1/16", 1, "'1/16' is not a finite number"},
     {"", 2, "empty"},
 };
 

@@ -214,6 +214,16 @@ clconv_status clconv_mask_spec_parse(const char *spec, int dims,
     if (isalpha((unsigned char)spec[0]) &&
         (!strpbrk(spec, ",;") || clc_mask_names_one(spec)))
         return clc_mask_parse_named(spec, dims, out);
+    /* A path that is not a .npy (./k.txt, /dev/stdin) or "-": said so,
+     * not "'./k.txt' is not a finite number" (1/16,2/16,1/16 is a list). */
+    if (strcmp(spec, "-") == 0 ||
+        (strchr("/.~", spec[0]) && strchr(spec, '/') && !strpbrk(spec, ",;")))
+        return clc_fail(CLCONV_EINVAL,
+                        "mask '%s': masks are read from .npy files (a name "
+                        "ending in .npy), not %s",
+                        spec,
+                        strcmp(spec, "-") == 0 ? "from standard input"
+                                               : "from other files");
     return parse_inline(spec, dims, out);
 }
 
