@@ -27,9 +27,16 @@ static clconv_status stream_open(const char *path, int flags, clc_stream *s,
     s->path = dash ? "standard input" : path;
     s->fd = dash ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
                  : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
+    int e = errno, sock;
+    /* A socket that a descriptor of ours holds (/dev/stdin of a service)
+     * is read through a copy of it: open(2) cannot reach a socket. */
+    if (s->fd < 0 && e == ENXIO && stat(path, sb) == 0 &&
+        S_ISSOCK(sb->st_mode) && (sock = clc_socket_fd(path, sb)) >= 0 &&
+        (s->fd = fcntl(sock, F_DUPFD_CLOEXEC, 3)) < 0)
+        e = errno;
     if (s->fd < 0)
         return clc_fail(CLCONV_EIO, "cannot open '%s': %s", s->path,
-                        strerror(errno));
+                        strerror(e));
     if (fstat(s->fd, sb) != 0 || S_ISDIR(sb->st_mode)) {
         close(s->fd);
         s->fd = -1;

@@ -426,9 +426,9 @@ clconv_status clc_output_resolve(const char *path, char **target,
  * reason (shown: the path as given) if not. */
 clconv_status clc_output_check_folder(const char *shown, const char *target);
 /* The descriptor of this process that holds the socket path leads to (sb
- * its stat: /dev/stdout, /dev/fd/N), which open(2) cannot reach (ENXIO);
- * -1 if none does. */
-int clc_output_socket_fd(const char *path, const struct stat *sb);
+ * its stat: /dev/stdin, /dev/stdout, /dev/fd/N), which open(2) cannot
+ * reach (ENXIO); -1 if none does. */
+int clc_socket_fd(const char *path, const struct stat *sb);
 /* The mode of a file replacing old (NULL: none): old's, or 0666 less the
  * umask. */
 mode_t clc_output_replacing_mode(const struct stat *old);

@@ -92,7 +92,7 @@ static clconv_status open_target(clconv_output *o, const char *path)
          * descriptor that holds it, as open(2) cannot reach it (ENXIO). */
         o->kind = OUT_STREAM;
         const int sock = S_ISSOCK(sb.st_mode)
-                             ? clc_output_socket_fd(path, &sb)
+                             ? clc_socket_fd(path, &sb)
                              : -1;
         if (sock >= 0)
             o->fd = fcntl(sock, F_DUPFD_CLOEXEC, 3);

@@ -150,10 +150,11 @@ clconv_status clc_output_check_folder(const char *shown,
     return st;
 }
 
-int clc_output_socket_fd(const char *path, const struct stat *sb)
+int clc_socket_fd(const char *path, const struct stat *sb)
 {
-    /* Standard output and error, or N of /dev/fd/N, /proc/self/fd/N. */
-    int fds[3] = {STDOUT_FILENO, STDERR_FILENO, -1};
+    /* Standard input, output and error, or N of /dev/fd/N and
+     * /proc/self/fd/N. */
+    int fds[4] = {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, -1};
     static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
     for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; ++k) {
         const size_t n = strlen(dirs[k]);
@@ -162,10 +163,10 @@ int clc_output_socket_fd(const char *path, const struct stat *sb)
             path[n] <= '9') {
             const long fd = strtol(path + n, &end, 10);
             if (*end == '\0' && fd <= 65535)
-                fds[2] = (int)fd;
+                fds[3] = (int)fd;
         }
     }
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
         struct stat fs;
         if (fds[k] >= 0 && fstat(fds[k], &fs) == 0 &&
             fs.st_dev == sb->st_dev && fs.st_ino == sb->st_ino)
@@ -190,11 +191,12 @@ clconv_status clconv_output_check(const char *path)
         st = clc_fail(CLCONV_EINVAL, "cannot write '%s': it is a folder",
                       path);
     else if (exists && S_ISSOCK(sb.st_mode))
-        st = clc_output_socket_fd(path, &sb) >= 0
+        st = clc_socket_fd(path, &sb) >= 0
                  ? CLCONV_OK
                  : clc_fail(CLCONV_EINVAL,
                             "cannot write '%s': it is a socket, and not "
-                            "this process's standard output or error",
+                            "this process's standard input, output or "
+                            "error",
                             path);
     else if (exists && !S_ISREG(sb.st_mode))
         st = access(target, W_OK) == 0
