@@ -8,7 +8,11 @@
 # test_split (every device), test_dtype and test_stream (sampled) and
 # test_paths' 2D and 3D coarse groups on the GPU; issue 17's targets at
 # the defaults, twice.
-# Usage on the device machine: OUT=... bash scripts/gpu-s37.sh
+# STEP=final (call 3, after the helpers' merges): the tests, pytest's
+# test_derivatives.py alone and the targets once (call 1 ran out of its
+# 600 s in pytest's test_filters.py, the NVIDIA JIT building each case's
+# kernels cold).
+# Usage on the device machine: OUT=... [STEP=final] bash scripts/gpu-s37.sh
 . scripts/gpu-env.sh
 gpu_call_begin
 gpu_build build/test_stream build/test_split build/test_dtype build/test_paths
@@ -21,9 +25,9 @@ python_package() {
     python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q --no-index \
         --find-links .deps-carry/wheels --target /tmp/pyt pytest >"$R/pytest-install.log" 2>&1
     if PYTHONPATH=/tmp/pyt python3 -c "import pytest" 2>/dev/null; then
-        (cd python/tests && PYTHONPATH=/tmp/pyclconv:/tmp/pyt CLCONV_DEVICE=gpu timeout 300 \
-            python3 -m pytest -q -p no:cacheprovider test_derivatives.py test_filters.py \
-            test_narrow.py >"$R/pytest-gpu.log" 2>&1)
+        (cd python/tests && PYTHONPATH=/tmp/pyclconv:/tmp/pyt CLCONV_DEVICE=gpu timeout ${PYT:-300} \
+            python3 -m pytest -q -p no:cacheprovider ${PYTESTS:-test_derivatives.py \
+            test_filters.py test_narrow.py} >"$R/pytest-gpu.log" 2>&1)
         el "pytest on the GPU: exit $?"; tail -3 "$R/pytest-gpu.log"
     else
         el "no pytest on this machine: python/tests not run"
@@ -47,6 +51,12 @@ tests() {
     grep -E "PASSED|FAILED|ERROR" "$R/test_stream-gpu.log" | head -6
     gpu_tests "direct_2d_coarse*" "direct_3d_coarse*"
 }
+if [ "${STEP:-}" = final ]; then
+    tests
+    PYTESTS=test_derivatives.py python_package
+    gpu_targets
+    exit 0
+fi
 fuzz
 python_package
 tests
