@@ -271,11 +271,11 @@ def _derivative_dtype(x) -> np.dtype:
     return dtype
 
 
-def _passes_3(x, passes, cval, device):
+def _passes_3(x, passes, cval, device, dtype):
     """3-tap 1-D passes (axis, weights, mode) one after the other, each
-    extended by its own mode and cval and kept in the result dtype, as
-    SciPy's sobel and prewitt run them over their output."""
-    dtype = _derivative_dtype(x)
+    extended by its own mode and cval and kept in dtype (the result's,
+    _derivative_dtype), as SciPy's sobel and prewitt run them over their
+    output."""
     y = x.astype(dtype)
     for a, w, m in passes:
         reach = [(0, 0)] * x.ndim
@@ -294,16 +294,16 @@ def _passes_3(x, passes, cval, device):
 
 def _difference_then_smooth(x, smooth, axis, mode, cval, device):
     x = _dask_array(x)
-    _derivative_dtype(x)
     axis = operator.index(axis)
     if not -x.ndim <= axis < x.ndim:
         raise _filters.AxisError(axis, x.ndim)
     axis %= x.ndim
+    dtype = _derivative_dtype(x)  # after the axis, as SciPy's output
     modes = [_filters._check_mode(m)
              for m in _filters._normalize_sequence(mode, x.ndim)]
     passes = [(axis, [-1, 0, 1], modes[axis])]
     passes += [(a, smooth, modes[a]) for a in range(x.ndim) if a != axis]
-    return _passes_3(x, passes, cval, device)
+    return _passes_3(x, passes, cval, device, dtype)
 
 
 def sobel(x, axis: int = -1, mode="reflect", cval: float = 0.0, *,
@@ -334,7 +334,7 @@ def prewitt(x, axis: int = -1, mode="reflect", cval: float = 0.0, *,
 def _sum_over_axes(x, derivative, mode, square):
     """SciPy's generic_laplace (square False) and
     generic_gradient_magnitude (square True) on a Dask array: one
-    derivative(x, axis, mode) per axis, summed in the result dtype."""
+    derivative(x, axis, mode, dtype) per axis, summed in the result dtype."""
     x = _dask_array(x)
     dtype = _derivative_dtype(x)
     if x.ndim == 0:
@@ -342,7 +342,7 @@ def _sum_over_axes(x, derivative, mode, square):
     modes = _filters._normalize_sequence(mode, x.ndim)
     y = None
     for a in range(x.ndim):
-        t = derivative(x, a, modes[a])
+        t = derivative(x, a, modes[a], dtype)
         if square:
             t = t * t
         y = t if y is None else y + t
@@ -363,13 +363,13 @@ def laplace(x, mode="reflect", cval: float = 0.0, *, device: DeviceArg = None):
         The result.
     """
     return _sum_over_axes(
-        x, lambda b, a, m: _passes_3(b, [(a, [1, -2, 1], _filters._check_mode(m))],
-                                     cval, device),
+        x, lambda b, a, m, dtype: _passes_3(
+            b, [(a, [1, -2, 1], _filters._check_mode(m))], cval, device, dtype),
         mode, False)
 
 
 def _gaussian_term(order, sigma, cval, kwargs):
-    def term(x, a, m):
+    def term(x, a, m, dtype):  # gaussian_filter keeps x's own result dtype
         orders = [0] * x.ndim
         orders[a] = order
         return gaussian_filter(x, sigma, orders, m, cval, **kwargs)
